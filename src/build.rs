@@ -1,0 +1,380 @@
+//! The parallel Kalah table builder.
+//!
+//! Tables are filled from 1 seed upwards. A Kalah move either puts a seed in
+//! the mover's store (the child has fewer seeds in play and is in a smaller,
+//! finished table) or keeps every seed in the mover's row, moved to the
+//! right (the child is in the same table). The second kind strictly lowers
+//! the total distance of the seeds to their owners' stores, so the game graph
+//! inside a table has no cycle: a position's same-table children are
+//! computed on demand, recursively, and every position is computed once.
+//!
+//! The work is split over (mover row sum, mover row) pairs and run with
+//! rayon; shares are kept one byte per position (atomics, so that two threads
+//! computing the same child on demand is harmless) and packed to 4 bits when
+//! the table is written.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::index::{all_rows, rank_row, Indexer};
+use crate::rules::{kalah_move, KalahRules, MAX_TABLE_PITS};
+use crate::table::{write_table, Table};
+use crate::tablebase::{spec, Tablebase};
+
+const UNKNOWN: u8 = 0xff;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Directory of the tables.
+    pub dir: PathBuf,
+    /// Rules.
+    pub rules: KalahRules,
+    /// Pits per side (1..=6).
+    pub pits: usize,
+    /// Build tables for 1..=max_seeds seeds in play.
+    pub max_seeds: usize,
+    /// Worker threads (None: all cores).
+    pub threads: Option<usize>,
+    /// Most bytes of memory the build may use.
+    pub memory_budget: u64,
+    /// Show progress bars and per-table lines on stderr.
+    pub progress: bool,
+}
+
+/// What happened to one table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TableReport {
+    /// Seeds in play.
+    pub seeds: usize,
+    /// Positions in the table.
+    pub positions: u64,
+    /// Bytes on disk.
+    pub bytes: u64,
+    /// Escaped entries.
+    pub escapes: u64,
+    /// Seconds spent building (0 when found on disk).
+    pub seconds: f64,
+    /// Whether the table was already on disk and sound.
+    pub found: bool,
+}
+
+/// The whole build.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BuildReport {
+    /// One entry per seed count.
+    pub tables: Vec<TableReport>,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Estimated peak memory in bytes.
+    pub peak_memory: u64,
+}
+
+/// Total memory of the machine in bytes (from /proc/meminfo), if known.
+pub fn total_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The default memory budget: 80% of the machine's memory.
+pub fn default_memory_budget() -> u64 {
+    total_memory().map(|m| m / 10 * 8).unwrap_or(8 << 30)
+}
+
+/// Estimated peak memory of building tables 1..=max_seeds: while table k is
+/// built, one byte per position of k, its packed form (half a byte per
+/// position plus escapes), and the mapped smaller tables.
+pub fn estimate_peak_memory(rules: KalahRules, pits: usize, max_seeds: usize) -> Result<u64> {
+    let mut below = 0u64;
+    let mut peak = 0u64;
+    for k in 1..=max_seeds {
+        let n = spec(rules, pits, k).indexer()?.count();
+        let packed = n / 2 + n / 16 + 4096;
+        peak = peak.max(n + packed + below);
+        below += packed;
+    }
+    Ok(peak + (64 << 20))
+}
+
+/// Parse a memory size such as `8G`, `500M`, `1.5GiB` or a plain byte count.
+pub fn parse_memory(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("\"{text}\" is not a memory size; write e.g. 8G or 500M"))?;
+    let mult = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1u64,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        _ => return Err(format!("\"{text}\": unknown unit; use K, M, G or T")),
+    };
+    Ok((n * mult as f64) as u64)
+}
+
+/// Format a byte count for people.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// Build (or finish building) the Kalah tables described by `opts`.
+///
+/// Tables already on disk are opened and checked (header and checksum) and
+/// kept; a killed build therefore resumes where it stopped. Refuses to start
+/// when the estimated peak memory is over the budget.
+pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
+    if opts.pits == 0 || opts.pits > MAX_TABLE_PITS {
+        return Err(Error::Unsupported(format!(
+            "{} pits per side: tables are built for 1 to {MAX_TABLE_PITS} pits per side",
+            opts.pits
+        )));
+    }
+    if opts.max_seeds == 0 || opts.max_seeds > crate::index::MAX_INDEX_SEEDS {
+        return Err(Error::Unsupported(format!(
+            "--max-seeds {}: tables are built for 1 to {} seeds in play",
+            opts.max_seeds,
+            crate::index::MAX_INDEX_SEEDS
+        )));
+    }
+    let peak = estimate_peak_memory(opts.rules, opts.pits, opts.max_seeds)?;
+    if peak > opts.memory_budget {
+        return Err(Error::Memory(format!(
+            "building {}-pit tables up to {} seeds needs about {} of memory, over the budget of {}: \
+             build fewer seeds or raise the budget with --memory",
+            opts.pits,
+            opts.max_seeds,
+            human_bytes(peak),
+            human_bytes(opts.memory_budget)
+        )));
+    }
+    let threads = opts
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    if opts.progress {
+        eprintln!(
+            "building Kalah tables ({} rules, {} pits, 1..={} seeds) in {}: peak memory about {} (budget {}), {} threads",
+            opts.rules,
+            opts.pits,
+            opts.max_seeds,
+            opts.dir.display(),
+            human_bytes(peak),
+            human_bytes(opts.memory_budget),
+            threads
+        );
+    }
+    std::fs::create_dir_all(&opts.dir).map_err(|e| Error::io(&opts.dir, e))?;
+    remove_stale_temporaries(&opts.dir);
+    let mut tb = Tablebase::empty(&opts.dir, opts.rules, opts.pits);
+    let mut reports = Vec::new();
+    for k in 1..=opts.max_seeds {
+        let s = spec(opts.rules, opts.pits, k);
+        match Table::open(&opts.dir, s) {
+            Ok(t) => {
+                reports.push(TableReport {
+                    seeds: k,
+                    positions: t.len(),
+                    bytes: t.file_len(),
+                    escapes: t.escape_count() as u64,
+                    seconds: 0.0,
+                    found: true,
+                });
+                tb.push(t);
+                continue;
+            }
+            Err(Error::MissingTable { .. }) => {}
+            Err(e) => {
+                if opts.progress {
+                    eprintln!("{e}\n  -> rebuilding it");
+                }
+            }
+        }
+        let start = Instant::now();
+        let shares = pool.install(|| build_layer(&tb, k, opts.progress))?;
+        let info = write_table(&opts.dir, s, &shares)?;
+        drop(shares);
+        let t = Table::open(&opts.dir, s)?;
+        let seconds = start.elapsed().as_secs_f64();
+        if opts.progress {
+            eprintln!(
+                "k={k:>2}: {:>13} positions in {seconds:7.2} s ({:6.2} M/s), {}, {} escapes",
+                t.len(),
+                t.len() as f64 / seconds.max(1e-9) / 1e6,
+                human_bytes(info.bytes),
+                info.escapes
+            );
+        }
+        reports.push(TableReport {
+            seeds: k,
+            positions: t.len(),
+            bytes: info.bytes,
+            escapes: info.escapes,
+            seconds,
+            found: false,
+        });
+        tb.push(t);
+    }
+    Ok(BuildReport {
+        tables: reports,
+        threads,
+        peak_memory: peak,
+    })
+}
+
+fn remove_stale_temporaries(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.contains(".tbl.tmp-") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+/// Everything the workers of one layer share.
+struct Layer<'a> {
+    tb: &'a Tablebase,
+    m: usize,
+    k: usize,
+    rules: KalahRules,
+    indexer: Indexer,
+    shares: Vec<AtomicU8>,
+}
+
+/// Compute the shares of every position with `k` seeds in play, given the
+/// finished tables for fewer seeds in `tb`.
+fn build_layer(tb: &Tablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
+    let m = tb.pits();
+    let rules = tb.rules();
+    let indexer = spec(rules, m, k).indexer()?;
+    let count = indexer.count();
+    let shares: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNKNOWN)).collect();
+    let layer = Layer {
+        tb,
+        m,
+        k,
+        rules,
+        indexer,
+        shares,
+    };
+    let rows: Vec<Vec<u8>> = (0..=k).map(|s| all_rows(m, s)).collect();
+    let work: Vec<(usize, usize)> = (1..=k)
+        .filter(|&a| layer.indexer.holds_mover_sum(a))
+        .flat_map(|a| (0..rows[a].len() / m).map(move |r| (a, r)))
+        .collect();
+    let bar = if progress {
+        ProgressBar::with_draw_target(Some(count), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>6} [{bar:40}] {percent:>3}% {human_pos}/{human_len} {per_sec} ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(format!("k={k}"));
+    let done = AtomicU64::new(0);
+    work.par_iter().for_each(|&(a, r1)| {
+        let b = k - a;
+        let mover = &rows[a][r1 * m..(r1 + 1) * m];
+        let opp_rows = &rows[b];
+        let first = layer.indexer.block_offset(a) + r1 as u64 * layer.indexer.row_count(b);
+        for (r2, opp) in opp_rows.chunks_exact(m).enumerate() {
+            let index = first + r2 as u64;
+            if layer.shares[index as usize].load(Ordering::Relaxed) == UNKNOWN {
+                let v = layer.solve(mover, opp);
+                let j = ((v + k as i32) / 2) as u8;
+                layer.shares[index as usize].store(j, Ordering::Relaxed);
+            }
+        }
+        let n = opp_rows.len() / m;
+        let total = done.fetch_add(n as u64, Ordering::Relaxed) + n as u64;
+        bar.set_position(total);
+    });
+    bar.finish_and_clear();
+    Ok(layer.shares.into_iter().map(AtomicU8::into_inner).collect())
+}
+
+impl Layer<'_> {
+    /// Value (mover minus opponent, seeds in play only) of the position with
+    /// these rows, both in the layer.
+    fn solve(&self, mover: &[u8], opp: &[u8]) -> i32 {
+        let m = self.m;
+        let mut cells = [0u8; 2 * MAX_TABLE_PITS + 2];
+        cells[..m].copy_from_slice(mover);
+        cells[m + 1..2 * m + 1].copy_from_slice(opp);
+        let mut best = i32::MIN;
+        for pit in 0..m {
+            if mover[pit] == 0 {
+                continue;
+            }
+            let mut c = cells;
+            let mv = kalah_move(&mut c[..2 * m + 2], m, pit, self.rules);
+            let mut v = c[m] as i32 - c[2 * m + 1] as i32;
+            if !mv.game_over {
+                let kk = self.k - c[m] as usize;
+                let (own, other) = c.split_at(m + 1);
+                let own = &own[..m];
+                let other = &other[..m];
+                if mv.extra_turn {
+                    v += self.child(own, other, kk);
+                } else {
+                    v -= self.child(other, own, kk);
+                }
+            }
+            best = best.max(v);
+        }
+        best
+    }
+
+    /// Value of a non-terminal child with `kk` seeds in play.
+    #[inline]
+    fn child(&self, mover: &[u8], opp: &[u8], kk: usize) -> i32 {
+        let a: usize = mover.iter().map(|&x| x as usize).sum();
+        if kk < self.k {
+            return self
+                .tb
+                .rows_value(mover, opp, a, kk)
+                .expect("smaller tables are built first");
+        }
+        let index = self.indexer.offset_rank(a, rank_row(mover), rank_row(opp));
+        let j = self.shares[index as usize].load(Ordering::Relaxed);
+        if j != UNKNOWN {
+            return 2 * j as i32 - self.k as i32;
+        }
+        let v = self.solve(mover, opp);
+        self.shares[index as usize].store(((v + self.k as i32) / 2) as u8, Ordering::Relaxed);
+        v
+    }
+}

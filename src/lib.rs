@@ -1,0 +1,34 @@
+//! # mancala
+//!
+//! Rules engine, endgame tables, solver and agents for the mancala family.
+//!
+//! - [`rules`]: one sowing core and the Kalah capture and end rules;
+//! - [`position`]: Kalah positions, notation, parsing, display, move lines;
+//! - [`index`]: dense rank/unrank of positions with k seeds in play;
+//! - [`table`]: the table file format and its memory-mapped reader;
+//! - [`tablebase`]: the tables of one game and board width, position look-ups;
+//! - [`build`]: the parallel table builder;
+//! - [`verify`]: re-deriving table entries from their children;
+//! - [`reference`]: an independent plain minimax used to check the tables.
+//!
+//! ```
+//! use mancala::{position::Position, rules::KalahRules};
+//!
+//! let mut p = Position::start(6, 4).unwrap();
+//! p.play_line("25-", KalahRules::Default).unwrap();
+//! assert_eq!(p.stores(), [2, 0]);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod build;
+pub mod error;
+pub mod index;
+pub mod position;
+pub mod reference;
+pub mod rules;
+pub mod table;
+pub mod tablebase;
+pub mod verify;
+
+pub use error::{Error, Result};

@@ -1,0 +1,321 @@
+//! Game rules: one sowing core shared by the whole family, and the Kalah
+//! capture and end rules with their named variants (see `RULES.md`).
+//!
+//! Positions are always seen from the side to move (see [`crate::position`]),
+//! so the rules only ever speak of "the mover" and "the opponent".
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Error;
+
+/// Largest number of pits per side the engine plays on.
+pub const MAX_PITS: usize = 10;
+
+/// Largest number of pits per side for tables and the solver.
+pub const MAX_TABLE_PITS: usize = 6;
+
+/// Sow the seeds of `ring[origin]` counter-clockwise around `ring`.
+///
+/// `ring` lists every cell that receives seeds, in sowing order, starting
+/// anywhere; the sowing wraps around its end. With `skip_origin` the origin
+/// cell is passed over every time the sowing comes round to it (Awari);
+/// without it the origin receives seeds like any other cell (Kalah).
+///
+/// Returns the index in `ring` of the cell that received the last seed.
+/// The origin must hold at least one seed. Allocation-free: full laps are
+/// added in one pass, so the cost does not grow with the number of seeds.
+#[inline]
+pub fn sow(ring: &mut [u8], origin: usize, skip_origin: bool) -> usize {
+    let len = ring.len();
+    let seeds = ring[origin] as usize;
+    debug_assert!(seeds > 0, "sowing from an empty cell");
+    ring[origin] = 0;
+    let targets = if skip_origin { len - 1 } else { len };
+    let laps = seeds / targets;
+    let rem = seeds % targets;
+    if laps > 0 {
+        for cell in ring.iter_mut() {
+            *cell += laps as u8;
+        }
+        if skip_origin {
+            ring[origin] = 0;
+        }
+    }
+    let mut cell = origin;
+    for _ in 0..rem {
+        cell += 1;
+        if cell == len {
+            cell = 0;
+        }
+        if skip_origin && cell == origin {
+            cell += 1;
+            if cell == len {
+                cell = 0;
+            }
+        }
+        ring[cell] += 1;
+    }
+    if rem == 0 {
+        // The last seed of the last full lap.
+        if skip_origin {
+            if origin == 0 {
+                len - 1
+            } else {
+                origin - 1
+            }
+        } else {
+            origin
+        }
+    } else {
+        cell
+    }
+}
+
+/// The Kalah rule sets: the default rules under which every published
+/// Kalah(m, n) value was computed, and the two named variants.
+///
+/// Tables carry their rule set in their header and refuse to be read under
+/// another one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum KalahRules {
+    /// Default rules: empty-pit captures take the opposite pit even when it is
+    /// empty; the game ends after any move that leaves either row empty.
+    #[default]
+    Default,
+    /// A capture happens only when the opposite pit holds seeds.
+    CaptureNeedsOpposite,
+    /// The game ends only when the player to move has no seed; the seeds left
+    /// go to the other player.
+    EndWhenMoverEmpty,
+}
+
+impl KalahRules {
+    /// Every rule set, in the order of their numeric ids.
+    pub const ALL: [KalahRules; 3] = [
+        KalahRules::Default,
+        KalahRules::CaptureNeedsOpposite,
+        KalahRules::EndWhenMoverEmpty,
+    ];
+
+    /// The name used on the command line and in file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            KalahRules::Default => "default",
+            KalahRules::CaptureNeedsOpposite => "capture-needs-opposite",
+            KalahRules::EndWhenMoverEmpty => "end-when-mover-empty",
+        }
+    }
+
+    /// The id stored in table headers.
+    pub fn id(self) -> u8 {
+        match self {
+            KalahRules::Default => 0,
+            KalahRules::CaptureNeedsOpposite => 1,
+            KalahRules::EndWhenMoverEmpty => 2,
+        }
+    }
+
+    /// The rule set with header id `id`, if any.
+    pub fn from_id(id: u8) -> Option<KalahRules> {
+        KalahRules::ALL.into_iter().find(|r| r.id() == id)
+    }
+
+    /// Whether a position whose opponent row is empty (and mover row is not)
+    /// is still in play. Only under [`KalahRules::EndWhenMoverEmpty`].
+    pub fn plays_on_with_empty_opponent_row(self) -> bool {
+        self == KalahRules::EndWhenMoverEmpty
+    }
+}
+
+impl fmt::Display for KalahRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for KalahRules {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        KalahRules::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| Error::UnknownRules(s.to_string()))
+    }
+}
+
+/// What one Kalah move did, from the mover's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KalahMove {
+    /// Seeds that went into the mover's store during the move: sown ones and
+    /// captured ones (but not the seeds swept in when the game ends).
+    pub gained: u8,
+    /// Seeds captured (including the capturing seed itself).
+    pub captured: u8,
+    /// The last seed fell into the mover's store and the game is not over.
+    pub extra_turn: bool,
+    /// The move ended the game.
+    pub game_over: bool,
+}
+
+/// Play pit `pit` (0-based from the mover's left) on the Kalah cells of one
+/// side-to-move view: `cells[0..m]` the mover's pits, `cells[m]` the mover's
+/// store, `cells[m+1..2m+1]` the opponent's pits, `cells[2m+1]` the
+/// opponent's store. The caller checks that the pit is legal (non-empty).
+///
+/// The cells are left in the mover's view; when the game ends, each player's
+/// remaining seeds are swept into their own store. The caller swaps the view
+/// when the turn passes.
+#[inline]
+pub fn kalah_move(cells: &mut [u8], m: usize, pit: usize, rules: KalahRules) -> KalahMove {
+    debug_assert_eq!(cells.len(), 2 * m + 2);
+    let store_before = cells[m];
+    let last = sow(&mut cells[..2 * m + 1], pit, false);
+    let mut captured = 0;
+    if last < m && cells[last] == 1 {
+        let opposite = 2 * m - last;
+        let across = cells[opposite];
+        if across > 0 || rules != KalahRules::CaptureNeedsOpposite {
+            captured = across + 1;
+            cells[m] += captured;
+            cells[last] = 0;
+            cells[opposite] = 0;
+        }
+    }
+    let gained = cells[m] - store_before;
+    let mover_empty = cells[..m].iter().all(|&c| c == 0);
+    let opponent_empty = cells[m + 1..2 * m + 1].iter().all(|&c| c == 0);
+    let extra_turn = last == m;
+    let game_over = match rules {
+        KalahRules::Default | KalahRules::CaptureNeedsOpposite => mover_empty || opponent_empty,
+        // The game ends when the player to move next has no seed.
+        KalahRules::EndWhenMoverEmpty => {
+            if extra_turn {
+                mover_empty
+            } else {
+                opponent_empty
+            }
+        }
+    };
+    if game_over {
+        sweep(cells, m);
+    }
+    KalahMove {
+        gained,
+        captured,
+        extra_turn: extra_turn && !game_over,
+        game_over,
+    }
+}
+
+/// Move every seed left in a row into its owner's store (end of game).
+#[inline]
+pub fn sweep(cells: &mut [u8], m: usize) {
+    let mover: u8 = cells[..m].iter().sum();
+    let opponent: u8 = cells[m + 1..2 * m + 1].iter().sum();
+    cells[..m].fill(0);
+    cells[m + 1..2 * m + 1].fill(0);
+    cells[m] += mover;
+    cells[2 * m + 1] += opponent;
+}
+
+/// Turn the cells of one side's view into the other side's view.
+#[inline]
+pub fn swap_sides(cells: &mut [u8], m: usize) {
+    cells.rotate_left(m + 1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sow_without_skip_wraps_and_fills_origin() {
+        // 2 pits + store + 2 pits: a ring of 5.
+        let mut ring = [6, 0, 0, 0, 0];
+        let last = sow(&mut ring, 0, false);
+        assert_eq!(ring, [1, 2, 1, 1, 1]);
+        assert_eq!(last, 1);
+        let mut ring = [5, 0, 0, 0, 0];
+        let last = sow(&mut ring, 0, false);
+        assert_eq!(ring, [1, 1, 1, 1, 1]);
+        assert_eq!(last, 0, "the fifth seed lands in the origin");
+    }
+
+    #[test]
+    fn sow_with_skip_passes_over_origin() {
+        let mut ring = [0, 0, 12, 0, 0, 0];
+        let last = sow(&mut ring, 2, true);
+        // 12 seeds over 5 other cells: 2 laps (10) then 2 more.
+        assert_eq!(ring, [2, 2, 0, 3, 3, 2]);
+        assert_eq!(last, 4);
+        let mut ring = [0, 0, 10, 0, 0, 0];
+        let last = sow(&mut ring, 2, true);
+        assert_eq!(ring, [2, 2, 0, 2, 2, 2]);
+        assert_eq!(
+            last, 1,
+            "the last seed of a full lap falls just before the origin"
+        );
+    }
+
+    #[test]
+    fn kalah_extra_turn_and_capture() {
+        // Kalah(3,1): pits 1 1 1 | 0 | 1 1 1 | 0. Pit 2 has one seed: store.
+        let mut c = [1, 1, 1, 0, 1, 1, 1, 0];
+        let mv = kalah_move(&mut c, 3, 2, KalahRules::Default);
+        assert!(mv.extra_turn && !mv.game_over);
+        assert_eq!(c, [1, 1, 0, 1, 1, 1, 1, 0]);
+        // Pit 1 now sows into the empty pit 2: capture it with the opposite pit
+        // (cell 2m - 2 = 4, one seed).
+        let mv = kalah_move(&mut c, 3, 1, KalahRules::Default);
+        assert_eq!(mv.captured, 2);
+        assert_eq!(c, [1, 0, 0, 3, 0, 1, 1, 0]);
+        assert!(!mv.extra_turn && !mv.game_over);
+    }
+
+    #[test]
+    fn capture_of_empty_opposite_depends_on_rules() {
+        // m = 3: cells are 3 pits, store, 3 pits, store.
+        let base = [1, 0, 2, 0, 0, 1, 0, 0];
+        // Pit 0 sows into empty pit 1; opposite of pit 1 is cell 2m-1 = 5 (one seed).
+        let mut c = base;
+        let mv = kalah_move(&mut c, 3, 0, KalahRules::Default);
+        assert_eq!(mv.captured, 2);
+        // Now opposite empty: make cell 5 empty and the opponent hold seeds elsewhere.
+        let base = [1, 0, 2, 0, 0, 0, 1, 0];
+        let mut c = base;
+        let mv = kalah_move(&mut c, 3, 0, KalahRules::Default);
+        assert_eq!(mv.captured, 1, "default rules capture the lone seed");
+        assert_eq!(c, [0, 0, 2, 1, 0, 0, 1, 0]);
+        let mut c = base;
+        let mv = kalah_move(&mut c, 3, 0, KalahRules::CaptureNeedsOpposite);
+        assert_eq!(mv.captured, 0);
+        assert_eq!(c, [0, 1, 2, 0, 0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn game_ends_when_a_row_empties() {
+        // Mover's last seed goes to the store: the mover's row is empty.
+        let mut c = [0, 0, 1, 0, 2, 0, 1, 0];
+        let mv = kalah_move(&mut c, 3, 2, KalahRules::Default);
+        assert!(mv.game_over && !mv.extra_turn);
+        assert_eq!(c, [0, 0, 0, 1, 0, 0, 0, 3]);
+        // Under end-when-mover-empty the mover would move again with no seed:
+        // the game also ends.
+        let mut c = [0, 0, 1, 0, 2, 0, 1, 0];
+        let mv = kalah_move(&mut c, 3, 2, KalahRules::EndWhenMoverEmpty);
+        assert!(mv.game_over);
+        // But emptying only the opponent's row ends nothing there.
+        let mut c = [0, 1, 0, 0, 0, 0, 1, 0];
+        let mv = kalah_move(&mut c, 3, 1, KalahRules::EndWhenMoverEmpty);
+        // Pit 1 sows into empty pit 2, captures opposite cell 4... which is empty;
+        // the lone seed is captured; the opponent still has cell 6.
+        assert!(!mv.game_over);
+        let mut c = [2, 0, 0, 0, 0, 0, 1, 0];
+        let mv = kalah_move(&mut c, 3, 0, KalahRules::EndWhenMoverEmpty);
+        // Sows into pits 1 and 2: pit 2 was empty, opposite (cell 4) empty:
+        // capture 1. The opponent still has a seed: play on.
+        assert!(!mv.game_over);
+        assert_eq!(c, [0, 1, 0, 1, 0, 0, 1, 0]);
+    }
+}

