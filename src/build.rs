@@ -5,13 +5,16 @@
 //! finished table) or keeps every seed in the mover's row, moved to the
 //! right (the child is in the same table). The second kind strictly lowers
 //! the total distance of the seeds to their owners' stores, so the game graph
-//! inside a table has no cycle: a position's same-table children are
-//! computed on demand, recursively, and every position is computed once.
+//! inside a table has no cycle. The builder goes through a table level by
+//! level of that distance, so every same-table child is finished before its
+//! parent, with no recursion.
 //!
-//! The work is split over (mover row sum, mover row) pairs and run with
-//! rayon; shares are kept one byte per position (atomics, so that two threads
-//! computing the same child on demand is harmless) and packed to 4 bits when
-//! the table is written.
+//! Inside a level the positions are independent; the work is split over
+//! mover rows (each a contiguous stretch of the table, so threads write to
+//! separate cache lines) and run with rayon. Shares are kept one byte per
+//! position while a table is built and packed to 4 bits when it is written.
+//! All children of a position are located first and their entries
+//! prefetched, so that their cache misses overlap.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -21,9 +24,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::index::{all_rows, rank_row, Indexer};
+use crate::index::{all_rows, rank_row_fixed, Indexer};
 use crate::rules::{kalah_move, KalahRules, MAX_TABLE_PITS};
-use crate::table::{write_table, Table};
+use crate::table::{prefetch, write_table, Table};
 use crate::tablebase::{spec, Tablebase};
 
 const UNKNOWN: u8 = 0xff;
@@ -260,10 +263,10 @@ fn remove_stale_temporaries(dir: &Path) {
     }
 }
 
-/// Everything the workers of one layer share.
-struct Layer<'a> {
-    tb: &'a Tablebase,
-    m: usize,
+/// Everything the workers of one layer share. `M` is the number of pits per
+/// side, fixed at compile time so that the hot loops unroll.
+struct Layer<'a, const M: usize> {
+    m_tables: Vec<Option<&'a Table>>,
     k: usize,
     rules: KalahRules,
     indexer: Indexer,
@@ -273,23 +276,44 @@ struct Layer<'a> {
 /// Compute the shares of every position with `k` seeds in play, given the
 /// finished tables for fewer seeds in `tb`.
 fn build_layer(tb: &Tablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
-    let m = tb.pits();
+    match tb.pits() {
+        1 => build_layer_m::<1>(tb, k, progress),
+        2 => build_layer_m::<2>(tb, k, progress),
+        3 => build_layer_m::<3>(tb, k, progress),
+        4 => build_layer_m::<4>(tb, k, progress),
+        5 => build_layer_m::<5>(tb, k, progress),
+        6 => build_layer_m::<6>(tb, k, progress),
+        m => Err(Error::Unsupported(format!(
+            "{m} pits per side: tables are built for 1 to {MAX_TABLE_PITS} pits per side"
+        ))),
+    }
+}
+
+fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
     let rules = tb.rules();
-    let indexer = spec(rules, m, k).indexer()?;
+    let indexer = spec(rules, M, k).indexer()?;
     let count = indexer.count();
     let shares: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNKNOWN)).collect();
-    let layer = Layer {
-        tb,
-        m,
+    let layer = Layer::<M> {
+        m_tables: (0..k).map(|kk| tb.table(kk)).collect(),
         k,
         rules,
         indexer,
         shares,
     };
-    let rows: Vec<Vec<u8>> = (0..=k).map(|s| all_rows(m, s)).collect();
-    let work: Vec<(usize, usize)> = (1..=k)
-        .filter(|&a| layer.indexer.holds_mover_sum(a))
-        .flat_map(|a| (0..rows[a].len() / m).map(move |r| (a, r)))
+    let rows: Vec<Vec<u8>> = (0..=k).map(|s| all_rows(M, s)).collect();
+    // groups[s][d]: ranks of the rows of sum s whose seeds are at total
+    // distance d from their owner's store.
+    let groups: Vec<Vec<Vec<u32>>> = rows
+        .iter()
+        .enumerate()
+        .map(|(s, flat)| {
+            let mut g = vec![Vec::new(); s * M + 1];
+            for (r, row) in flat.chunks_exact(M).enumerate() {
+                g[distance(row)].push(r as u32);
+            }
+            g
+        })
         .collect();
     let bar = if progress {
         ProgressBar::with_draw_target(Some(count), ProgressDrawTarget::stderr())
@@ -305,76 +329,150 @@ fn build_layer(tb: &Tablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
     );
     bar.set_prefix(format!("k={k}"));
     let done = AtomicU64::new(0);
-    work.par_iter().for_each(|&(a, r1)| {
-        let b = k - a;
-        let mover = &rows[a][r1 * m..(r1 + 1) * m];
-        let opp_rows = &rows[b];
-        let first = layer.indexer.block_offset(a) + r1 as u64 * layer.indexer.row_count(b);
-        for (r2, opp) in opp_rows.chunks_exact(m).enumerate() {
-            let index = first + r2 as u64;
-            if layer.shares[index as usize].load(Ordering::Relaxed) == UNKNOWN {
-                let v = layer.solve(mover, opp);
-                let j = ((v + k as i32) / 2) as u8;
-                layer.shares[index as usize].store(j, Ordering::Relaxed);
+    // Level by level of total distance: a move that keeps every seed in play
+    // lowers it, so every same-table child is finished before its parent.
+    // Inside a level the positions are independent; each work item is one
+    // mover row, whose positions are a contiguous stretch of the table, so
+    // threads write to separate cache lines.
+    let mut items: Vec<(u32, u32, u32)> = Vec::new();
+    for level in 0..=k * M {
+        items.clear();
+        for a in 1..=k {
+            if !layer.indexer.holds_mover_sum(a) {
+                continue;
+            }
+            let b = k - a;
+            for d1 in level.saturating_sub(b * M)..=(a * M).min(level) {
+                let d2 = level - d1;
+                if groups[b][d2].is_empty() {
+                    continue;
+                }
+                for &r1 in &groups[a][d1] {
+                    items.push((a as u32, r1, d2 as u32));
+                }
             }
         }
-        let n = opp_rows.len() / m;
-        let total = done.fetch_add(n as u64, Ordering::Relaxed) + n as u64;
-        bar.set_position(total);
-    });
+        items.par_chunks(32).for_each(|chunk| {
+            let mut positions = 0u64;
+            for &(a, r1, d2) in chunk {
+                let (a, r1) = (a as usize, r1 as usize);
+                let b = k - a;
+                let mover: &[u8; M] = rows[a][r1 * M..(r1 + 1) * M].try_into().unwrap();
+                let first = layer.indexer.block_offset(a) + r1 as u64 * layer.indexer.row_count(b);
+                let opps = &groups[b][d2 as usize];
+                for &r2 in opps {
+                    let r2 = r2 as usize;
+                    let opp: &[u8; M] = rows[b][r2 * M..(r2 + 1) * M].try_into().unwrap();
+                    let v = layer.solve(mover, opp);
+                    layer.shares[(first + r2 as u64) as usize]
+                        .store(((v + k as i32) / 2) as u8, Ordering::Relaxed);
+                }
+                positions += opps.len() as u64;
+            }
+            bar.set_position(done.fetch_add(positions, Ordering::Relaxed) + positions);
+        });
+    }
     bar.finish_and_clear();
     Ok(layer.shares.into_iter().map(AtomicU8::into_inner).collect())
 }
 
-impl Layer<'_> {
+/// One child of a position, between locating it and reading its value.
+#[derive(Clone, Copy)]
+struct Child<const M: usize> {
+    /// Store difference the move made (mover's view), incl. the final sweep.
+    base: i32,
+    /// 0: the game ended; 1: extra turn (add the child's value); -1: the
+    /// turn passed (subtract it).
+    sign: i32,
+    /// Seeds in play in the child.
+    seeds: usize,
+    index: u64,
+    mover: [u8; M],
+    opp: [u8; M],
+}
+
+impl<const M: usize> Layer<'_, M> {
     /// Value (mover minus opponent, seeds in play only) of the position with
-    /// these rows, both in the layer.
-    fn solve(&self, mover: &[u8], opp: &[u8]) -> i32 {
-        let m = self.m;
-        let mut cells = [0u8; 2 * MAX_TABLE_PITS + 2];
-        cells[..m].copy_from_slice(mover);
-        cells[m + 1..2 * m + 1].copy_from_slice(opp);
-        let mut best = i32::MIN;
-        for pit in 0..m {
+    /// these rows, both in the layer. All children are located first and
+    /// their entries prefetched, so that their cache misses overlap.
+    fn solve(&self, mover: &[u8; M], opp: &[u8; M]) -> i32 {
+        let mut children = [Child::<M> {
+            base: 0,
+            sign: 0,
+            seeds: 0,
+            index: 0,
+            mover: [0; M],
+            opp: [0; M],
+        }; M];
+        let mut n = 0;
+        for pit in 0..M {
             if mover[pit] == 0 {
                 continue;
             }
-            let mut c = cells;
-            let mv = kalah_move(&mut c[..2 * m + 2], m, pit, self.rules);
-            let mut v = c[m] as i32 - c[2 * m + 1] as i32;
-            if !mv.game_over {
-                let kk = self.k - c[m] as usize;
-                let (own, other) = c.split_at(m + 1);
-                let own = &own[..m];
-                let other = &other[..m];
-                if mv.extra_turn {
-                    v += self.child(own, other, kk);
-                } else {
-                    v -= self.child(other, own, kk);
-                }
+            let mut c = [0u8; 2 * MAX_TABLE_PITS + 2];
+            c[..M].copy_from_slice(mover);
+            c[M + 1..2 * M + 1].copy_from_slice(opp);
+            let mv = kalah_move(&mut c[..2 * M + 2], M, pit, self.rules);
+            let ch = &mut children[n];
+            n += 1;
+            ch.base = c[M] as i32 - c[2 * M + 1] as i32;
+            if mv.game_over {
+                ch.sign = 0;
+                continue;
             }
+            let own: [u8; M] = c[..M].try_into().unwrap();
+            let other: [u8; M] = c[M + 1..2 * M + 1].try_into().unwrap();
+            if mv.extra_turn {
+                (ch.sign, ch.mover, ch.opp) = (1, own, other);
+            } else {
+                (ch.sign, ch.mover, ch.opp) = (-1, other, own);
+            }
+            ch.seeds = self.k - c[M] as usize;
+            let a: usize = ch.mover.iter().map(|&x| x as usize).sum();
+            let (r1, r2) = (rank_row_fixed(&ch.mover), rank_row_fixed(&ch.opp));
+            if ch.seeds < self.k {
+                let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
+                ch.index = table.indexer().offset_rank(a, r1, r2);
+                table.prefetch(ch.index);
+            } else {
+                ch.index = self.indexer.offset_rank(a, r1, r2);
+                prefetch(self.shares.as_ptr().wrapping_add(ch.index as usize) as *const u8);
+            }
+        }
+        let mut best = i32::MIN;
+        for ch in &children[..n] {
+            let v = if ch.sign == 0 {
+                ch.base
+            } else {
+                ch.base + ch.sign * self.child_value(ch)
+            };
             best = best.max(v);
         }
         best
     }
 
-    /// Value of a non-terminal child with `kk` seeds in play.
+    /// Value of a non-terminal child.
     #[inline]
-    fn child(&self, mover: &[u8], opp: &[u8], kk: usize) -> i32 {
-        let a: usize = mover.iter().map(|&x| x as usize).sum();
-        if kk < self.k {
-            return self
-                .tb
-                .rows_value(mover, opp, a, kk)
-                .expect("smaller tables are built first");
+    fn child_value(&self, ch: &Child<M>) -> i32 {
+        if ch.seeds < self.k {
+            let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
+            return table.value(ch.index);
         }
-        let index = self.indexer.offset_rank(a, rank_row(mover), rank_row(opp));
-        let j = self.shares[index as usize].load(Ordering::Relaxed);
-        if j != UNKNOWN {
-            return 2 * j as i32 - self.k as i32;
-        }
-        let v = self.solve(mover, opp);
-        self.shares[index as usize].store(((v + self.k as i32) / 2) as u8, Ordering::Relaxed);
-        v
+        let j = self.shares[ch.index as usize].load(Ordering::Relaxed);
+        assert!(
+            j != UNKNOWN,
+            "internal error: a same-table child was not computed before its parent"
+        );
+        2 * j as i32 - self.k as i32
     }
+}
+
+/// Total distance of a row's seeds to their owner's store (a seed in pit i
+/// of m is m - i pits away).
+fn distance(row: &[u8]) -> usize {
+    let m = row.len();
+    row.iter()
+        .enumerate()
+        .map(|(i, &x)| (m - i) * x as usize)
+        .sum()
 }

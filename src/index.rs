@@ -71,6 +71,21 @@ pub fn rank_row(row: &[u8]) -> u64 {
     rank
 }
 
+/// [`rank_row`] for a row length known at compile time (unrolled, no
+/// bounds checks).
+#[inline(always)]
+pub fn rank_row_fixed<const M: usize>(row: &[u8; M]) -> u64 {
+    let mut bar = 0usize;
+    let mut rank = 0u64;
+    let mut j = 0;
+    while j + 1 < M {
+        bar += row[j] as usize;
+        rank += BINOM[bar + j][j + 1];
+        j += 1;
+    }
+    rank
+}
+
 /// Write into `out` (m pits) the row of sum `a` with rank `rank`.
 pub fn unrank_row(mut rank: u64, a: usize, out: &mut [u8]) {
     let m = out.len();

@@ -25,7 +25,7 @@ pub const MAX_TABLE_PITS: usize = 6;
 /// Returns the index in `ring` of the cell that received the last seed.
 /// The origin must hold at least one seed. Allocation-free: full laps are
 /// added in one pass, so the cost does not grow with the number of seeds.
-#[inline]
+#[inline(always)]
 pub fn sow(ring: &mut [u8], origin: usize, skip_origin: bool) -> usize {
     let len = ring.len();
     let seeds = ring[origin] as usize;
@@ -166,7 +166,7 @@ pub struct KalahMove {
 /// The cells are left in the mover's view; when the game ends, each player's
 /// remaining seeds are swept into their own store. The caller swaps the view
 /// when the turn passes.
-#[inline]
+#[inline(always)]
 pub fn kalah_move(cells: &mut [u8], m: usize, pit: usize, rules: KalahRules) -> KalahMove {
     debug_assert_eq!(cells.len(), 2 * m + 2);
     let store_before = cells[m];
@@ -209,7 +209,7 @@ pub fn kalah_move(cells: &mut [u8], m: usize, pit: usize, rules: KalahRules) -> 
 }
 
 /// Move every seed left in a row into its owner's store (end of game).
-#[inline]
+#[inline(always)]
 pub fn sweep(cells: &mut [u8], m: usize) {
     let mover: u8 = cells[..m].iter().sum();
     let opponent: u8 = cells[m + 1..2 * m + 1].iter().sum();
