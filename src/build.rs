@@ -24,7 +24,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::index::{all_rows, rank_row_fixed, Indexer};
+use crate::index::{all_rows, rank_and_sum, Indexer};
 use crate::rules::{kalah_move, KalahRules, MAX_TABLE_PITS};
 use crate::table::{prefetch, write_table, Table};
 use crate::tablebase::{spec, Tablebase};
@@ -378,7 +378,7 @@ fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Re
 
 /// One child of a position, between locating it and reading its value.
 #[derive(Clone, Copy)]
-struct Child<const M: usize> {
+struct Child {
     /// Store difference the move made (mover's view), incl. the final sweep.
     base: i32,
     /// 0: the game ended; 1: extra turn (add the child's value); -1: the
@@ -387,8 +387,6 @@ struct Child<const M: usize> {
     /// Seeds in play in the child.
     seeds: usize,
     index: u64,
-    mover: [u8; M],
-    opp: [u8; M],
 }
 
 impl<const M: usize> Layer<'_, M> {
@@ -396,13 +394,11 @@ impl<const M: usize> Layer<'_, M> {
     /// these rows, both in the layer. All children are located first and
     /// their entries prefetched, so that their cache misses overlap.
     fn solve(&self, mover: &[u8; M], opp: &[u8; M]) -> i32 {
-        let mut children = [Child::<M> {
+        let mut children = [Child {
             base: 0,
             sign: 0,
             seeds: 0,
             index: 0,
-            mover: [0; M],
-            opp: [0; M],
         }; M];
         let mut n = 0;
         for pit in 0..M {
@@ -422,14 +418,15 @@ impl<const M: usize> Layer<'_, M> {
             }
             let own: [u8; M] = c[..M].try_into().unwrap();
             let other: [u8; M] = c[M + 1..2 * M + 1].try_into().unwrap();
-            if mv.extra_turn {
-                (ch.sign, ch.mover, ch.opp) = (1, own, other);
+            let (sign, mover, opp) = if mv.extra_turn {
+                (1, &own, &other)
             } else {
-                (ch.sign, ch.mover, ch.opp) = (-1, other, own);
-            }
+                (-1, &other, &own)
+            };
+            ch.sign = sign;
             ch.seeds = self.k - c[M] as usize;
-            let a: usize = ch.mover.iter().map(|&x| x as usize).sum();
-            let (r1, r2) = (rank_row_fixed(&ch.mover), rank_row_fixed(&ch.opp));
+            let (r1, a) = rank_and_sum(mover);
+            let (r2, _) = rank_and_sum(opp);
             if ch.seeds < self.k {
                 let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
                 ch.index = table.indexer().offset_rank(a, r1, r2);
@@ -453,7 +450,7 @@ impl<const M: usize> Layer<'_, M> {
 
     /// Value of a non-terminal child.
     #[inline]
-    fn child_value(&self, ch: &Child<M>) -> i32 {
+    fn child_value(&self, ch: &Child) -> i32 {
         if ch.seeds < self.k {
             let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
             return table.value(ch.index);

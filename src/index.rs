@@ -71,19 +71,44 @@ pub fn rank_row(row: &[u8]) -> u64 {
     rank
 }
 
-/// [`rank_row`] for a row length known at compile time (unrolled, no
-/// bounds checks).
+/// `ROW_BINOM[j][n] = C(n, j + 1)` for the bars of rows of up to 6 pits,
+/// as `u32`: the largest entry used, for 6 pits and 64 seeds, is
+/// C(69, 5) = 11,238,513. Small enough (3 KiB) to stay in the L1 cache.
+static ROW_BINOM: [[u32; BINOM_N]; 5] = row_binomials();
+
+const fn row_binomials() -> [[u32; BINOM_N]; 5] {
+    let mut t = [[0u32; BINOM_N]; 5];
+    let mut j = 0;
+    while j < 5 {
+        let mut n = 0;
+        while n < BINOM_N {
+            let c = BINOM[n][j + 1];
+            t[j][n] = if c > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                c as u32
+            };
+            n += 1;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// Rank and seed sum of a row whose length (at most 6) is known at compile
+/// time, in one unrolled pass over a small table: the builder's hot path.
+/// The row must hold at most [`MAX_INDEX_SEEDS`] seeds.
 #[inline(always)]
-pub fn rank_row_fixed<const M: usize>(row: &[u8; M]) -> u64 {
+pub fn rank_and_sum<const M: usize>(row: &[u8; M]) -> (u64, usize) {
     let mut bar = 0usize;
-    let mut rank = 0u64;
+    let mut rank = 0u32;
     let mut j = 0;
     while j + 1 < M {
         bar += row[j] as usize;
-        rank += BINOM[bar + j][j + 1];
+        rank += ROW_BINOM[j][(bar + j) & (BINOM_N - 1)];
         j += 1;
     }
-    rank
+    (rank as u64, bar + row[M - 1] as usize)
 }
 
 /// Write into `out` (m pits) the row of sum `a` with rank `rank`.
@@ -312,6 +337,17 @@ mod tests {
         assert_eq!(binomial(2, 5), 0);
         assert_eq!(binomial(52, 5), 2_598_960);
         assert_eq!(binomial(40, 20), 137_846_528_820);
+    }
+
+    #[test]
+    fn fixed_rank_agrees_with_rank_row() {
+        let mut row = [0u8; 6];
+        for a in [0, 1, 7, 20, 40, 64] {
+            for r in (0..rows(6, a)).step_by(997) {
+                unrank_row(r, a, &mut row);
+                assert_eq!(rank_and_sum(&row), (r, a));
+            }
+        }
     }
 
     #[test]
