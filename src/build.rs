@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::index::{all_rows, rank_and_sum, Indexer};
-use crate::rules::{kalah_move, KalahRules, MAX_TABLE_PITS};
+use crate::rules::{KalahRules, KalahSowing, Landing, MAX_TABLE_PITS};
 use crate::table::{prefetch, write_table, Table};
 use crate::tablebase::{spec, Tablebase};
 
@@ -358,12 +358,13 @@ fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Re
                 let (a, r1) = (a as usize, r1 as usize);
                 let b = k - a;
                 let mover: &[u8; M] = rows[a][r1 * M..(r1 + 1) * M].try_into().unwrap();
+                let moves = MoverMoves::new(mover);
                 let first = layer.indexer.block_offset(a) + r1 as u64 * layer.indexer.row_count(b);
                 let opps = &groups[b][d2 as usize];
                 for &r2 in opps {
                     let r2 = r2 as usize;
                     let opp: &[u8; M] = rows[b][r2 * M..(r2 + 1) * M].try_into().unwrap();
-                    let v = layer.solve(mover, opp);
+                    let v = layer.solve(&moves, opp, r2 as u64, b);
                     layer.shares[(first + r2 as u64) as usize]
                         .store(((v + k as i32) / 2) as u8, Ordering::Relaxed);
                 }
@@ -389,44 +390,102 @@ struct Child {
     index: u64,
 }
 
+/// The moves of one mover row, sown once and finished against every
+/// opponent row: with the rank and seed count of the mover's row after each
+/// move, with and without a capture.
+struct MoverMoves<const M: usize> {
+    moves: [MoverMove<M>; M],
+    len: usize,
+}
+
+#[derive(Clone, Copy)]
+struct MoverMove<const M: usize> {
+    sowing: KalahSowing<M>,
+    rank: u64,
+    sum: usize,
+    rank_captured: u64,
+    to_opponent: usize,
+}
+
+impl<const M: usize> MoverMoves<M> {
+    fn new(row: &[u8; M]) -> MoverMoves<M> {
+        let mut moves = [MoverMove {
+            sowing: KalahSowing {
+                own: [0; M],
+                to_store: 0,
+                to_opponent: [0; M],
+                last: Landing::Store,
+            },
+            rank: 0,
+            sum: 0,
+            rank_captured: 0,
+            to_opponent: 0,
+        }; M];
+        let mut len = 0;
+        for pit in (0..M).filter(|&p| row[p] > 0) {
+            let sowing = KalahSowing::new(row, pit);
+            let (rank, sum) = rank_and_sum(&sowing.own);
+            let rank_captured = match sowing.capture_pit() {
+                Some(i) => {
+                    let mut own = sowing.own;
+                    own[i] = 0;
+                    rank_and_sum(&own).0
+                }
+                None => rank,
+            };
+            let to_opponent = sowing.to_opponent.iter().map(|&x| x as usize).sum();
+            moves[len] = MoverMove {
+                sowing,
+                rank,
+                sum,
+                rank_captured,
+                to_opponent,
+            };
+            len += 1;
+        }
+        MoverMoves { moves, len }
+    }
+}
+
 impl<const M: usize> Layer<'_, M> {
-    /// Value (mover minus opponent, seeds in play only) of the position with
-    /// these rows, both in the layer. All children are located first and
-    /// their entries prefetched, so that their cache misses overlap.
-    fn solve(&self, mover: &[u8; M], opp: &[u8; M]) -> i32 {
+    /// Value (mover minus opponent, seeds in play only) of the position made
+    /// of the mover row behind `moves` and the opponent row `opp` (rank `r2`,
+    /// `b` seeds). All children are located first and their entries
+    /// prefetched, so that their cache misses overlap.
+    #[inline]
+    fn solve(&self, moves: &MoverMoves<M>, opp: &[u8; M], r2: u64, b: usize) -> i32 {
         let mut children = [Child {
             base: 0,
             sign: 0,
             seeds: 0,
             index: 0,
         }; M];
-        let mut n = 0;
-        for pit in 0..M {
-            if mover[pit] == 0 {
-                continue;
-            }
-            let mut c = [0u8; 2 * MAX_TABLE_PITS + 2];
-            c[..M].copy_from_slice(mover);
-            c[M + 1..2 * M + 1].copy_from_slice(opp);
-            let mv = kalah_move(&mut c[..2 * M + 2], M, pit, self.rules);
-            let ch = &mut children[n];
-            n += 1;
-            ch.base = c[M] as i32 - c[2 * M + 1] as i32;
-            if mv.game_over {
-                ch.sign = 0;
-                continue;
-            }
-            let own: [u8; M] = c[..M].try_into().unwrap();
-            let other: [u8; M] = c[M + 1..2 * M + 1].try_into().unwrap();
-            let (sign, mover, opp) = if mv.extra_turn {
-                (1, &own, &other)
+        for (ch, mv) in children.iter_mut().zip(&moves.moves[..moves.len]) {
+            let f = mv.sowing.finish(opp, self.rules);
+            let (own_rank, own_sum) = if f.captured > 0 {
+                (mv.rank_captured, mv.sum - 1)
             } else {
-                (-1, &other, &own)
+                (mv.rank, mv.sum)
+            };
+            let opp_sum = b + mv.to_opponent - f.captured.saturating_sub(1) as usize;
+            ch.base = f.gained as i32;
+            if f.game_over {
+                ch.sign = 0;
+                ch.base += own_sum as i32 - opp_sum as i32;
+                continue;
+            }
+            let opp_rank = if mv.to_opponent == 0 && f.captured == 0 {
+                r2
+            } else {
+                rank_and_sum(&f.opponent).0
+            };
+            ch.seeds = self.k - f.gained as usize;
+            let (sign, a, r1, r2) = if f.extra_turn {
+                (1, own_sum, own_rank, opp_rank)
+            } else {
+                (-1, opp_sum, opp_rank, own_rank)
             };
             ch.sign = sign;
-            ch.seeds = self.k - c[M] as usize;
-            let (r1, a) = rank_and_sum(mover);
-            let (r2, _) = rank_and_sum(opp);
             if ch.seeds < self.k {
                 let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
                 ch.index = table.indexer().offset_rank(a, r1, r2);
@@ -437,7 +496,7 @@ impl<const M: usize> Layer<'_, M> {
             }
         }
         let mut best = i32::MIN;
-        for ch in &children[..n] {
+        for ch in &children[..moves.len] {
             let v = if ch.sign == 0 {
                 ch.base
             } else {

@@ -158,6 +158,126 @@ pub struct KalahMove {
     pub game_over: bool,
 }
 
+/// Where the last seed of a Kalah sowing fell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// In the mover's own pit `i` (from the mover's left).
+    Own(usize),
+    /// In the mover's store: an extra turn unless the game ends.
+    Store,
+    /// In one of the opponent's pits.
+    Opponent,
+}
+
+/// The first half of a Kalah move: what sowing pit `pit` does, which depends
+/// on the mover's row only. [`KalahSowing::finish`] applies it to an
+/// opponent row (captures and the end of the game). A table builder sows
+/// once per mover row and finishes against every opponent row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KalahSowing<const M: usize> {
+    /// The mover's row after sowing, before any capture.
+    pub own: [u8; M],
+    /// Seeds sown into the mover's store.
+    pub to_store: u8,
+    /// Seeds sown into each of the opponent's pits (from the opponent's left).
+    pub to_opponent: [u8; M],
+    /// Where the last seed fell.
+    pub last: Landing,
+}
+
+/// A whole Kalah move: both rows after it (not yet swept when the game
+/// ends) and what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KalahFinish<const M: usize> {
+    /// The mover's row.
+    pub own: [u8; M],
+    /// The opponent's row.
+    pub opponent: [u8; M],
+    /// Seeds put into the mover's store (sown and captured).
+    pub gained: u8,
+    /// Seeds captured, the capturing seed included.
+    pub captured: u8,
+    /// The mover moves again.
+    pub extra_turn: bool,
+    /// The move ended the game.
+    pub game_over: bool,
+}
+
+impl<const M: usize> KalahSowing<M> {
+    /// Sow pit `pit` of the mover's row `row` (the pit must hold seeds).
+    #[inline(always)]
+    pub fn new(row: &[u8; M], pit: usize) -> KalahSowing<M> {
+        // The ring: the mover's pits, the mover's store, the opponent's pits
+        // (empty here: what lands there is counted, whatever was there).
+        let mut ring = [0u8; 2 * MAX_PITS + 1];
+        ring[..M].copy_from_slice(row);
+        let last = sow(&mut ring[..2 * M + 1], pit, false);
+        KalahSowing {
+            own: ring[..M].try_into().unwrap(),
+            to_store: ring[M],
+            to_opponent: ring[M + 1..2 * M + 1].try_into().unwrap(),
+            last: match last {
+                i if i < M => Landing::Own(i),
+                i if i == M => Landing::Store,
+                _ => Landing::Opponent,
+            },
+        }
+    }
+
+    /// Whether the last seed fell into an own pit that was empty: a capture
+    /// (of the opposite pit at `M - 1 - i` of the opponent's row) unless the
+    /// rules require the opposite pit to hold seeds and it does not.
+    #[inline(always)]
+    pub fn capture_pit(&self) -> Option<usize> {
+        match self.last {
+            Landing::Own(i) if self.own[i] == 1 => Some(i),
+            _ => None,
+        }
+    }
+
+    /// Finish the move against the opponent's row `opponent`: captures, and
+    /// whether the game ends (rows are not swept).
+    #[inline(always)]
+    pub fn finish(&self, opponent: &[u8; M], rules: KalahRules) -> KalahFinish<M> {
+        let mut own = self.own;
+        let mut opp = [0u8; M];
+        for i in 0..M {
+            opp[i] = opponent[i] + self.to_opponent[i];
+        }
+        let mut captured = 0;
+        if let Some(i) = self.capture_pit() {
+            let across = opp[M - 1 - i];
+            if across > 0 || rules != KalahRules::CaptureNeedsOpposite {
+                captured = across + 1;
+                own[i] = 0;
+                opp[M - 1 - i] = 0;
+            }
+        }
+        let mover_empty = own.iter().all(|&c| c == 0);
+        let opponent_empty = opp.iter().all(|&c| c == 0);
+        let extra_turn = self.last == Landing::Store;
+        let game_over = match rules {
+            KalahRules::Default | KalahRules::CaptureNeedsOpposite => mover_empty || opponent_empty,
+            // The game ends when the player to move next has no seed.
+            KalahRules::EndWhenMoverEmpty => {
+                if extra_turn {
+                    mover_empty
+                } else {
+                    opponent_empty
+                }
+            }
+        };
+        KalahFinish {
+            own,
+            opponent: opp,
+            gained: self.to_store + captured,
+            captured,
+            extra_turn: extra_turn && !game_over,
+            game_over,
+        }
+    }
+}
+
 /// Play pit `pit` (0-based from the mover's left) on the Kalah cells of one
 /// side-to-move view: `cells[0..m]` the mover's pits, `cells[m]` the mover's
 /// store, `cells[m+1..2m+1]` the opponent's pits, `cells[2m+1]` the
@@ -165,46 +285,44 @@ pub struct KalahMove {
 ///
 /// The cells are left in the mover's view; when the game ends, each player's
 /// remaining seeds are swept into their own store. The caller swaps the view
-/// when the turn passes.
-#[inline(always)]
+/// when the turn passes. Built from [`KalahSowing`], like the table builder.
+///
+/// # Panics
+/// When `m` is not in `1..=MAX_PITS` (a [`crate::position::Position`] never
+/// has such a width).
+#[inline]
 pub fn kalah_move(cells: &mut [u8], m: usize, pit: usize, rules: KalahRules) -> KalahMove {
     debug_assert_eq!(cells.len(), 2 * m + 2);
-    let store_before = cells[m];
-    let last = sow(&mut cells[..2 * m + 1], pit, false);
-    let mut captured = 0;
-    if last < m && cells[last] == 1 {
-        let opposite = 2 * m - last;
-        let across = cells[opposite];
-        if across > 0 || rules != KalahRules::CaptureNeedsOpposite {
-            captured = across + 1;
-            cells[m] += captured;
-            cells[last] = 0;
-            cells[opposite] = 0;
-        }
+    match m {
+        1 => kalah_move_fixed::<1>(cells, pit, rules),
+        2 => kalah_move_fixed::<2>(cells, pit, rules),
+        3 => kalah_move_fixed::<3>(cells, pit, rules),
+        4 => kalah_move_fixed::<4>(cells, pit, rules),
+        5 => kalah_move_fixed::<5>(cells, pit, rules),
+        6 => kalah_move_fixed::<6>(cells, pit, rules),
+        7 => kalah_move_fixed::<7>(cells, pit, rules),
+        8 => kalah_move_fixed::<8>(cells, pit, rules),
+        9 => kalah_move_fixed::<9>(cells, pit, rules),
+        10 => kalah_move_fixed::<10>(cells, pit, rules),
+        _ => panic!("{m} pits per side: the engine plays 1 to {MAX_PITS}"),
     }
-    let gained = cells[m] - store_before;
-    let mover_empty = cells[..m].iter().all(|&c| c == 0);
-    let opponent_empty = cells[m + 1..2 * m + 1].iter().all(|&c| c == 0);
-    let extra_turn = last == m;
-    let game_over = match rules {
-        KalahRules::Default | KalahRules::CaptureNeedsOpposite => mover_empty || opponent_empty,
-        // The game ends when the player to move next has no seed.
-        KalahRules::EndWhenMoverEmpty => {
-            if extra_turn {
-                mover_empty
-            } else {
-                opponent_empty
-            }
-        }
-    };
-    if game_over {
-        sweep(cells, m);
+}
+
+fn kalah_move_fixed<const M: usize>(cells: &mut [u8], pit: usize, rules: KalahRules) -> KalahMove {
+    let own: [u8; M] = cells[..M].try_into().unwrap();
+    let opp: [u8; M] = cells[M + 1..2 * M + 1].try_into().unwrap();
+    let f = KalahSowing::new(&own, pit).finish(&opp, rules);
+    cells[..M].copy_from_slice(&f.own);
+    cells[M] += f.gained;
+    cells[M + 1..2 * M + 1].copy_from_slice(&f.opponent);
+    if f.game_over {
+        sweep(cells, M);
     }
     KalahMove {
-        gained,
-        captured,
-        extra_turn: extra_turn && !game_over,
-        game_over,
+        gained: f.gained,
+        captured: f.captured,
+        extra_turn: f.extra_turn,
+        game_over: f.game_over,
     }
 }
 
