@@ -637,6 +637,7 @@ impl<'s> Searcher<'s> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn store(&self, pits: &[u8; 12], s: i32, depth: u8, gamma: i32, best: i32, mv: u8, work: u64) {
         if let Some(tt) = &self.sh.tt {
             let (lo_share, hi_share) = if best >= gamma {
