@@ -9,7 +9,9 @@
 //! - [`tablebase`]: the tables of one game and board width, position look-ups;
 //! - [`build`]: the parallel table builder;
 //! - [`verify`]: re-deriving table entries from their children;
-//! - [`reference`]: an independent plain minimax used to check the tables.
+//! - [`reference`]: an independent plain minimax used to check the tables;
+//! - [`search`]: the solver (MTD(f), transposition table, futility, ETC,
+//!   table probes, two threads).
 //!
 //! ```
 //! use mancala::{position::Position, rules::KalahRules};
@@ -27,6 +29,7 @@ pub mod index;
 pub mod position;
 pub mod reference;
 pub mod rules;
+pub mod search;
 pub mod table;
 pub mod tablebase;
 pub mod verify;

@@ -15,6 +15,8 @@ use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::tablebase::Tablebase;
 use mancala::verify;
 
+mod solve;
+
 /// Largest number of positions the query builds on demand (about 20 s).
 const ON_DEMAND_LIMIT: u64 = 300_000_000;
 
@@ -149,6 +151,8 @@ mancala verify kalah --pits 6 --seeds 20 --sample 1000000"
         #[arg(long)]
         json: bool,
     },
+    /// Solve Kalah(m, n) or a position exactly: value, best turn, principal variation.
+    Solve(solve::SolveArgs),
 }
 
 /// Run the command line; errors are printed as one line on stderr.
@@ -258,6 +262,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+        Command::Solve(args) => solve::run(args),
     }
 }
 

@@ -1,0 +1,272 @@
+//! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::json;
+
+use mancala::build::{self, BuildOptions};
+use mancala::error::{Error, Result};
+use mancala::index::{size_up_to, MAX_INDEX_SEEDS};
+use mancala::position::Position;
+use mancala::rules::{KalahRules, MAX_TABLE_PITS};
+use mancala::search::{solve, SolveOptions};
+use mancala::tablebase::Tablebase;
+
+/// Positions in the tables built by default on first use (the 6-pit tables
+/// up to 20 seeds hold 225,332,381).
+const DEFAULT_TABLE_POSITIONS: u64 = 230_000_000;
+
+/// Arguments of `mancala solve`.
+#[derive(Args, Clone, Debug)]
+#[command(after_help = "Examples:\n  mancala solve kalah 6 4\n  \
+mancala solve kalah 6 5 --max-table-seeds 24 --tt-mb 4096\n  \
+mancala solve kalah \"0 3 0 2 1 4 20 1 0 2 3 0 2 10\" --json\n  \
+mancala solve kalah 5 4 --no-etc --no-futility --threads 1\n\n\
+The value is the final store difference for the side to move (stores included). \
+The principal variation uses the published notation: pits 0..m-1 from the mover's \
+left, the moves of one turn together, a dash where the turn passes. Depth counts \
+plies (single sowings).")]
+pub struct SolveArgs {
+    /// The game (only `kalah`).
+    #[arg(value_parser = ["kalah"])]
+    pub game: String,
+    /// Either M N (pits per side, seeds per pit: the start of Kalah(M, N)) or
+    /// one quoted position from the side to move (2m+2 numbers).
+    #[arg(required = true, num_args = 1..=2)]
+    pub board: Vec<String>,
+    /// Directory of the endgame tables.
+    #[arg(long, default_value = "db")]
+    pub db: PathBuf,
+    /// Rule set: default, capture-needs-opposite or end-when-mover-empty.
+    #[arg(long, default_value = "default")]
+    pub rules: KalahRules,
+    /// Load the tables for 1..=K seeds in play (building missing ones unless
+    /// --no-build); 0 searches without tables. Default: what db/ holds, built
+    /// on first use up to 20 seeds for 6 pits (a similar size for other widths).
+    #[arg(long, value_name = "K")]
+    pub max_table_seeds: Option<usize>,
+    /// Never build tables; use only what is on disk.
+    #[arg(long)]
+    pub no_build: bool,
+    /// Transposition-table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub tt_mb: usize,
+    /// Switch the transposition table off.
+    #[arg(long)]
+    pub no_tt: bool,
+    /// Switch futility pruning off.
+    #[arg(long)]
+    pub no_futility: bool,
+    /// Switch enhanced transposition cut-offs off.
+    #[arg(long)]
+    pub no_etc: bool,
+    /// Do not probe the tables (same as --max-table-seeds 0).
+    #[arg(long)]
+    pub no_tables: bool,
+    /// Iterative-deepening step in plies; 0 searches at full depth at once.
+    #[arg(long, default_value_t = 3)]
+    pub id_step: u32,
+    /// Last limited iterative-deepening depth before the jump to full depth.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=254))]
+    pub id_jump: u32,
+    /// First guess of the value (final store difference for the side to move).
+    #[arg(long, allow_hyphen_values = true)]
+    pub guess: Option<i32>,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Split between threads only this many plies or fewer from the root.
+    #[arg(long, default_value_t = 6)]
+    pub split_plies: u32,
+    /// No live progress on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn default_table_seeds(m: usize) -> usize {
+    (1..=MAX_INDEX_SEEDS.min(40))
+        .take_while(|&k| size_up_to(m, k) <= DEFAULT_TABLE_POSITIONS)
+        .last()
+        .unwrap_or(1)
+}
+
+fn build_tables(dir: &std::path::Path, rules: KalahRules, m: usize, k: usize) -> Result<()> {
+    eprintln!(
+        "building the {m}-pit endgame tables up to {k} seeds in {} (first use; {} positions, \
+         done once, kept for later solves)",
+        dir.display(),
+        size_up_to(m, k)
+    );
+    build::build_kalah(&BuildOptions {
+        dir: dir.to_path_buf(),
+        rules,
+        pits: m,
+        max_seeds: k,
+        threads: None,
+        memory_budget: build::default_memory_budget(),
+        progress: true,
+    })?;
+    Ok(())
+}
+
+fn load_tables(args: &SolveArgs, m: usize) -> Result<Option<Tablebase>> {
+    if args.no_tables || args.max_table_seeds == Some(0) {
+        return Ok(None);
+    }
+    let dir = &args.db;
+    let have = Tablebase::open_available(dir, args.rules, m)?;
+    let want = args
+        .max_table_seeds
+        .unwrap_or_else(|| default_table_seeds(m));
+    if want > MAX_INDEX_SEEDS {
+        return Err(Error::Unsupported(format!(
+            "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
+        )));
+    }
+    if have.max_seeds() >= want {
+        if args.max_table_seeds.is_some() {
+            return Ok(Some(Tablebase::open(dir, args.rules, m, want)?));
+        }
+        return Ok(Some(have));
+    }
+    if args.no_build {
+        if args.max_table_seeds.is_some() {
+            return Err(Error::MissingTable {
+                path: mancala::tablebase::spec(args.rules, m, have.max_seeds() + 1).path(dir),
+                command: have.build_command(want),
+            });
+        }
+        return Ok(Some(have));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    build_tables(dir, args.rules, m, want)?;
+    Ok(Some(Tablebase::open(dir, args.rules, m, want)?))
+}
+
+fn parse_board(board: &[String]) -> Result<Position> {
+    match board {
+        [text] => Position::parse(text),
+        [m, n] => {
+            let num = |t: &String, what: &str| {
+                t.parse::<usize>().map_err(|_| {
+                    Error::Unsupported(format!(
+                        "{what} \"{t}\" is not a whole number: write `solve kalah M N` or \
+                         `solve kalah \"<position>\"`"
+                    ))
+                })
+            };
+            Position::start(num(m, "pits per side")?, num(n, "seeds per pit")?)
+        }
+        _ => Err(Error::Unsupported(
+            "write `solve kalah M N` or `solve kalah \"<position>\"`".into(),
+        )),
+    }
+}
+
+/// Run `mancala solve`.
+pub fn run(args: SolveArgs) -> Result<ExitCode> {
+    let pos = parse_board(&args.board)?;
+    let m = pos.pits_per_side();
+    if m > MAX_TABLE_PITS {
+        return Err(Error::Unsupported(format!(
+            "{m} pits per side: the solver handles 1 to {MAX_TABLE_PITS} pits per side"
+        )));
+    }
+    if args.tt_mb == 0 && !args.no_tt {
+        return Err(Error::Unsupported(
+            "--tt-mb 0: give the transposition table at least 1 MiB, or use --no-tt".into(),
+        ));
+    }
+    let tables = if pos.is_game_over(args.rules) {
+        None
+    } else {
+        load_tables(&args, m)?
+    };
+    let opts = SolveOptions {
+        rules: args.rules,
+        tt_mb: args.tt_mb,
+        use_tt: !args.no_tt,
+        use_futility: !args.no_futility,
+        use_etc: !args.no_etc,
+        use_tables: tables.is_some(),
+        max_table_seeds: args.max_table_seeds,
+        id_step: args.id_step,
+        id_jump: args.id_jump,
+        guess: args.guess,
+        threads: args.threads,
+        split_plies: args.split_plies,
+        progress: !args.quiet,
+    };
+    let sol = solve(&pos, tables.as_ref(), &opts)?;
+    let st = &sol.stats;
+    if args.json {
+        let out = json!({
+            "position": pos.to_string(),
+            "rules": args.rules.name(),
+            "value": sol.value,
+            "verdict": sol.verdict(),
+            "best_move": sol.best_move,
+            "best_turn": sol.best_turn(),
+            "pv": sol.pv,
+            "stats": st,
+            "solve_seconds": sol.solve_seconds,
+            "pv_seconds": sol.pv_seconds,
+            "threads": sol.threads,
+            "table_seeds": sol.table_seeds,
+            "tt_mb": if opts.use_tt { opts.tt_mb } else { 0 },
+        });
+        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+    } else {
+        println!("position: {pos}");
+        print!("{}", pos.board());
+        println!(
+            "value: {:+} ({} for the side to move; final store difference, stores included)",
+            sol.value,
+            sol.verdict()
+        );
+        match sol.best_move {
+            Some(p) => println!(
+                "best first turn: {} (best move: pit {p})",
+                sol.best_turn()
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<String>()
+            ),
+            None => println!("the game is over"),
+        }
+        println!("principal variation: {}", sol.pv);
+        println!(
+            "search: {} nodes, {} table hits, {} transposition hits ({} cut-offs), \
+             {} futility cut-offs, {} ETC cut-offs, {} MTD(f) passes in {} iterations, \
+             {} parallel tasks",
+            st.nodes,
+            st.table_hits,
+            st.tt_hits,
+            st.tt_cutoffs,
+            st.futility_cutoffs,
+            st.etc_cutoffs,
+            st.mtdf_passes,
+            st.iterations,
+            st.parallel_tasks
+        );
+        println!(
+            "time: {:.3} s to solve, {:.3} s for the principal variation; {} thread(s), \
+             tables up to {} seeds, transposition table {}",
+            sol.solve_seconds,
+            sol.pv_seconds,
+            sol.threads,
+            sol.table_seeds,
+            if opts.use_tt {
+                format!("{} MiB", opts.tt_mb)
+            } else {
+                "off".into()
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,308 @@
+//! The transposition table of the solver: lock-free, shared by all threads.
+//!
+//! A position is keyed on its pit contents only, seen from the side to move
+//! (the stores only add a constant to its value), so every entry holds bounds
+//! on the *active value*: the final difference, mover minus opponent, of the
+//! seeds still in the pits. The full key (up to 12 pits of one byte) is kept in
+//! every entry, so two positions never share an entry by accident: collision
+//! checking is complete.
+//!
+//! Bounds are stored as bounds on the mover's final share `j` of the `s`
+//! seeds in play (value `2j - s`), one byte each, which is exact because a
+//! value always has the parity of `s`. A share lower bound of 0 or an upper
+//! bound of `s` means "nothing known".
+//!
+//! Entry layout: two 64-bit words. The second word holds pits 8..12 of the
+//! key in its high half and the data (share bounds, depth, best move and the
+//! log2 of the work spent) in its low half; the first word holds pits 0..8 of
+//! the key XOR the second word, so a torn write by another thread is detected
+//! on reading and the entry is treated as absent (Hyatt's lock-less scheme).
+//!
+//! Entries are grouped four to a 64-byte bucket. A store replaces the entry
+//! with the same key, or else the entry of the bucket with the least depth,
+//! ties broken by the least work: full-depth (exact-search) entries outlive
+//! entries of the shallow iterative-deepening passes, and among them the
+//! roots of big subtrees are kept.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Entries per bucket.
+const WAYS: usize = 4;
+
+/// Depth stamp of entries that come from an unlimited (exact) search.
+pub const FULL_DEPTH: u8 = u8::MAX;
+
+/// "No best move" in an entry.
+pub const NO_MOVE: u8 = 7;
+
+/// The key of a position: its pits, 8 in the first word and up to 4 more in
+/// the second (high half). All-zero keys never occur (such positions are over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    lo: u64,
+    hi: u32,
+}
+
+impl Key {
+    /// The key of a row pair given as up to 12 pits, mover's first.
+    #[inline]
+    pub fn new(pits: &[u8]) -> Key {
+        debug_assert!(pits.len() <= 12);
+        let mut bytes = [0u8; 16];
+        bytes[..pits.len()].copy_from_slice(pits);
+        let lo = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        let hi = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+        Key { lo, hi }
+    }
+
+    #[inline]
+    fn hash(self) -> u64 {
+        let mut h = self.lo ^ (self.hi as u64).rotate_left(29) ^ 0x2545_f491_4f6c_dd1d;
+        h = (h ^ (h >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h = (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^ (h >> 32)
+    }
+}
+
+/// What the table knows about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Lower bound on the mover's share of the seeds in play.
+    pub lo_share: u8,
+    /// Upper bound on the mover's share of the seeds in play.
+    pub hi_share: u8,
+    /// Remaining depth the bounds were searched to ([`FULL_DEPTH`]: exact search).
+    pub depth: u8,
+    /// Best move found (pit from the mover's left), [`NO_MOVE`] if none.
+    pub best: u8,
+    /// log2 of the nodes spent on the search that produced the entry.
+    pub work: u8,
+}
+
+impl Entry {
+    #[inline]
+    fn pack(self) -> u32 {
+        self.lo_share as u32
+            | (self.hi_share as u32) << 8
+            | (self.depth as u32) << 16
+            | ((self.best as u32 & 7) | (self.work.min(31) as u32) << 3) << 24
+    }
+
+    #[inline]
+    fn unpack(d: u32) -> Entry {
+        Entry {
+            lo_share: d as u8,
+            hi_share: (d >> 8) as u8,
+            depth: (d >> 16) as u8,
+            best: ((d >> 24) & 7) as u8,
+            work: (d >> 27) as u8,
+        }
+    }
+
+    /// Lower bound on the active value with `s` seeds in play.
+    #[inline]
+    pub fn lower(&self, s: i32) -> i32 {
+        2 * self.lo_share as i32 - s
+    }
+
+    /// Upper bound on the active value with `s` seeds in play.
+    #[inline]
+    pub fn upper(&self, s: i32) -> i32 {
+        2 * self.hi_share as i32 - s
+    }
+}
+
+/// The shared transposition table.
+#[derive(Debug)]
+pub struct TransTable {
+    slots: Vec<AtomicU64>,
+    buckets: u64,
+}
+
+impl TransTable {
+    /// A table using about `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> TransTable {
+        let bytes = mb.max(1) << 20;
+        let buckets = (bytes / (16 * WAYS)).max(1);
+        let mut slots = Vec::with_capacity(buckets * WAYS * 2);
+        slots.resize_with(buckets * WAYS * 2, || AtomicU64::new(0));
+        TransTable {
+            slots,
+            buckets: buckets as u64,
+        }
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.slots.len() / 2
+    }
+
+    /// Entries in use (a full scan; for reports).
+    pub fn used(&self) -> usize {
+        self.slots
+            .chunks(2)
+            .filter(|w| w[1].load(Ordering::Relaxed) != 0)
+            .count()
+    }
+
+    #[inline]
+    fn bucket(&self, key: Key) -> usize {
+        (((key.hash() as u128 * self.buckets as u128) >> 64) as usize) * WAYS * 2
+    }
+
+    #[inline]
+    fn read(&self, at: usize) -> (Key, u32, bool) {
+        let a = self.slots[at].load(Ordering::Relaxed);
+        let b = self.slots[at + 1].load(Ordering::Relaxed);
+        let key = Key {
+            lo: a ^ b,
+            hi: (b >> 32) as u32,
+        };
+        (key, b as u32, b != 0)
+    }
+
+    /// The entry for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: Key) -> Option<Entry> {
+        let base = self.bucket(key);
+        for way in 0..WAYS {
+            let (k, data, used) = self.read(base + 2 * way);
+            if used && k == key {
+                return Some(Entry::unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Store `entry` for `key`. When the key is present with the same depth,
+    /// the bounds are merged (the tighter of each kept).
+    #[inline]
+    pub fn store(&self, key: Key, mut entry: Entry) {
+        let base = self.bucket(key);
+        let mut victim = base;
+        let mut victim_rank = u32::MAX;
+        for way in 0..WAYS {
+            let at = base + 2 * way;
+            let (k, data, used) = self.read(at);
+            if !used {
+                if victim_rank > 0 {
+                    victim = at;
+                    victim_rank = 0;
+                }
+                continue;
+            }
+            if k == key {
+                let old = Entry::unpack(data);
+                if old.depth > entry.depth {
+                    // Keep the deeper result.
+                    return;
+                }
+                if old.depth == entry.depth {
+                    let lo = entry.lo_share.max(old.lo_share);
+                    let hi = entry.hi_share.min(old.hi_share);
+                    // Disjoint bounds can only come from the search
+                    // instability of depth-limited passes: keep the new ones.
+                    if lo <= hi {
+                        entry.lo_share = lo;
+                        entry.hi_share = hi;
+                    }
+                    entry.work = entry.work.max(old.work);
+                    if entry.best == NO_MOVE {
+                        entry.best = old.best;
+                    }
+                }
+                victim = at;
+                break;
+            }
+            let old = Entry::unpack(data);
+            let rank = 1 + ((old.depth as u32) << 8 | old.work as u32);
+            if rank < victim_rank {
+                victim = at;
+                victim_rank = rank;
+            }
+        }
+        let b = (key.hi as u64) << 32 | entry.pack() as u64;
+        self.slots[victim].store(key.lo ^ b, Ordering::Relaxed);
+        self.slots[victim + 1].store(b, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_probe_merge_and_collisions() {
+        let tt = TransTable::new(1);
+        let a = Key::new(&[1, 2, 3, 0, 0, 4, 5, 6, 7, 8, 9, 10]);
+        let b = Key::new(&[1, 2, 3, 0, 0, 4, 5, 6, 7, 8, 9, 11]);
+        assert!(tt.probe(a).is_none());
+        let e = Entry {
+            lo_share: 3,
+            hi_share: 40,
+            depth: FULL_DEPTH,
+            best: 2,
+            work: 5,
+        };
+        tt.store(a, e);
+        assert_eq!(tt.probe(a), Some(e));
+        assert!(tt.probe(b).is_none(), "keys differing in the last pit");
+        tt.store(
+            a,
+            Entry {
+                lo_share: 0,
+                hi_share: 30,
+                best: NO_MOVE,
+                ..e
+            },
+        );
+        let got = tt.probe(a).unwrap();
+        assert_eq!((got.lo_share, got.hi_share, got.best), (3, 30, 2));
+        assert_eq!(got.lower(56), -50);
+        assert_eq!(got.upper(56), 4);
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_the_shallowest_entry() {
+        let tt = TransTable::new(1);
+        // Find five keys of one bucket.
+        let first = Key::new(&[1, 1]);
+        let bucket = tt.bucket(first);
+        let mut keys = vec![first];
+        let mut x = 2u8;
+        while keys.len() < 5 {
+            let k = Key::new(&[x, 1, x / 7]);
+            if tt.bucket(k) == bucket {
+                keys.push(k);
+            }
+            x = x.wrapping_add(1).max(1);
+        }
+        for (i, &k) in keys[..4].iter().enumerate() {
+            let depth = if i == 2 { 3 } else { FULL_DEPTH };
+            tt.store(
+                k,
+                Entry {
+                    lo_share: 0,
+                    hi_share: 1,
+                    depth,
+                    best: 0,
+                    work: 1,
+                },
+            );
+        }
+        tt.store(
+            keys[4],
+            Entry {
+                lo_share: 0,
+                hi_share: 1,
+                depth: FULL_DEPTH,
+                best: 0,
+                work: 0,
+            },
+        );
+        assert!(tt.probe(keys[2]).is_none());
+        for i in [0, 1, 3, 4] {
+            assert!(tt.probe(keys[i]).is_some());
+        }
+    }
+}

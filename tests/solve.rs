@@ -1,0 +1,346 @@
+//! The solver against the published results (REFERENCE.md), the endgame
+//! tables and the plain minimax; every enhancement switched off must give
+//! the same values; principal variations replay to the stated value; the
+//! `solve` command's output and errors.
+
+use std::process::Command;
+
+use mancala::build::{build_kalah, BuildOptions};
+use mancala::position::{Position, Side};
+use mancala::reference::Minimax;
+use mancala::rules::KalahRules;
+use mancala::search::{solve, Solution, SolveOptions};
+use mancala::tablebase::Tablebase;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+
+fn tables(dir: &std::path::Path, pits: usize, max_seeds: usize) -> Tablebase {
+    build_kalah(&BuildOptions {
+        dir: dir.to_path_buf(),
+        rules: KalahRules::Default,
+        pits,
+        max_seeds,
+        threads: None,
+        memory_budget: 1 << 33,
+        progress: false,
+    })
+    .unwrap();
+    Tablebase::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
+}
+
+fn opts() -> SolveOptions {
+    SolveOptions {
+        tt_mb: 16,
+        ..SolveOptions::default()
+    }
+}
+
+/// The PV replayed from `start` ends the game with the stated value.
+fn check_pv(start: &Position, sol: &Solution, rules: KalahRules) {
+    let mut end = *start;
+    end.play_line(&sol.pv, rules)
+        .unwrap_or_else(|e| panic!("{start}: pv {} does not replay: {e}", sol.pv));
+    assert!(
+        end.is_game_over(rules),
+        "{start}: pv {} stops early",
+        sol.pv
+    );
+    let [south, north] = end.stores();
+    let diff = south as i32 - north as i32;
+    let want = match start.to_move() {
+        Side::South => sol.value,
+        Side::North => -sol.value,
+    };
+    assert_eq!(diff, want, "{start}: pv {} ends at {diff}", sol.pv);
+    assert_eq!(sol.best_move, sol.pv_turns.first().map(|t| t[0]));
+}
+
+/// Published win/draw/loss for South, REFERENCE.md, rows m = 1..=6.
+const WDL: [&str; 6] = ["DLWLWD", "WLLLWW", "DWWWWL", "WWWWWD", "DDWWWW", "WWWWW?"];
+
+fn verdict_letter(v: i32) -> char {
+    match v.signum() {
+        1 => 'W',
+        0 => 'D',
+        _ => 'L',
+    }
+}
+
+#[test]
+fn published_results_up_to_four_pits_without_tables() {
+    let exact = [
+        (4, 1, 2),
+        (4, 2, 6),
+        (4, 3, 8),
+        (4, 4, 2),
+        (4, 5, 2),
+        (4, 6, 0),
+    ];
+    for m in 1..=4 {
+        for n in 1..=6 {
+            let start = Position::start(m, n).unwrap();
+            let sol = solve(&start, None, &opts()).unwrap();
+            let want = WDL[m - 1].as_bytes()[n - 1] as char;
+            assert_eq!(verdict_letter(sol.value), want, "Kalah({m},{n})");
+            if let Some(&(_, _, v)) = exact.iter().find(|e| (e.0, e.1) == (m, n)) {
+                assert_eq!(sol.value, v, "Kalah({m},{n})");
+            }
+            check_pv(&start, &sol, KalahRules::Default);
+        }
+    }
+}
+
+#[test]
+fn published_results_five_and_six_pits() {
+    let dir5 = tempfile::tempdir().unwrap();
+    let tb5 = tables(dir5.path(), 5, 16);
+    for (n, v) in [(1, 0), (2, 0), (3, 8), (4, 12)] {
+        let start = Position::start(5, n).unwrap();
+        let sol = solve(&start, Some(&tb5), &opts()).unwrap();
+        assert_eq!(sol.value, v, "Kalah(5,{n})");
+        assert_eq!(verdict_letter(v), WDL[4].as_bytes()[n - 1] as char);
+        check_pv(&start, &sol, KalahRules::Default);
+    }
+    let dir6 = tempfile::tempdir().unwrap();
+    let tb6 = tables(dir6.path(), 6, 14);
+    for (n, v) in [(1, 2), (2, 10), (3, 2)] {
+        let start = Position::start(6, n).unwrap();
+        let sol = solve(&start, Some(&tb6), &opts()).unwrap();
+        assert_eq!(sol.value, v, "Kalah(6,{n})");
+        assert!(sol.table_seeds == 14);
+        check_pv(&start, &sol, KalahRules::Default);
+    }
+}
+
+fn random_position(rng: &mut impl Rng, m: usize, seeds: usize) -> Position {
+    loop {
+        let mut cells = vec![0u8; 2 * m + 2];
+        for _ in 0..seeds {
+            let mut i = rng.gen_range(0..2 * m);
+            if i >= m {
+                i += 1;
+            }
+            cells[i] += 1;
+        }
+        cells[m] = rng.gen_range(0..10);
+        cells[2 * m + 1] = rng.gen_range(0..10);
+        let pos = Position::from_cells(&cells, Side::South).unwrap();
+        if !pos.is_game_over(KalahRules::Default) {
+            return pos;
+        }
+    }
+}
+
+#[test]
+fn random_positions_agree_with_tables_and_minimax() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = tables(dir.path(), 6, 14);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+    // Against the tables: solve with smaller tables (or none) than the position needs.
+    for i in 0..150 {
+        let seeds = rng.gen_range(2..=14);
+        let pos = random_position(&mut rng, 6, seeds);
+        let o = SolveOptions {
+            max_table_seeds: Some(i % 8),
+            threads: 1 + i % 2,
+            ..opts()
+        };
+        let sol = solve(&pos, Some(&tb), &o).unwrap();
+        assert_eq!(Some(sol.value), tb.value(&pos), "{pos}");
+        let best = sol.best_move.unwrap();
+        let mv = tb.move_values(&pos).unwrap();
+        assert_eq!(
+            mv.iter().find(|x| x.pit == best).unwrap().value,
+            sol.value,
+            "{pos}: best move {best}"
+        );
+        check_pv(&pos, &sol, KalahRules::Default);
+    }
+    // Against the plain minimax, above the tables and on other widths.
+    for rules in KalahRules::ALL {
+        let mut mm = Minimax::new(rules);
+        for _ in 0..40 {
+            let m = rng.gen_range(3..=5);
+            let seeds = rng.gen_range(10..=20);
+            let pos = random_position(&mut rng, m, seeds);
+            if pos.is_game_over(rules) {
+                continue;
+            }
+            let sol = solve(&pos, Some(&tb), &SolveOptions { rules, ..opts() }).unwrap();
+            assert_eq!(sol.value, mm.value(&pos), "{rules}: {pos}");
+            check_pv(&pos, &sol, rules);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// Switching any enhancement off (or changing the search schedule or the
+    /// thread count) never changes the value.
+    #[test]
+    fn enhancements_never_change_values(
+        cells in proptest::collection::vec(0u8..5, 10),
+        stores in (0u8..20, 0u8..20),
+        mask in 0u32..64,
+        guess in -30i32..30,
+    ) {
+        let m = 4;
+        let mut c = vec![0u8; 10];
+        c[..4].copy_from_slice(&cells[..4]);
+        c[4] = stores.0;
+        c[5..9].copy_from_slice(&cells[4..8]);
+        c[9] = stores.1;
+        let pos = Position::from_cells(&c, Side::South).unwrap();
+        let full = solve(&pos, None, &opts()).unwrap();
+        let o = SolveOptions {
+            use_tt: mask & 1 == 0,
+            use_futility: mask & 2 == 0,
+            use_etc: mask & 4 == 0,
+            id_step: if mask & 8 == 0 { 0 } else { 3 },
+            id_jump: 12,
+            guess: Some(guess),
+            threads: if mask & 16 == 0 { 1 } else { 2 },
+            split_plies: 3,
+            ..opts()
+        };
+        let sol = solve(&pos, None, &o).unwrap();
+        prop_assert_eq!(sol.value, full.value, "{} mask {}", pos, mask);
+        prop_assert_eq!(pos.pits_per_side(), m);
+        if !pos.is_game_over(KalahRules::Default) {
+            check_pv(&pos, &sol, KalahRules::Default);
+        } else {
+            prop_assert!(sol.pv.is_empty() && sol.best_move.is_none());
+        }
+    }
+}
+
+#[test]
+fn tables_switched_off_give_the_same_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = tables(dir.path(), 6, 12);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+    for _ in 0..20 {
+        let seeds = rng.gen_range(14..=20);
+        let pos = random_position(&mut rng, 6, seeds);
+        let with = solve(&pos, Some(&tb), &opts()).unwrap();
+        let without = solve(
+            &pos,
+            Some(&tb),
+            &SolveOptions {
+                use_tables: false,
+                ..opts()
+            },
+        )
+        .unwrap();
+        assert_eq!(with.value, without.value, "{pos}");
+        assert!(with.stats.table_hits > 0);
+        assert_eq!(without.stats.table_hits, 0);
+    }
+}
+
+fn mancala(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn solve_command_json_and_pv_replay_with_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let (code, out, err) = mancala(&[
+        "solve",
+        "kalah",
+        "6",
+        "2",
+        "--db",
+        db,
+        "--max-table-seeds",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("building the 6-pit endgame tables up to 10 seeds"));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], 10);
+    assert_eq!(v["verdict"], "win");
+    let pv = v["pv"].as_str().unwrap().to_string();
+    assert_eq!(
+        v["best_move"].as_u64().unwrap(),
+        pv[..1].parse::<u64>().unwrap()
+    );
+    let (code, out, err) = mancala(&["play", "kalah", "6", "2", "--moves", &pv, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let p: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(p["game_over"], true);
+    assert_eq!(
+        p["stores"][0].as_i64().unwrap() - p["stores"][1].as_i64().unwrap(),
+        10
+    );
+
+    // A position, text output, tables now found on disk (no build message).
+    let (code, out, err) = mancala(&[
+        "solve",
+        "kalah",
+        "1 0 2 0 0 3 5 0 1 0 1 2 0 4",
+        "--db",
+        db,
+        "--max-table-seeds",
+        "10",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("building"));
+    for needle in [
+        "value:",
+        "best first turn:",
+        "principal variation:",
+        "nodes",
+        "table hits",
+        "transposition hits",
+        "futility cut-offs",
+        "ETC cut-offs",
+        "to solve",
+    ] {
+        assert!(out.contains(needle), "missing {needle}: {out}");
+    }
+}
+
+#[test]
+fn solve_command_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    for (args, code, needle) in [
+        (vec!["solve", "kalah", "1 2 3"], 2, "bad position"),
+        (vec!["solve", "kalah", "7", "1"], 2, "1 to 6 pits"),
+        (vec!["solve", "kalah", "x", "1"], 2, "not a whole number"),
+        (
+            vec![
+                "solve",
+                "kalah",
+                "6",
+                "3",
+                "--db",
+                db,
+                "--max-table-seeds",
+                "8",
+                "--no-build",
+            ],
+            1,
+            "missing table",
+        ),
+        (vec!["solve", "kalah", "6", "3", "--tt-mb", "0"], 2, "tt-mb"),
+    ] {
+        let (got, out, err) = mancala(&args);
+        assert_eq!(got, code, "{args:?}: {out}{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
