@@ -9,6 +9,7 @@
 //! - [`tablebase`]: the tables of one game and board width, position look-ups;
 //! - [`build`]: the parallel table builder;
 //! - [`verify`]: re-deriving table entries from their children;
+//! - [`graph`]: full game graphs of small Kalah instances, valued from the tables;
 //! - [`reference`]: an independent plain minimax used to check the tables.
 //!
 //! ```
@@ -23,6 +24,7 @@
 
 pub mod build;
 pub mod error;
+pub mod graph;
 pub mod index;
 pub mod position;
 pub mod reference;

@@ -15,6 +15,8 @@ use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::tablebase::Tablebase;
 use mancala::verify;
 
+mod graph;
+
 /// Largest number of positions the query builds on demand (about 20 s).
 const ON_DEMAND_LIMIT: u64 = 300_000_000;
 
@@ -149,6 +151,8 @@ mancala verify kalah --pits 6 --seeds 20 --sample 1000000"
         #[arg(long)]
         json: bool,
     },
+    /// The full game graph of a small Kalah instance, every position valued.
+    Graph(graph::GraphArgs),
 }
 
 /// Run the command line; errors are printed as one line on stderr.
@@ -169,6 +173,7 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Graph(args) => graph::run(args),
         Command::Build {
             game: Game::Kalah,
             pits,
