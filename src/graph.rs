@@ -98,7 +98,9 @@ impl FromStr for Terminals {
         Terminals::ALL
             .into_iter()
             .find(|t| t.name() == s)
-            .ok_or_else(|| format!("unknown terminal convention \"{s}\": use as-played, swept or omitted"))
+            .ok_or_else(|| {
+                format!("unknown terminal convention \"{s}\": use as-played, swept or omitted")
+            })
     }
 }
 
@@ -258,7 +260,12 @@ pub fn check_instance(pits: usize, seeds: usize) -> Result<()> {
 /// and whether its last seed fell into the mover's store. Mirrors
 /// [`rules::kalah_move`] up to the sweep; [`successors`] checks that sweeping
 /// it gives what the rules engine gives.
-fn unswept(cells: &[u8], m: usize, pit: usize, rules: KalahRules) -> ([u8; 2 * MAX_PITS + 2], bool) {
+fn unswept(
+    cells: &[u8],
+    m: usize,
+    pit: usize,
+    rules: KalahRules,
+) -> ([u8; 2 * MAX_PITS + 2], bool) {
     let mut c = [0u8; 2 * MAX_PITS + 2];
     c[..2 * m + 2].copy_from_slice(cells);
     let last = rules::sow(&mut c[..2 * m + 1], pit, false);
@@ -369,8 +376,10 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
     let bar = if opts.progress {
         let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         b.set_style(
-            ProgressStyle::with_template("{spinner} Kalah graph: {pos} positions, {msg} [{elapsed}]")
-                .expect("valid template"),
+            ProgressStyle::with_template(
+                "{spinner} Kalah graph: {pos} positions, {msg} [{elapsed}]",
+            )
+            .expect("valid template"),
         );
         b
     } else {
@@ -501,12 +510,17 @@ fn xml_escape(s: &str) -> String {
 /// report) holding its three bars, a y axis in percent with its label, an x
 /// axis labelled with the layers `p,q`, a title and a legend.
 pub fn plot_svg(report: &GraphReport) -> String {
-    const COLORS: [(&str, &str); 3] = [("win", "#2e7d32"), ("loss", "#c62828"), ("draw", "#9e9e9e")];
+    const COLORS: [(&str, &str); 3] =
+        [("win", "#2e7d32"), ("loss", "#c62828"), ("draw", "#9e9e9e")];
     let n = report.layers.len().max(1);
     let left = 70.0;
     let top = 60.0;
     let plot_h = 300.0;
-    let bar_w: f64 = if n <= 40 { 18.0 } else { (1200.0 / n as f64).max(3.0) };
+    let bar_w: f64 = if n <= 40 {
+        18.0
+    } else {
+        (1200.0 / n as f64).max(3.0)
+    };
     let step = bar_w * 1.25;
     let plot_w = (step * n as f64).max(300.0);
     let bottom = 90.0;
@@ -639,7 +653,10 @@ mod tests {
         // seed stays in its pit until swept, and the mover would move again.
         let pos = Position::from_cells(&[0, 1, 0, 1, 0, 0], Side::South).unwrap();
         let mut out = Vec::new();
-        assert_eq!(successors(&pos, KalahRules::Default, Terminals::AsPlayed, &mut out), 1);
+        assert_eq!(
+            successors(&pos, KalahRules::Default, Terminals::AsPlayed, &mut out),
+            1
+        );
         assert_eq!(out[0].cells(), &[0, 0, 1, 1, 0, 0]);
         assert_eq!(out[0].to_move(), Side::South);
         out.clear();
