@@ -42,7 +42,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -341,8 +341,8 @@ impl Acc {
         self.moves_sq += other.moves_sq;
         for (k, v) in other.layers {
             let e = self.layers.entry(k).or_default();
-            for i in 0..3 {
-                e[i] += v[i];
+            for (a, b) in e.iter_mut().zip(v) {
+                *a += b;
             }
         }
         self.missing = self.missing.or(other.missing);
@@ -388,11 +388,7 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
     let hasher = std::collections::hash_map::RandomState::new();
     let shards: Vec<Mutex<HashSet<Position>>> =
         (0..SHARDS).map(|_| Mutex::new(HashSet::new())).collect();
-    let shard_of = |p: &Position| {
-        let mut h = hasher.build_hasher();
-        p.hash(&mut h);
-        (h.finish() as usize) % SHARDS
-    };
+    let shard_of = |p: &Position| (hasher.hash_one(p) as usize) % SHARDS;
     shards[shard_of(&start)].lock().expect("lock").insert(start);
     let mut frontier = vec![start];
     let mut total = Acc::default();
