@@ -115,6 +115,9 @@ pub struct GraphOptions {
     pub terminals: Terminals,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Stop with [`Error::Memory`] once more positions than this are found
+    /// (`None`: no limit). Each position costs about 60 bytes.
+    pub max_positions: Option<u64>,
 }
 
 impl GraphOptions {
@@ -125,6 +128,7 @@ impl GraphOptions {
             seeds,
             terminals: Terminals::default(),
             progress: false,
+            max_positions: None,
         }
     }
 }
@@ -375,6 +379,7 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
     let start_value = tb.value(&start).expect("tables cover the start");
     let bar = if opts.progress {
         let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        b.enable_steady_tick(std::time::Duration::from_millis(200));
         b.set_style(
             ProgressStyle::with_template(
                 "{spinner} Kalah graph: {pos} positions, {msg} [{elapsed}]",
@@ -448,6 +453,15 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
         }
         if !next.is_empty() {
             depth += 1;
+        }
+        let found = total.positions + next.len() as u64;
+        if opts.max_positions.is_some_and(|max| found > max) {
+            bar.finish_and_clear();
+            return Err(Error::Memory(format!(
+                "the game graph of Kalah({m},{n}) has at least {found} positions, over the limit of {}: \
+                 raise it with --max-positions if the machine has about 60 bytes of memory per position",
+                opts.max_positions.unwrap_or_default()
+            )));
         }
         frontier = next;
         bar.set_position(total.positions);

@@ -393,6 +393,22 @@ fn bad_input_is_a_one_line_usage_error() {
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
-    // Nothing was built for them.
+    // Nothing was built for the bad input.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // A graph over the limit stops with a one-line error (exit 1: not bad
+    // input, the machine's limit).
+    let out = mancala(&[
+        "graph",
+        "kalah",
+        "2",
+        "3",
+        "--db",
+        db,
+        "--quiet",
+        "--max-positions",
+        "50",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--max-positions"), "{stderr}");
 }

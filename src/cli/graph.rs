@@ -72,6 +72,9 @@ pub struct GraphArgs {
     /// Also draw the W/L/D shares per layer into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Stop when the graph grows past this many positions (about 60 bytes each).
+    #[arg(long, default_value_t = 100_000_000)]
+    max_positions: u64,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -126,6 +129,7 @@ pub fn run(args: GraphArgs) -> Result<ExitCode> {
             seeds: args.seeds,
             terminals: args.terminals,
             progress: !args.quiet,
+            max_positions: Some(args.max_positions),
         },
         &tb,
     )?;
