@@ -5,7 +5,7 @@
 //!
 //! The published figures below are copied from REFERENCE.md; whether each
 //! is reproduced by the project's counting convention is written next to it
-//! and explained in README.md ("Full game graphs"). A figure marked as not
+//! and explained in docs/kalah-graphs.md. A figure marked as not
 //! reproduced is asserted to still differ, so that the documentation must
 //! change if the code ever starts reproducing it.
 
@@ -63,7 +63,7 @@ fn rounds_to(exact: f64, published: u32) -> bool {
 }
 
 /// A published line of REFERENCE.md: (m, n), size, W/L/D % for South, and
-/// whether the size and the shares are reproduced (see README.md).
+/// whether the size and the shares are reproduced (see docs/kalah-graphs.md).
 struct Published {
     m: usize,
     n: usize,
@@ -148,7 +148,7 @@ fn check_published(f: &Published) {
     assert_eq!(
         r.positions == f.size,
         f.size_reproduced,
-        "Kalah({},{}): {} positions, published {} (README says reproduced: {})",
+        "Kalah({},{}): {} positions, published {} (docs say reproduced: {})",
         f.m,
         f.n,
         r.positions,
@@ -157,7 +157,7 @@ fn check_published(f: &Published) {
     );
     assert_eq!(
         shares_match, f.shares_reproduced,
-        "Kalah({},{}): shares {shares:.2?}, published {:?} (README says reproduced: {})",
+        "Kalah({},{}): shares {shares:.2?}, published {:?} (docs say reproduced: {})",
         f.m, f.n, f.shares, f.shares_reproduced
     );
     // Internal consistency and the published game values.
@@ -361,6 +361,12 @@ fn command_prints_json_csv_and_plot() {
     assert_eq!(rows.len(), lib.layers.len());
     assert_eq!(rows.iter().map(|r| r[2]).sum::<u64>(), lib.positions);
     assert!(rows.iter().all(|r| r[2] == r[3] + r[4] + r[5]));
+
+    // The help states the counting convention.
+    let help = String::from_utf8(mancala(&["graph", "--help"]).stdout).unwrap();
+    for needle in ["extra-turn chain", "not swept", "C(2MN + 2M + 1, 2M + 1)"] {
+        assert!(help.contains(needle), "{needle}: {help}");
+    }
 
     // Plain text names the figures.
     let out = mancala(&["graph", "kalah", "2", "3", "--db", db, "--quiet"]);

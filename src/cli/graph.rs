@@ -31,7 +31,8 @@ exactly from the endgame tables (the M-pit tables up to 2MN seeds, built into --
 and print the number of positions, their share of all configurations, the branching factor, \
 the Win/Loss/Draw shares for South and a table by layer g(p, q) (South has p seeds in its \
 store, North q), layers ordered by p + q.\n\n\
-Counting convention (the one that reproduces the published sizes): a node is a full board \
+Counting convention (the one that reproduces the most published figures; \
+docs/kalah-graphs.md lists those it does not and why): a node is a full board \
 state, stores and side to move included. Every single move is an edge, so the positions \
 inside an extra-turn chain are nodes. A move that ends the game leads to a terminal node \
 counted as the move left it: the seeds left in a row are not swept into the stores, and \

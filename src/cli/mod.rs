@@ -151,7 +151,6 @@ mancala verify kalah --pits 6 --seeds 20 --sample 1000000"
         #[arg(long)]
         json: bool,
     },
-    /// The full game graph of a small Kalah instance, every position valued.
     Graph(graph::GraphArgs),
 }
 
