@@ -115,6 +115,10 @@ pub struct GraphOptions {
     pub seeds: usize,
     /// How terminal positions are counted.
     pub terminals: Terminals,
+    /// Whether a position where one store holds more than half of the seeds
+    /// (the winner is known) is a leaf: counted and valued, but its moves
+    /// not followed. True by default: the published graphs stop there.
+    pub decided_leaves: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
     /// Stop with [`Error::Memory`] once more positions than this are found
@@ -129,6 +133,7 @@ impl GraphOptions {
             pits,
             seeds,
             terminals: Terminals::default(),
+            decided_leaves: true,
             progress: false,
             max_positions: None,
         }
@@ -167,13 +172,19 @@ pub struct GraphReport {
     pub positions: u64,
     /// Of which terminal (the game is over).
     pub terminal_positions: u64,
+    /// Of which leaves because decided (a store holds more than half of the
+    /// seeds) while the game goes on; 0 unless [`GraphOptions::decided_leaves`].
+    pub decided_positions: u64,
+    /// Whether decided positions were leaves.
+    pub decided_leaves: bool,
     /// Edges (single moves) out of the positions.
     pub moves: u64,
     /// All configurations: see [`configurations`].
     pub configurations: u64,
     /// `positions / configurations`.
     pub share_of_configurations: f64,
-    /// Mean number of legal moves over the non-terminal positions.
+    /// Mean number of legal moves over the positions whose moves were
+    /// followed (neither terminal nor decided leaves).
     pub branching_mean: f64,
     /// Population standard deviation of the same.
     pub branching_sd: f64,
@@ -328,11 +339,18 @@ pub fn successors(
     moves
 }
 
+/// Whether one store holds more than `half` seeds (half of all the seeds):
+/// the winner is known whatever happens next.
+pub fn is_decided(pos: &Position, half: usize) -> bool {
+    pos.stores().iter().any(|&s| s as usize > half)
+}
+
 /// Per-thread sums.
 #[derive(Default)]
 struct Acc {
     positions: u64,
     terminal: u64,
+    decided: u64,
     moves: u64,
     moves_sq: u64,
     layers: BTreeMap<(u32, u32), [u64; 3]>,
@@ -343,6 +361,7 @@ impl Acc {
     fn merge(mut self, other: Acc) -> Acc {
         self.positions += other.positions;
         self.terminal += other.terminal;
+        self.decided += other.decided;
         self.moves += other.moves;
         self.moves_sq += other.moves_sq;
         for (k, v) in other.layers {
@@ -379,6 +398,7 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
     let started = Instant::now();
     let start = Position::start(m, n)?;
     let start_value = tb.value(&start).expect("tables cover the start");
+    let half = m * n;
     let bar = if opts.progress {
         let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         b.enable_steady_tick(std::time::Duration::from_millis(200));
@@ -407,10 +427,17 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
                 || (Acc::default(), Vec::new(), Vec::new()),
                 |(mut acc, mut next, mut buf), pos| {
                     buf.clear();
-                    let moves = successors(pos, rules, opts.terminals, &mut buf) as u64;
                     acc.positions += 1;
+                    let moves =
+                        if opts.decided_leaves && is_decided(pos, half) && !pos.is_game_over(rules)
+                        {
+                            acc.decided += 1;
+                            0
+                        } else {
+                            successors(pos, rules, opts.terminals, &mut buf) as u64
+                        };
                     if moves == 0 {
-                        acc.terminal += 1;
+                        acc.terminal += u64::from(pos.is_game_over(rules));
                     } else {
                         acc.moves += moves;
                         acc.moves_sq += moves * moves;
@@ -483,7 +510,7 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
         })
         .collect();
     layers.sort_by_key(|l| (l.p + l.q, l.p));
-    let inner = (total.positions - total.terminal).max(1) as f64;
+    let inner = (total.positions - total.terminal - total.decided).max(1) as f64;
     let mean = total.moves as f64 / inner;
     let var = (total.moves_sq as f64 / inner - mean * mean).max(0.0);
     let configurations = configurations(m, n).unwrap_or(u64::MAX);
@@ -494,6 +521,8 @@ pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
         terminals: opts.terminals,
         positions: total.positions,
         terminal_positions: total.terminal,
+        decided_positions: total.decided,
+        decided_leaves: opts.decided_leaves,
         moves: total.moves,
         configurations,
         share_of_configurations: total.positions as f64 / configurations as f64,

@@ -61,6 +61,10 @@ pub struct GraphArgs {
     /// How positions that end the game are counted: as-played, swept or omitted.
     #[arg(long, default_value = "as-played")]
     terminals: Terminals,
+    /// Follow the moves of decided positions too (a store holding more than
+    /// half of the seeds), to the end of every game.
+    #[arg(long)]
+    expand_decided: bool,
     /// Do not build missing tables; fail instead.
     #[arg(long)]
     no_build: bool,
@@ -129,6 +133,7 @@ pub fn run(args: GraphArgs) -> Result<ExitCode> {
             pits: args.pits,
             seeds: args.seeds,
             terminals: args.terminals,
+            decided_leaves: !args.expand_decided,
             progress: !args.quiet,
             max_positions: Some(args.max_positions),
         },
@@ -155,15 +160,15 @@ fn print_text(r: &GraphReport) {
         r.pits, r.seeds, r.rules, r.terminals
     );
     println!(
-        "positions: {} ({} terminal), {} moves, depth {}",
-        r.positions, r.terminal_positions, r.moves, r.depth
+        "positions: {} ({} terminal, {} decided leaves), {} moves, depth {}",
+        r.positions, r.terminal_positions, r.decided_positions, r.moves, r.depth
     );
     println!(
         "share of all configurations: {:.3e} ({} of {})",
         r.share_of_configurations, r.positions, r.configurations
     );
     println!(
-        "branching factor: {:.3} +- {:.3} (mean and standard deviation over non-terminal positions)",
+        "branching factor: {:.3} +- {:.3} (mean and standard deviation over the positions expanded)",
         r.branching_mean, r.branching_sd
     );
     println!(
