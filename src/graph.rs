@@ -6,17 +6,24 @@
 //! A node of the graph is a full board state: the seeds of every pit, both
 //! stores and the side to move. Every single move (one sowing) is an edge, so
 //! the positions inside an extra-turn chain (the mover moves again) are nodes
-//! like any other. A move that ends the game leads to a terminal node, which
-//! is counted **as the move left the board** ([`Terminals::AsPlayed`]): the
-//! seeds still in a row are *not* swept into the stores, and the side "to
-//! move" is the one the turn passes to (the mover again when the last seed
-//! fell into its own store). This convention reproduces the published sizes
-//! of Kalah(1, 1..6), (2, 1), (2, 2) and (3, 1), and the published W/L/D
-//! shares of 16 of the 23 published instances, more than any other counting
-//! tried; `docs/kalah-graphs.md` lists every figure and why the others are
-//! not reproduced.
-//! The other conventions ([`Terminals::Swept`], [`Terminals::Omitted`])
-//! are kept so that the comparison can be re-run.
+//! like any other. Two rules decide where the graph stops:
+//!
+//! - a position where one store holds more than half of the seeds is
+//!   *decided* (its winner is known): it is a leaf, counted and valued but
+//!   its moves not followed ([`GraphOptions::decided_leaves`]);
+//! - a move that ends the game leads to a terminal node counted **as the
+//!   move left the board** ([`Terminals::AsPlayed`]): the seeds still in a
+//!   row are *not* swept into the stores, and the side "to move" is the one
+//!   the turn passes to (the mover again when the last seed fell into its
+//!   own store).
+//!
+//! This is the convention of the published graphs: it reproduces every
+//! published size but those of Kalah(2,5) and (3,6), and every published
+//! W/L/D share but those of Kalah(2,1), (2,5) and (3,6);
+//! `docs/kalah-graphs.md` gives the evidence and what is wrong with those
+//! lines. The other conventions ([`Terminals::Swept`],
+//! [`Terminals::Omitted`], decided positions expanded) are kept so that the
+//! comparison can be re-run.
 //!
 //! # Layers
 //!
@@ -64,7 +71,7 @@ use crate::tablebase::{spec, Tablebase};
 pub enum Terminals {
     /// As the last move left the board: remaining seeds not swept into the
     /// stores, the side to move being the one the turn passes to. The
-    /// default: the convention that reproduces the published figures.
+    /// default: the convention of the published figures.
     #[default]
     AsPlayed,
     /// After the remaining seeds are swept into their owners' stores, the

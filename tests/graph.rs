@@ -397,7 +397,12 @@ fn command_prints_json_csv_and_plot() {
 
     // The help states the counting convention.
     let help = String::from_utf8(mancala(&["graph", "--help"]).stdout).unwrap();
-    for needle in ["extra-turn chain", "not swept", "C(2MN + 2M + 1, 2M + 1)"] {
+    for needle in [
+        "extra-turn chain",
+        "not swept",
+        "more than half of the seeds",
+        "C(2MN + 2M + 1, 2M + 1)",
+    ] {
         assert!(help.contains(needle), "{needle}: {help}");
     }
 

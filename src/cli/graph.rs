@@ -31,13 +31,16 @@ exactly from the endgame tables (the M-pit tables up to 2MN seeds, built into --
 and print the number of positions, their share of all configurations, the branching factor, \
 the Win/Loss/Draw shares for South and a table by layer g(p, q) (South has p seeds in its \
 store, North q), layers ordered by p + q.\n\n\
-Counting convention (the one that reproduces the most published figures; \
-docs/kalah-graphs.md lists those it does not and why): a node is a full board \
-state, stores and side to move included. Every single move is an edge, so the positions \
-inside an extra-turn chain are nodes. A move that ends the game leads to a terminal node \
-counted as the move left it: the seeds left in a row are not swept into the stores, and \
-the side to move is the one the turn passes to (the mover again after a last seed in its \
-store). --terminals swept|omitted counts terminal positions the other ways.\n\n\
+Counting convention (the one that reproduces the published sizes; docs/kalah-graphs.md \
+gives the evidence and the two published lines it does not reproduce): a node is a full \
+board state, stores and side to move included. Every single move is an edge, so the \
+positions inside an extra-turn chain are nodes. A position where one store holds more \
+than half of the seeds (the winner is known) is a leaf: counted and valued, its moves \
+not followed (--expand-decided follows them). A move that ends the game leads to a \
+terminal node counted as the move left it: the seeds left in a row are not swept into \
+the stores, and the side to move is the one the turn passes to (the mover again after a \
+last seed in its store); --terminals swept|omitted counts terminal positions the other \
+ways.\n\n\
 Share of configurations: positions / (2 x C(2MN + 2M + 1, 2M + 1)), the number of ways to \
 put the 2MN seeds into the 2M pits and 2 stores, times the two sides to move.\n\n\
 W/L/D for South: the result of the game for South (more seeds in its store at the end, \
@@ -156,8 +159,16 @@ pub fn run(args: GraphArgs) -> Result<ExitCode> {
 fn print_text(r: &GraphReport) {
     let [w, l, d] = r.shares();
     println!(
-        "Kalah({},{}) game graph ({} rules, terminal positions {}):",
-        r.pits, r.seeds, r.rules, r.terminals
+        "Kalah({},{}) game graph ({} rules, terminal positions {}, decided positions {}):",
+        r.pits,
+        r.seeds,
+        r.rules,
+        r.terminals,
+        if r.decided_leaves {
+            "are leaves"
+        } else {
+            "expanded"
+        }
     );
     println!(
         "positions: {} ({} terminal, {} decided leaves), {} moves, depth {}",
