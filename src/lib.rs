@@ -9,9 +9,10 @@
 //! - [`tablebase`]: the tables of one game and board width, position look-ups;
 //! - [`build`]: the parallel table builder;
 //! - [`verify`]: re-deriving table entries from their children;
-//! - [`reference`]: an independent plain minimax used to check the tables;
 //! - [`search`]: the solver (MTD(f), transposition table, futility, ETC,
-//!   table probes, two threads).
+//!   table probes, two threads);
+//! - [`graph`]: full game graphs of small Kalah instances, valued from the tables;
+//! - [`reference`]: an independent plain minimax used to check the tables.
 //!
 //! ```
 //! use mancala::{position::Position, rules::KalahRules};
@@ -25,6 +26,7 @@
 
 pub mod build;
 pub mod error;
+pub mod graph;
 pub mod index;
 pub mod position;
 pub mod reference;

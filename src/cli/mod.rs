@@ -16,6 +16,7 @@ use mancala::tablebase::Tablebase;
 use mancala::verify;
 
 mod solve;
+mod graph;
 
 /// Largest number of positions the query builds on demand (about 20 s).
 const ON_DEMAND_LIMIT: u64 = 300_000_000;
@@ -153,6 +154,7 @@ mancala verify kalah --pits 6 --seeds 20 --sample 1000000"
     },
     /// Solve Kalah(m, n) or a position exactly: value, best turn, principal variation.
     Solve(solve::SolveArgs),
+    Graph(graph::GraphArgs),
 }
 
 /// Run the command line; errors are printed as one line on stderr.
@@ -173,6 +175,7 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Graph(args) => graph::run(args),
         Command::Build {
             game: Game::Kalah,
             pits,
