@@ -9,7 +9,9 @@
 //! - [`tablebase`]: the tables of one game and board width, position look-ups;
 //! - [`build`]: the parallel table builder;
 //! - [`verify`]: re-deriving table entries from their children;
-//! - [`reference`]: an independent plain minimax used to check the tables.
+//! - [`reference`]: an independent plain minimax used to check the tables;
+//! - [`agents`]: agents from random play to the table-backed perfect agent;
+//! - [`arena`]: matches and tournaments between agents, with statistics.
 //!
 //! ```
 //! use mancala::{position::Position, rules::KalahRules};
@@ -21,6 +23,8 @@
 
 #![warn(missing_docs)]
 
+pub mod agents;
+pub mod arena;
 pub mod build;
 pub mod error;
 pub mod index;
