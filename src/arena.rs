@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::random::random_move;
-use crate::agents::{side_index, AgentSpec};
+use crate::agents::{side_index, Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::position::{format_line, Position, Side};
 use crate::rules::KalahRules;
@@ -342,32 +342,42 @@ pub fn game_seed(seed: u64, game: u64) -> u64 {
     mix(mix(seed) ^ mix(game.wrapping_add(0x5eed)))
 }
 
-/// Play game `game` of the match.
-pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
-    let rules = opts.game.rules();
-    let gs = game_seed(opts.seed, game as u64);
-    let a_side = if game % 2 == 0 {
-        Side::South
-    } else {
-        Side::North
-    };
-    let mut a = opts.a.build(rules, opts.tables.clone(), mix(gs ^ 1));
-    let mut b = opts.b.build(rules, opts.tables.clone(), mix(gs ^ 2));
-    let mut opening_rng = SmallRng::seed_from_u64(mix(gs ^ 3));
-    let opening = opts.effective_random_opening();
+/// A game played out between two agents.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The moves of each turn, in order.
+    pub turns: Vec<Vec<usize>>,
+    /// The final position.
+    pub end: Position,
+    /// Thinking times of A and B.
+    pub times: [TimeStats; 2],
+}
+
+/// Play a game from `start` to its end: agent `a` plays `a_side`, `b` the
+/// other side; the first `opening` single moves of each side are drawn at
+/// random from `opening_rng`. An illegal move from an agent is an
+/// [`Error::IllegalMove`] naming the agent and the position.
+pub fn play_agents(
+    start: Position,
+    rules: KalahRules,
+    a: &mut dyn Agent,
+    b: &mut dyn Agent,
+    a_side: Side,
+    opening: usize,
+    opening_rng: &mut SmallRng,
+) -> Result<PlayedGame> {
     let mut times = [TimeStats::default(); 2]; // A, B
     let mut played = [0usize; 2]; // South, North
     let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
-    let mut pos = opts.game.start();
+    let mut pos = start;
     while !pos.is_game_over(rules) {
         let side = pos.to_move();
         let is_a = side == a_side;
         let pit = if played[side_index(side)] < opening {
-            random_move(&pos, rules, &mut opening_rng)
+            random_move(&pos, rules, opening_rng)
         } else {
-            let agent = if is_a { &mut a } else { &mut b };
             let t0 = Instant::now();
-            let choice = agent.choose(&pos);
+            let choice = if is_a { a.choose(&pos) } else { b.choose(&pos) };
             times[usize::from(!is_a)].add(t0.elapsed());
             choice.pit
         };
@@ -388,6 +398,36 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     if turns.last().is_some_and(|t| t.is_empty()) {
         turns.pop();
     }
+    Ok(PlayedGame {
+        turns,
+        end: pos,
+        times,
+    })
+}
+
+/// Play game `game` of the match.
+pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
+    let rules = opts.game.rules();
+    let gs = game_seed(opts.seed, game as u64);
+    let a_side = if game % 2 == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let mut a = opts.a.build(rules, opts.tables.clone(), mix(gs ^ 1));
+    let mut b = opts.b.build(rules, opts.tables.clone(), mix(gs ^ 2));
+    let mut opening_rng = SmallRng::seed_from_u64(mix(gs ^ 3));
+    let opening = opts.effective_random_opening();
+    let PlayedGame { turns, end, times } = play_agents(
+        opts.game.start(),
+        rules,
+        a.as_mut(),
+        b.as_mut(),
+        a_side,
+        opening,
+        &mut opening_rng,
+    )?;
+    let pos = end;
     let stores = pos.stores();
     let moves = format_line(&turns);
     let a_difference = {
