@@ -544,3 +544,41 @@ fn cli_play_against_an_agent() {
     assert!(text.contains("(value "), "{text}");
     assert!(text.contains("game over:"), "{text}");
 }
+
+#[test]
+fn search_above_the_tables_proves_exact_values() {
+    use mancala::agents::perfect::search_beyond_tables;
+    let rules = KalahRules::Default;
+    let full = tables();
+    // The same directory opened only up to 9 seeds: positions with 10..=14
+    // seeds are above these tables and must be solved by the search.
+    let small = Tablebase::open(full.dir(), rules, 6, 9).unwrap();
+    let mut checked = 0;
+    for pos in table_positions(400, 77) {
+        if pos.active_seeds() <= 9 || pos.is_game_over(rules) {
+            continue;
+        }
+        let out = search_beyond_tables(
+            &pos,
+            rules,
+            Some(&small),
+            Instant::now() + Duration::from_secs(60),
+        );
+        assert!(out.exact, "{pos:?}: {out:?}");
+        assert_eq!(Some(out.value), full.value(&pos), "{pos:?}");
+        let values = full.move_values(&pos).unwrap();
+        assert_eq!(
+            values.iter().find(|m| m.pit == out.pit).unwrap().value,
+            out.value
+        );
+        checked += 1;
+    }
+    assert!(checked > 100, "{checked}");
+    // Without tables, against the independent minimax on a small board.
+    let mut mm = mancala::reference::Minimax::new(rules);
+    for pos in random_positions(3, 3, rules, 300, 5) {
+        let out = search_beyond_tables(&pos, rules, None, Instant::now() + Duration::from_secs(60));
+        assert!(out.exact);
+        assert_eq!(out.value, mm.value(&pos), "{pos:?}");
+    }
+}

@@ -80,8 +80,60 @@ pub struct SearchOutcome {
     pub exact: bool,
 }
 
+/// Most transposition-table entries kept during one search (then it is
+/// cleared), about 40 bytes each.
+const TT_LIMIT: usize = 4_000_000;
+
+/// A transposition-table entry: bounds on the value of the seeds in play
+/// (stores excluded, so positions differing only in their stores share it).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// Remaining depth the bounds hold for (`u32::MAX` when proved).
+    depth: u32,
+    lower: i32,
+    upper: i32,
+    best: u8,
+}
+
+/// The pits of a position, mover's first (the key of the table).
+type Key = [u8; 2 * crate::rules::MAX_PITS];
+
+fn key(pos: &Position) -> Key {
+    let mut k = [0; 2 * crate::rules::MAX_PITS];
+    let m = pos.pits_per_side();
+    k[..m].copy_from_slice(pos.mover_pits());
+    k[m..2 * m].copy_from_slice(pos.opponent_pits());
+    k
+}
+
+/// A fast hasher for the position keys (FxHash-style).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+type Tt = std::collections::HashMap<Key, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
+
+const INF: i32 = i32::MAX / 4;
+
+/// Deepest iteration of the search.
+const MAX_SEARCH_DEPTH: u32 = 500;
+
 struct Searcher<'a> {
     rules: KalahRules,
+    tt: Tt,
     tables: Option<&'a Tablebase>,
     table_seeds: usize,
     deadline: Instant,
@@ -139,7 +191,7 @@ impl Searcher<'_> {
 
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.can_abort && self.nodes % 1024 == 0 && Instant::now() >= self.deadline {
+        if self.can_abort && self.nodes % 256 == 0 && Instant::now() >= self.deadline {
             self.aborted = true;
         }
         if self.aborted {
@@ -160,22 +212,64 @@ impl Searcher<'_> {
         if base - active >= beta {
             return base - active;
         }
+        let k = key(pos);
+        let mut tt_move = None;
+        let mut beta = beta;
+        if let Some(e) = self.tt.get(&k) {
+            tt_move = Some(e.best as usize);
+            if e.depth >= depth {
+                let (lo, hi) = (e.lower + base, e.upper + base);
+                let proved = e.depth == u32::MAX;
+                if lo >= beta || hi <= alpha || lo == hi {
+                    if !proved {
+                        self.horizon = true;
+                    }
+                    return if lo >= beta { lo } else { hi };
+                }
+                if !proved {
+                    // The narrowed window rests on a horizon value.
+                    self.horizon = true;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+        }
         if depth == 0 {
             self.horizon = true;
             return base;
         }
+        let (alpha0, beta0) = (alpha, beta);
+        let outer_horizon = std::mem::replace(&mut self.horizon, false);
         let mut best = i32::MIN;
-        for (_, child, mv) in self.ordered(pos, None) {
+        let mut best_pit = 0;
+        for (pit, child, mv) in self.ordered(pos, tt_move) {
             let v = self.after(&child, mv, depth - 1, alpha, beta);
             if self.aborted {
                 return 0;
             }
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_pit = pit;
+            }
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
         }
+        let below = self.horizon;
+        self.horizon = outer_horizon || below;
+        if self.tt.len() >= TT_LIMIT {
+            self.tt.clear();
+        }
+        self.tt.insert(
+            k,
+            Entry {
+                depth: if below { depth } else { u32::MAX },
+                lower: if best > alpha0 { best - base } else { -INF },
+                upper: if best < beta0 { best - base } else { INF },
+                best: best_pit as u8,
+            },
+        );
         best
     }
 }
@@ -201,6 +295,7 @@ pub fn search_beyond_tables(
         rules,
         tables,
         table_seeds,
+        tt: Tt::default(),
         deadline,
         can_abort: false,
         aborted: false,
@@ -208,8 +303,7 @@ pub fn search_beyond_tables(
         nodes: 0,
     };
     let mut result: Option<SearchOutcome> = None;
-    let max_depth = 2 * pos.active_seeds() as u32 + 2;
-    for depth in 1..=max_depth.max(1) {
+    for depth in 1..=MAX_SEARCH_DEPTH {
         s.can_abort = depth > 1;
         s.horizon = false;
         let mut alpha = -i32::MAX;
