@@ -362,7 +362,11 @@ impl Agent for PerfectAgent {
         let (list, n) = moves(pos, self.rules);
         assert!(n > 0, "asked for a move in a finished game");
         if n == 1 {
-            return Choice::bare(list[0]);
+            return Choice {
+                pit: list[0],
+                value: None,
+                value_kind: "the only legal move",
+            };
         }
         let out = search_beyond_tables(pos, self.rules, self.tables.as_deref(), start + self.time);
         Choice {

@@ -500,8 +500,11 @@ fn play_loop(
                 })
             })?;
             let value = match choice.value {
-                Some(v) if v.fract() == 0.0 => format!(" (value {v:+}: {})", choice.value_kind),
-                Some(v) => format!(" (value {v:.3}: {})", choice.value_kind),
+                Some(v) if v.fract() == 0.0 => {
+                    format!(" (value {v:+} for the agent: {})", choice.value_kind)
+                }
+                Some(v) => format!(" (value {v:.3} for the agent: {})", choice.value_kind),
+                None if !choice.value_kind.is_empty() => format!(" ({})", choice.value_kind),
                 None => String::new(),
             };
             writeln!(
