@@ -547,7 +547,8 @@ fn cli_play_against_an_agent() {
 
 #[test]
 fn search_above_the_tables_proves_exact_values() {
-    use mancala::agents::perfect::search_beyond_tables;
+    use mancala::agents::perfect::{search_beyond_tables, SearchCache};
+    let mut cache = SearchCache::new();
     let rules = KalahRules::Default;
     let full = tables();
     // The same directory opened only up to 9 seeds: positions with 10..=14
@@ -563,6 +564,7 @@ fn search_above_the_tables_proves_exact_values() {
             rules,
             Some(&small),
             Instant::now() + Duration::from_secs(60),
+            &mut cache,
         );
         assert!(out.exact, "{pos:?}: {out:?}");
         assert_eq!(Some(out.value), full.value(&pos), "{pos:?}");
@@ -575,9 +577,16 @@ fn search_above_the_tables_proves_exact_values() {
     }
     assert!(checked > 100, "{checked}");
     // Without tables, against the independent minimax on a small board.
+    let mut cache = SearchCache::new();
     let mut mm = mancala::reference::Minimax::new(rules);
     for pos in random_positions(3, 3, rules, 300, 5) {
-        let out = search_beyond_tables(&pos, rules, None, Instant::now() + Duration::from_secs(60));
+        let out = search_beyond_tables(
+            &pos,
+            rules,
+            None,
+            Instant::now() + Duration::from_secs(60),
+            &mut cache,
+        );
         assert!(out.exact);
         assert_eq!(out.value, mm.value(&pos), "{pos:?}");
     }

@@ -34,6 +34,7 @@ pub struct PerfectAgent {
     tables: Option<Arc<Tablebase>>,
     time: Duration,
     name: String,
+    cache: SearchCache,
 }
 
 impl PerfectAgent {
@@ -52,6 +53,7 @@ impl PerfectAgent {
             tables,
             time,
             name,
+            cache: SearchCache::new(),
         }
     }
 
@@ -81,8 +83,9 @@ pub struct SearchOutcome {
 }
 
 /// Most transposition-table entries kept during one search (then it is
-/// cleared), about 40 bytes each.
-const TT_LIMIT: usize = 4_000_000;
+/// cleared), about 40 bytes each. The table is allocated at this size up
+/// front, so it never rehashes in the middle of a timed search.
+const TT_LIMIT: usize = 1 << 20;
 
 /// A transposition-table entry: bounds on the value of the seeds in play
 /// (stores excluded, so positions differing only in their stores share it).
@@ -126,6 +129,35 @@ impl std::hash::Hasher for KeyHasher {
 
 type Tt = std::collections::HashMap<Key, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// What the search remembers between calls (its transposition table).
+/// Entries hold bounds on the value of the seeds in play, so they stay
+/// valid from one move to the next of the same game, rules and tables;
+/// reusing one cache over a game makes each move's search cheaper.
+pub struct SearchCache {
+    tt: Tt,
+}
+
+impl SearchCache {
+    /// An empty cache (about 40 MB of address space, touched as it fills).
+    pub fn new() -> SearchCache {
+        SearchCache {
+            tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),
+        }
+    }
+}
+
+impl Default for SearchCache {
+    fn default() -> SearchCache {
+        SearchCache::new()
+    }
+}
+
+impl std::fmt::Debug for SearchCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SearchCache({} entries)", self.tt.len())
+    }
+}
+
 const INF: i32 = i32::MAX / 4;
 
 /// Deepest iteration of the search.
@@ -133,7 +165,7 @@ const MAX_SEARCH_DEPTH: u32 = 500;
 
 struct Searcher<'a> {
     rules: KalahRules,
-    tt: Tt,
+    tt: &'a mut Tt,
     tables: Option<&'a Tablebase>,
     table_seeds: usize,
     deadline: Instant,
@@ -278,7 +310,8 @@ impl Searcher<'_> {
 /// deepening alpha-beta on the final store difference for the side to move,
 /// probing `tables` wherever the seeds in play fall within them. The first
 /// depth always completes; then the best move of the last completed depth is
-/// returned. Stops early when the value is proved.
+/// returned. Stops early when the value is proved. `cache` must only be
+/// shared between searches under the same rules and tables.
 ///
 /// This stands in for the project's MTD(f) solver until it is wired in.
 pub fn search_beyond_tables(
@@ -286,6 +319,7 @@ pub fn search_beyond_tables(
     rules: KalahRules,
     tables: Option<&Tablebase>,
     deadline: Instant,
+    cache: &mut SearchCache,
 ) -> SearchOutcome {
     let table_seeds = match tables {
         Some(t) if t.pits() == pos.pits_per_side() && t.rules() == rules => t.max_seeds(),
@@ -295,7 +329,7 @@ pub fn search_beyond_tables(
         rules,
         tables,
         table_seeds,
-        tt: Tt::default(),
+        tt: &mut cache.tt,
         deadline,
         can_abort: false,
         aborted: false,
@@ -368,7 +402,13 @@ impl Agent for PerfectAgent {
                 value_kind: "the only legal move",
             };
         }
-        let out = search_beyond_tables(pos, self.rules, self.tables.as_deref(), start + self.time);
+        let out = search_beyond_tables(
+            pos,
+            self.rules,
+            self.tables.as_deref(),
+            start + self.time,
+            &mut self.cache,
+        );
         Choice {
             pit: out.pit,
             value: Some(out.value as f64),
