@@ -8,6 +8,11 @@
 //! depend on the machine's speed). Games run in parallel with rayon; each
 //! game builds fresh agents, so agents never see each other's state.
 //!
+//! When both agents are deterministic (greedy, minimax, alpha-beta,
+//! perfect), every game would be one of two, so, as in the published
+//! studies, the first 10 single moves (pit plays, extra-turn moves included)
+//! of each side are drawn at random unless `random_opening` says otherwise.
+//!
 //! Statistics: A's score counts a win 1 and a draw 1/2. The 95% interval is
 //! the Wilson score interval on the score fraction. The p-value is the
 //! one-sided binomial test of "A is stronger than B": the chance that a

@@ -15,6 +15,12 @@
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
 //! | `perfect[:TIME]` | table play, alpha-beta on final store difference above the tables ([`perfect`]) |
 //!
+//! Choices the published descriptions leave open, written down here: the
+//! deterministic agents break ties towards the leftmost pit; a search depth
+//! counts single moves, extra-turn moves included; the heuristic's H5 is 1
+//! when the move that led to the evaluated node was the agent's own move
+//! from its rightmost pit; MCTS play-outs score a win 1, a draw 1/2.
+//!
 //! Only the Kalah rules exist in the engine so far. The agents speak to the
 //! game through [`Position`] and [`KalahRules`] alone; when Awari and Oware
 //! rules are added, the same families are meant to be written against a
