@@ -591,3 +591,26 @@ fn search_above_the_tables_proves_exact_values() {
         assert_eq!(out.value, mm.value(&pos), "{pos:?}");
     }
 }
+
+#[test]
+fn mcts_and_heuristic_beat_random() {
+    for (a, seed) in [
+        ("mcts:300", 1),
+        ("mcts:300:playout=heavy", 2),
+        ("heuristic:4", 3),
+    ] {
+        let opts = MatchOptions {
+            game: "kalah:6:4".parse().unwrap(),
+            a: a.parse().unwrap(),
+            b: AgentSpec::Random,
+            games: 40,
+            seed,
+            random_opening: None,
+            threads: None,
+            progress: false,
+            tables: None,
+        };
+        let (r, _) = run_match(&opts).unwrap();
+        assert!(r.a_score >= 0.85 && r.a_stronger, "{a}: {r:?}");
+    }
+}

@@ -290,3 +290,34 @@ impl Agent for HeuristicAgent {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_best_keeps_moves_within_one_percent() {
+        let v = [(0, 10.0), (1, 9.95), (2, 9.0), (3, 10.0)];
+        let pits: Vec<usize> = near_best(&v).iter().map(|m| m.0).collect();
+        assert_eq!(pits, vec![0, 1, 3]);
+        let v = [(0, -10.0), (1, -10.05), (2, -10.2)];
+        let pits: Vec<usize> = near_best(&v).iter().map(|m| m.0).collect();
+        assert_eq!(pits, vec![0, 1]);
+        let v = [(0, 0.0), (1, -0.01)];
+        assert_eq!(near_best(&v).len(), 1);
+    }
+
+    #[test]
+    fn heuristic_terms() {
+        // South to move, pits 2 0 3, store 5; North pits 1 1 0, store 4.
+        let p = Position::from_cells(&[2, 0, 3, 5, 1, 1, 0, 4], Side::South).unwrap();
+        // South: H1 2, H2 5, H3 2, H4 5, H6 4.
+        let south = 0.198649 * 2.0 + 0.190084 * 5.0 + 0.370793 * 2.0 + 5.0 - 0.565937 * 4.0;
+        assert!((heuristic_eval(&p, Side::South, false) - south).abs() < 1e-12);
+        assert!((heuristic_eval(&p, Side::South, true) - south - 0.418841).abs() < 1e-12);
+        assert!((south - 4.825556).abs() < 1e-9);
+        // North: H1 1, H2 2, H3 2, H4 4, H6 5.
+        let north = heuristic_eval(&p, Side::North, false);
+        assert!((north - 2.490718).abs() < 1e-9, "{north}");
+    }
+}
