@@ -51,6 +51,21 @@ pub enum Error {
     /// The job would need more memory than allowed.
     #[error("{0}")]
     Memory(String),
+    /// An agent answered with an illegal move: a bug in the agent, which
+    /// stops the match.
+    #[error("agent {agent} played the illegal move {pit} ({reason}) in position {position} ({side} to move)")]
+    IllegalMove {
+        /// The agent's spec.
+        agent: String,
+        /// The position, in notation from the side to move.
+        position: String,
+        /// The side to move.
+        side: crate::position::Side,
+        /// The pit it chose.
+        pit: usize,
+        /// Why the move is illegal.
+        reason: String,
+    },
     /// An operating-system error on a file.
     #[error("{path}: {source}")]
     Io {

@@ -12,6 +12,8 @@
 //! - [`search`]: the solver (MTD(f), transposition table, futility, ETC,
 //!   table probes, two threads);
 //! - [`graph`]: full game graphs of small Kalah instances, valued from the tables;
+//! - [`agents`]: agents from random play to the table-backed perfect agent;
+//! - [`arena`]: matches and tournaments between agents, with statistics;
 //! - [`reference`]: an independent plain minimax used to check the tables.
 //!
 //! ```
@@ -24,6 +26,8 @@
 
 #![warn(missing_docs)]
 
+pub mod agents;
+pub mod arena;
 pub mod build;
 pub mod error;
 pub mod graph;

@@ -17,6 +17,7 @@ use mancala::verify;
 
 mod solve;
 mod graph;
+mod arena;
 
 /// Largest number of positions the query builds on demand (about 20 s).
 const ON_DEMAND_LIMIT: u64 = 300_000_000;
@@ -125,7 +126,13 @@ a dash passes the turn.")]
         /// Print JSON on stdout.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        vs: arena::VsArgs,
     },
+    /// Play a match between two agents and report honest statistics.
+    Match(arena::MatchArgs),
+    /// Play every pair of agents and print the cross table.
+    Tournament(arena::TournamentArgs),
     /// Re-derive table entries from their children and report mismatches.
     #[command(
         after_help = "Examples:\n  mancala verify kalah --pits 6 --seeds 12\n  \
@@ -232,7 +239,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             moves,
             rules,
             json,
-        } => play(pits, seeds, position, &moves, rules, json),
+            vs,
+        } => match vs.vs {
+            Some(_) => arena::play_vs(pits, seeds, position, &moves, rules, &vs),
+            None => play(pits, seeds, position, &moves, rules, json),
+        },
+        Command::Match(args) => arena::run_match(args),
+        Command::Tournament(args) => arena::run_tournament(args),
         Command::Verify {
             game: Game::Kalah,
             pits,

@@ -1,0 +1,520 @@
+//! `mancala match`, `mancala tournament` and `mancala play --vs`: agents
+//! against each other and against a person.
+
+use std::fs::File;
+use std::io::{BufRead, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+
+use mancala::agents::AgentSpec;
+use mancala::arena::{self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions};
+use mancala::error::{Error, Result};
+use mancala::position::{Position, Side};
+use mancala::rules::{KalahRules, MAX_TABLE_PITS};
+use mancala::tablebase::Tablebase;
+
+const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
+mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
+or a time like 2s), perfect[:TIME] (tables from --db, then a timed search; default 1s per move).";
+
+/// Options shared by `match` and `tournament`.
+#[derive(Args, Clone, Debug)]
+pub struct ArenaArgs {
+    /// The game: kalah:M:N (M pits per side, N seeds per pit), optionally :RULES.
+    #[arg(long, default_value = "kalah:6:4")]
+    pub game: String,
+    /// Games per pairing (the agents alternate sides).
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Seed of the match; every game's randomness derives from it and the game number.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random single moves of each side at the start of every game (default: 10 when
+    /// both agents are deterministic, as in the published studies, else 0).
+    #[arg(long)]
+    pub random_opening: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Directory of the endgame tables read by the perfect agent.
+    #[arg(long, default_value = "db")]
+    pub db: PathBuf,
+    /// Print the figures as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `mancala match A B`.
+#[derive(Args, Clone, Debug)]
+#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala match greedy random --games 200\n  \
+mancala match alphabeta:8 greedy --game kalah:6:4 --games 200 --json\n  \
+mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl"))]
+pub struct MatchArgs {
+    /// Agent A.
+    pub a: String,
+    /// Agent B.
+    pub b: String,
+    #[command(flatten)]
+    pub arena: ArenaArgs,
+    /// Write one JSON record per game (one per line) to this file: moves in the
+    /// published notation, result, times, and the `mancala play` command that replays it.
+    #[arg(long)]
+    pub games_out: Option<PathBuf>,
+}
+
+/// `mancala tournament AGENT...`.
+#[derive(Args, Clone, Debug)]
+#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala tournament random greedy alphabeta:4 mcts:500 --games 50"))]
+pub struct TournamentArgs {
+    /// The agents (two or more).
+    #[arg(required = true, num_args = 2..)]
+    pub agents: Vec<String>,
+    #[command(flatten)]
+    pub arena: ArenaArgs,
+}
+
+/// A side of the board, for the person playing.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum YourSide {
+    /// The first player.
+    #[default]
+    South,
+    /// The second player.
+    North,
+}
+
+/// The flags of `mancala play` that start a game against an agent.
+#[derive(Args, Clone, Debug, Default)]
+pub struct VsArgs {
+    /// Play against this agent in the terminal (e.g. perfect, greedy, mcts:2s).
+    #[arg(long)]
+    pub vs: Option<String>,
+    /// Your side when playing against an agent.
+    #[arg(long, value_enum, default_value = "south", requires = "vs")]
+    pub you: YourSide,
+    /// Seed of the agent's random choices.
+    #[arg(long, default_value_t = 1, requires = "vs")]
+    pub vs_seed: u64,
+    /// Directory of the endgame tables for the perfect agent.
+    #[arg(long, default_value = "db", requires = "vs")]
+    pub vs_db: PathBuf,
+}
+
+fn load_tables(
+    agents: &[AgentSpec],
+    db: &Path,
+    pits: usize,
+    rules: KalahRules,
+) -> Result<Option<Arc<Tablebase>>> {
+    if !agents.iter().any(|a| a.uses_tables()) || pits > MAX_TABLE_PITS {
+        return Ok(None);
+    }
+    let tb = Tablebase::open_available(db, rules, pits)?;
+    if tb.max_seeds() == 0 {
+        eprintln!(
+            "note: no {}-pit tables for {} rules in {}: the perfect agent will only search \
+             (build tables with `mancala build kalah --pits {} --max-seeds 16 --db {}`)",
+            pits,
+            rules,
+            db.display(),
+            pits,
+            db.display()
+        );
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(tb)))
+}
+
+fn check_counts(args: &ArenaArgs) -> Result<()> {
+    if args.games == 0 {
+        return Err(Error::Unsupported("--games must be at least 1".into()));
+    }
+    if args.threads == Some(0) {
+        return Err(Error::Unsupported("--threads must be at least 1".into()));
+    }
+    Ok(())
+}
+
+fn ms(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{:.2} µs", s * 1e6)
+    }
+}
+
+fn time_line(name: &str, t: &TimeReport) -> String {
+    format!(
+        "  {name}: mean {} max {} over {} moves",
+        ms(t.mean_seconds),
+        ms(t.max_seconds),
+        t.moves
+    )
+}
+
+fn print_match(r: &MatchReport) {
+    println!(
+        "{}: A = {} v B = {}, {} games, seed {}, random opening {} moves per side",
+        r.game, r.a, r.b, r.games, r.seed, r.random_opening
+    );
+    for (side, s) in [("South", &r.a_as_south), ("North", &r.a_as_north)] {
+        println!(
+            "A as {side}: {} wins, {} draws, {} losses",
+            s.wins, s.draws, s.losses
+        );
+    }
+    println!(
+        "total: A {} wins, {} draws, B {} wins; average final score difference (A - B) {:+.2}",
+        r.a_wins, r.draws, r.b_wins, r.average_difference
+    );
+    println!(
+        "A's score {:.3} (95% CI {:.3}..{:.3}); p-value of \"A is stronger than B\" {:.3e}: {}",
+        r.a_score,
+        r.a_score_ci95[0],
+        r.a_score_ci95[1],
+        r.p_value,
+        if r.a_stronger {
+            "A is stronger (p < 0.05)"
+        } else {
+            "not significant"
+        }
+    );
+    println!("time per move:");
+    println!("{}", time_line(&format!("A {}", r.a), &r.a_time));
+    println!("{}", time_line(&format!("B {}", r.b), &r.b_time));
+    println!("wall time {:.2} s", r.seconds);
+}
+
+/// Run `mancala match`.
+pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
+    check_counts(&args.arena)?;
+    let game: GameSpec = args.arena.game.parse()?;
+    let a: AgentSpec = args.a.parse()?;
+    let b: AgentSpec = args.b.parse()?;
+    let tables = load_tables(
+        &[a.clone(), b.clone()],
+        &args.arena.db,
+        game.pits(),
+        game.rules(),
+    )?;
+    let opts = MatchOptions {
+        game,
+        a,
+        b,
+        games: args.arena.games,
+        seed: args.arena.seed,
+        random_opening: args.arena.random_opening,
+        threads: args.arena.threads,
+        progress: true,
+        tables,
+    };
+    // Open the games file before playing, so a bad path fails at once.
+    let out = match &args.games_out {
+        Some(path) => Some((
+            path,
+            BufWriter::new(File::create(path).map_err(|e| Error::io(path, e))?),
+        )),
+        None => None,
+    };
+    let (report, records) = arena::run_match(&opts)?;
+    if let Some((path, mut w)) = out {
+        for r in &records {
+            let line = serde_json::to_string(r).expect("json");
+            writeln!(w, "{line}").map_err(|e| Error::io(path, e))?;
+        }
+        w.flush().map_err(|e| Error::io(path, e))?;
+    }
+    if args.arena.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+    } else {
+        print_match(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Run `mancala tournament`.
+pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
+    check_counts(&args.arena)?;
+    let game: GameSpec = args.arena.game.parse()?;
+    let agents = args
+        .agents
+        .iter()
+        .map(|a| a.parse())
+        .collect::<Result<Vec<AgentSpec>>>()?;
+    let tables = load_tables(&agents, &args.arena.db, game.pits(), game.rules())?;
+    let opts = TournamentOptions {
+        game,
+        agents,
+        games: args.arena.games,
+        seed: args.arena.seed,
+        random_opening: args.arena.random_opening,
+        threads: args.arena.threads,
+        progress: true,
+        tables,
+    };
+    let r = arena::run_tournament(&opts)?;
+    if args.arena.json {
+        println!("{}", serde_json::to_string_pretty(&r).expect("json"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{}: {} agents, {} games per pairing, seed {}",
+        r.game,
+        r.agents.len(),
+        r.games,
+        args.arena.seed
+    );
+    println!("score of the row agent against the column agent (win 1, draw 1/2); * marks a row significantly stronger (one-sided binomial, p < 0.05)");
+    let n = r.agents.len();
+    print!("{:<4}", "");
+    for j in 0..n {
+        print!("{:>9}", format!("[{j}]"));
+    }
+    println!();
+    for i in 0..n {
+        print!("{:<4}", format!("[{i}]"));
+        for j in 0..n {
+            match r.score[i][j] {
+                None => print!("{:>9}", "-"),
+                Some(s) => print!(
+                    "{:>9}",
+                    format!("{:.3}{}", s, if r.stronger[i][j] { "*" } else { " " })
+                ),
+            }
+        }
+        println!("  {}", r.agents[i]);
+    }
+    match (&r.order, &r.cycle) {
+        (Some(order), _) => {
+            let names: Vec<String> = order.iter().map(|&i| r.agents[i].clone()).collect();
+            println!(
+                "order consistent with every significant result (strongest first): {}",
+                names.join(" > ")
+            );
+        }
+        (None, Some(cycle)) => {
+            let mut names: Vec<String> = cycle.iter().map(|&i| r.agents[i].clone()).collect();
+            names.push(r.agents[cycle[0]].clone());
+            println!(
+                "no order: the \"stronger\" relation is not transitive here; cycle: {}",
+                names.join(" > ")
+            );
+        }
+        (None, None) => unreachable!("either an order or a cycle"),
+    }
+    println!("time per move:");
+    for (i, t) in r.times.iter().enumerate() {
+        println!("{}", time_line(&r.agents[i], t));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The board from the person's side: their row at the bottom.
+fn draw(pos: &Position, you: Side) -> String {
+    let (mine, my_store, theirs, their_store) = if pos.to_move() == you {
+        (
+            pos.mover_pits(),
+            pos.mover_store(),
+            pos.opponent_pits(),
+            pos.opponent_store(),
+        )
+    } else {
+        (
+            pos.opponent_pits(),
+            pos.opponent_store(),
+            pos.mover_pits(),
+            pos.mover_store(),
+        )
+    };
+    let row = |cells: &mut dyn Iterator<Item = &u8>| {
+        cells
+            .map(|c| format!("{c:>3}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let m = mine.len();
+    let mut out = String::new();
+    out.push_str(&format!(
+        "       {}  (agent, {})\n",
+        row(&mut theirs.iter().rev()),
+        you.other()
+    ));
+    out.push_str(&format!(
+        "  {their_store:>3} {:w$} {my_store:<3}\n",
+        "",
+        w = 4 * m - 1
+    ));
+    out.push_str(&format!("       {}  (you, {you})\n", row(&mut mine.iter())));
+    let labels: Vec<String> = (0..m).map(|i| format!("{i:>3}")).collect();
+    out.push_str(&format!("       {}  (pit numbers)\n", labels.join(" ")));
+    out
+}
+
+/// Run `mancala play ... --vs AGENT`: a person against an agent in the
+/// terminal, reading pits from standard input.
+pub fn play_vs(
+    pits: Option<usize>,
+    seeds: Option<usize>,
+    position: Option<String>,
+    moves: &str,
+    rules: KalahRules,
+    vs: &VsArgs,
+) -> Result<ExitCode> {
+    let spec: AgentSpec = vs.vs.as_deref().unwrap_or_default().parse()?;
+    let mut pos = match (position, pits, seeds) {
+        (Some(text), _, _) => Position::parse(&text)?,
+        (None, Some(m), Some(n)) => Position::start(m, n)?,
+        _ => {
+            return Err(Error::Unsupported(
+                "give the board as `play kalah M N --vs AGENT` or --position \"...\"".into(),
+            ))
+        }
+    };
+    pos.play_line(moves, rules)?;
+    let tables = load_tables(
+        std::slice::from_ref(&spec),
+        &vs.vs_db,
+        pos.pits_per_side(),
+        rules,
+    )?;
+    if let Some(t) = &tables {
+        println!(
+            "{spec} reads the tables up to {} seeds in play from {}",
+            t.max_seeds(),
+            vs.vs_db.display()
+        );
+    }
+    let mut agent = spec.build(rules, tables, vs.vs_seed);
+    let you = match vs.you {
+        YourSide::South => Side::South,
+        YourSide::North => Side::North,
+    };
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut stdout = std::io::stdout();
+    play_loop(
+        &mut pos,
+        rules,
+        you,
+        agent.as_mut(),
+        &mut input,
+        &mut stdout,
+    )
+    .map_err(|e| match e {
+        LoopError::Game(e) => e,
+        LoopError::Io(e) => Error::io("<terminal>", e),
+    })
+}
+
+enum LoopError {
+    Game(Error),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for LoopError {
+    fn from(e: std::io::Error) -> LoopError {
+        LoopError::Io(e)
+    }
+}
+
+fn play_loop(
+    pos: &mut Position,
+    rules: KalahRules,
+    you: Side,
+    agent: &mut dyn mancala::agents::Agent,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> std::result::Result<ExitCode, LoopError> {
+    let m = pos.pits_per_side();
+    writeln!(
+        out,
+        "you play {you}; type a pit number 0..{} (0 is your leftmost pit), or q to quit",
+        m - 1
+    )?;
+    loop {
+        write!(out, "\n{}", draw(pos, you))?;
+        if pos.is_game_over(rules) {
+            let s = pos.stores();
+            let (mine, theirs) = if you == Side::South {
+                (s[0], s[1])
+            } else {
+                (s[1], s[0])
+            };
+            let verdict = match mine.cmp(&theirs) {
+                std::cmp::Ordering::Greater => "you win",
+                std::cmp::Ordering::Less => "you lose",
+                std::cmp::Ordering::Equal => "draw",
+            };
+            writeln!(out, "game over: {verdict}, {mine} to {theirs}")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        if pos.to_move() == you {
+            write!(out, "your move: ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out, "\nend of input: game abandoned")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let text = line.trim();
+            if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
+                writeln!(out, "game abandoned")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let pit: usize = match text.parse() {
+                Ok(p) => p,
+                Err(_) => {
+                    writeln!(
+                        out,
+                        "\"{text}\" is not a pit number: type one of 0..{} (or q to quit)",
+                        m - 1
+                    )?;
+                    continue;
+                }
+            };
+            match pos.play(pit, rules) {
+                Ok(mv) => {
+                    if mv.extra_turn {
+                        writeln!(out, "you play {pit}: extra turn")?;
+                    } else {
+                        writeln!(out, "you play {pit}")?;
+                    }
+                }
+                Err(reason) => writeln!(out, "refused: {reason}; try again")?,
+            }
+        } else {
+            let choice = agent.choose(pos);
+            let before = *pos;
+            let mv = pos.play(choice.pit, rules).map_err(|reason| {
+                LoopError::Game(Error::IllegalMove {
+                    agent: agent.name(),
+                    position: before.to_string(),
+                    side: before.to_move(),
+                    pit: choice.pit,
+                    reason,
+                })
+            })?;
+            let value = match choice.value {
+                Some(v) if v.fract() == 0.0 => {
+                    format!(" (value {v:+} for the agent: {})", choice.value_kind)
+                }
+                Some(v) => format!(" (value {v:.3} for the agent: {})", choice.value_kind),
+                None if !choice.value_kind.is_empty() => format!(" ({})", choice.value_kind),
+                None => String::new(),
+            };
+            writeln!(
+                out,
+                "{} plays {}{}{}",
+                agent.name(),
+                choice.pit,
+                if mv.extra_turn { ", extra turn" } else { "" },
+                value
+            )?;
+        }
+    }
+}
