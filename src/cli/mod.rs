@@ -15,9 +15,9 @@ use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::tablebase::Tablebase;
 use mancala::verify;
 
-mod solve;
-mod graph;
 mod arena;
+mod graph;
+mod solve;
 
 /// Largest number of positions the query builds on demand (about 20 s).
 const ON_DEMAND_LIMIT: u64 = 300_000_000;
