@@ -614,3 +614,36 @@ fn mcts_and_heuristic_beat_random() {
         assert!(r.a_score >= 0.85 && r.a_stronger, "{a}: {r:?}");
     }
 }
+
+#[test]
+fn cli_tournament_prints_cross_table_and_order() {
+    let out = mancala()
+        .args([
+            "tournament",
+            "random",
+            "greedy",
+            "alphabeta:2",
+            "--game",
+            "kalah:4:3",
+            "--games",
+            "40",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("score of the row agent"), "{text}");
+    assert!(
+        text.contains("*"),
+        "greedy beats random significantly: {text}"
+    );
+    assert!(
+        text.contains("order consistent with every significant result") || text.contains("cycle:"),
+        "{text}"
+    );
+    assert!(text.contains("time per move:"), "{text}");
+}

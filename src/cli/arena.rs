@@ -115,13 +115,10 @@ fn load_tables(
     let tb = Tablebase::open_available(db, rules, pits)?;
     if tb.max_seeds() == 0 {
         eprintln!(
-            "note: no {}-pit tables for {} rules in {}: the perfect agent will only search \
-             (build tables with `mancala build kalah --pits {} --max-seeds 16 --db {}`)",
-            pits,
-            rules,
+            "note: no {pits}-pit tables for {rules} rules in {}: the perfect agent will only search \
+             (build tables with `{}`)",
             db.display(),
-            pits,
-            db.display()
+            tb.build_command(16)
         );
         return Ok(None);
     }
