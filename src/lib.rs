@@ -14,7 +14,7 @@
 //! - [`graph`]: full game graphs of small Kalah instances, valued from the tables;
 //! - [`agents`]: agents from random play to the table-backed perfect agent;
 //! - [`arena`]: matches and tournaments between agents, with statistics;
-//! - [`reference`]: an independent plain minimax used to check the tables.
+//! - [`reference`](mod@reference): an independent plain minimax used to check the tables.
 //!
 //! ```
 //! use mancala::{position::Position, rules::KalahRules};

@@ -1,7 +1,8 @@
 //! Every command in README.md works: each `cargo run --release -- ...` and
 //! `mancala ...` line of its shell blocks is run with the built binary, in
 //! one scratch directory (so `db/` is created there), and must exit 0.
-//! Lines marked `# long` are documented measurements and are not run here.
+//! Lines marked `# long` (documented measurements) or `# interactive` are
+//! not run here.
 
 use std::process::Command;
 
@@ -44,7 +45,7 @@ fn readme_commands() -> Vec<(String, Vec<String>)> {
             in_shell = !in_shell && (t == "```sh" || t == "```bash");
             continue;
         }
-        if !in_shell || t.contains("# long") {
+        if !in_shell || t.contains("# long") || t.contains("# interactive") {
             continue;
         }
         let cmd = t.split(" # ").next().unwrap().trim();
