@@ -729,6 +729,13 @@ impl<'s> Searcher<'s> {
         }; 6];
         let n = self.children(pits, s, tt_move, &mut kids);
         if o.use_etc {
+            if let Some(tt) = &sh.tt {
+                for c in kids[..n].iter() {
+                    if !c.over && c.seeds > sh.tmax {
+                        tt.prefetch(Key::new(&c.pits[..2 * m]));
+                    }
+                }
+            }
             let mut max_hi = i32::MIN;
             let mut max_hi_move = NO_MOVE;
             for c in kids[..n].iter_mut() {
