@@ -285,13 +285,13 @@ mod tests {
         let first = Key::new(&[1, 1]);
         let bucket = tt.bucket(first);
         let mut keys = vec![first];
-        let mut x = 2u8;
+        let mut x = 0x1_0000u32; // above the key of [1, 1]
         while keys.len() < 5 {
-            let k = Key::new(&[x, 1, x / 7]);
+            let k = Key::new(&x.to_le_bytes());
             if tt.bucket(k) == bucket {
                 keys.push(k);
             }
-            x = x.wrapping_add(1).max(1);
+            x += 1;
         }
         for (i, &k) in keys[..4].iter().enumerate() {
             let depth = if i == 2 { 3 } else { FULL_DEPTH };
