@@ -43,8 +43,9 @@ pub struct SolveArgs {
     #[arg(long, default_value = "default")]
     pub rules: KalahRules,
     /// Load the tables for 1..=K seeds in play (building missing ones unless
-    /// --no-build); 0 searches without tables. Default: what db/ holds, built
-    /// on first use up to 20 seeds for 6 pits (a similar size for other widths).
+    /// --no-build); 0 searches without tables. Default: what the table
+    /// directory holds; for 6 pits the tables up to 20 seeds (or the seeds in
+    /// play, if fewer) are built on first use.
     #[arg(long, value_name = "K")]
     pub max_table_seeds: Option<usize>,
     /// Never build tables; use only what is on disk.
@@ -65,8 +66,10 @@ pub struct SolveArgs {
     /// Do not probe the tables (same as --max-table-seeds 0).
     #[arg(long)]
     pub no_tables: bool,
-    /// Iterative-deepening step in plies; 0 searches at full depth at once.
-    #[arg(long, default_value_t = 3)]
+    /// Iterative-deepening step in plies (3 in the first published solver);
+    /// 0, the default, searches at full depth at once: measured faster here
+    /// (see benches/solve.sh enhancements).
+    #[arg(long, default_value_t = 0)]
     pub id_step: u32,
     /// Last limited iterative-deepening depth before the jump to full depth.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=254))]
@@ -88,11 +91,19 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
-fn default_table_seeds(m: usize) -> usize {
-    (1..=MAX_INDEX_SEEDS.min(40))
+/// Seeds of the tables built on first use: 20 for 6 pits (225,332,381
+/// positions, about 2 minutes on two cores), never more than the position
+/// has in play. Narrower boards only use what is on disk unless
+/// `--max-table-seeds` asks for more.
+fn default_table_seeds(m: usize, in_play: usize) -> usize {
+    if m != MAX_TABLE_PITS {
+        return 0;
+    }
+    (1..=MAX_INDEX_SEEDS)
         .take_while(|&k| size_up_to(m, k) <= DEFAULT_TABLE_POSITIONS)
         .last()
         .unwrap_or(1)
+        .min(in_play)
 }
 
 fn build_tables(dir: &std::path::Path, rules: KalahRules, m: usize, k: usize) -> Result<()> {
@@ -114,7 +125,7 @@ fn build_tables(dir: &std::path::Path, rules: KalahRules, m: usize, k: usize) ->
     Ok(())
 }
 
-fn load_tables(args: &SolveArgs, m: usize) -> Result<Option<Tablebase>> {
+fn load_tables(args: &SolveArgs, m: usize, in_play: usize) -> Result<Option<Tablebase>> {
     if args.no_tables || args.max_table_seeds == Some(0) {
         return Ok(None);
     }
@@ -122,7 +133,7 @@ fn load_tables(args: &SolveArgs, m: usize) -> Result<Option<Tablebase>> {
     let have = Tablebase::open_available(dir, args.rules, m)?;
     let want = args
         .max_table_seeds
-        .unwrap_or_else(|| default_table_seeds(m));
+        .unwrap_or_else(|| default_table_seeds(m, in_play));
     if want > MAX_INDEX_SEEDS {
         return Err(Error::Unsupported(format!(
             "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
@@ -185,7 +196,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let tables = if pos.is_game_over(args.rules) {
         None
     } else {
-        load_tables(&args, m)?
+        load_tables(&args, m, pos.active_seeds())?
     };
     let opts = SolveOptions {
         rules: args.rules,

@@ -25,7 +25,10 @@
 //! horizon (the final difference if the game ended there: seeds in the
 //! mover's row minus seeds in the opponent's), then jumps to unlimited depth,
 //! the only search whose value is exact. Each iteration's value is the next
-//! one's first guess.
+//! one's first guess. Iterative deepening is off by default
+//! ([`SolveOptions::id_step`] 0): with this evaluation it tripled the nodes
+//! of Kalah(5,4) (`benches/solve.sh enhancements`); the first guess is then
+//! [`SolveOptions::guess`] or 0.
 //!
 //! # Enhancements
 //!
@@ -80,8 +83,8 @@ pub struct SolveOptions {
     pub use_tables: bool,
     /// Probe tables only up to this many seeds in play (`None`: all loaded).
     pub max_table_seeds: Option<usize>,
-    /// Iterative-deepening step in plies (0: no iterative deepening, search
-    /// at full depth at once).
+    /// Iterative-deepening step in plies (0, the default: no iterative
+    /// deepening, search at full depth at once; the published solver used 3).
     pub id_step: u32,
     /// Last limited depth of iterative deepening; after it the search jumps
     /// to full depth.
@@ -107,7 +110,7 @@ impl Default for SolveOptions {
             use_etc: true,
             use_tables: true,
             max_table_seeds: None,
-            id_step: 3,
+            id_step: 0,
             id_jump: 30,
             guess: None,
             threads: 1,
@@ -726,6 +729,13 @@ impl<'s> Searcher<'s> {
         }; 6];
         let n = self.children(pits, s, tt_move, &mut kids);
         if o.use_etc {
+            if let Some(tt) = &sh.tt {
+                for c in kids[..n].iter() {
+                    if !c.over && c.seeds > sh.tmax {
+                        tt.prefetch(Key::new(&c.pits[..2 * m]));
+                    }
+                }
+            }
             let mut max_hi = i32::MIN;
             let mut max_hi_move = NO_MOVE;
             for c in kids[..n].iter_mut() {
