@@ -277,6 +277,7 @@ fn parallel_enumeration_matches_a_sequential_one() {
         let mut mm = Minimax::new(rules);
         let mut wld = [0u64; 3];
         let mut layers: HashMap<[u8; 2], u64> = HashMap::new();
+        let mut degrees: Vec<f64> = Vec::new();
         while let Some(pos) = stack.pop() {
             let v = mm.value(&pos);
             let south = if pos.to_move() == Side::South { v } else { -v };
@@ -291,7 +292,11 @@ fn parallel_enumeration_matches_a_sequential_one() {
             if decided && pos.stores().iter().any(|&s| s as usize > m * n) {
                 continue;
             }
-            for pit in pos.legal_moves(rules).collect::<Vec<_>>() {
+            let moves: Vec<usize> = pos.legal_moves(rules).collect();
+            if !moves.is_empty() {
+                degrees.push(moves.len() as f64);
+            }
+            for pit in moves {
                 let mut child = pos;
                 child.play(pit, rules).unwrap();
                 if seen.insert(child) {
@@ -310,6 +315,11 @@ fn parallel_enumeration_matches_a_sequential_one() {
             );
         }
         assert_eq!(r.layers.len(), layers.len());
+        let mean = degrees.iter().sum::<f64>() / degrees.len() as f64;
+        let var = degrees.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / degrees.len() as f64;
+        assert!((r.branching_mean - mean).abs() < 1e-9, "Kalah({m},{n})");
+        assert!((r.branching_sd - var.sqrt()).abs() < 1e-6, "Kalah({m},{n})");
+        assert_eq!(r.moves, degrees.iter().sum::<f64>() as u64);
     }
 }
 
