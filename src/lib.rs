@@ -2,7 +2,8 @@
 //!
 //! Rules engine, endgame tables, solver and agents for the mancala family.
 //!
-//! - [`rules`]: one sowing core and the Kalah capture and end rules;
+//! - [`rules`]: one sowing core, the Kalah capture and end rules, and the
+//!   Awari and Oware rules ([`rules::awari`]);
 //! - [`position`]: Kalah positions, notation, parsing, display, move lines;
 //! - [`index`]: dense rank/unrank of positions with k seeds in play;
 //! - [`table`]: the table file format and its memory-mapped reader;

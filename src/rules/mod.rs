@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 use crate::error::Error;
 
+pub mod awari;
+
 /// Largest number of pits per side the engine plays on.
 pub const MAX_PITS: usize = 10;
 
