@@ -333,7 +333,7 @@ impl AwariPosition {
         Ok(AwariPlayed {
             pit,
             captured: mv.captured,
-            game_over: mv.game_over || self.end_if_over(game),
+            game_over: mv.game_over || self.finish(game),
         })
     }
 
@@ -370,9 +370,11 @@ impl AwariPosition {
         self.to_move = self.to_move.other();
     }
 
-    /// When the mover cannot move, give the seeds left to the players and
-    /// empty the board. Returns whether the game is over.
-    fn end_if_over(&mut self, game: AwariGame) -> bool {
+    /// Settle a finished game: when the mover cannot move, give the seeds
+    /// left on the board to the players as the rules say and empty the
+    /// board. Returns whether the game is over. [`AwariPosition::play`] does
+    /// this after every move; call it on a set-up position that may be over.
+    pub fn finish(&mut self, game: AwariGame) -> bool {
         match self.turn(game) {
             AwariTurn::Play(_) => false,
             AwariTurn::Over {
