@@ -206,24 +206,43 @@ pub fn awari_value(cells: &[u8], m: usize, game: AwariGame) -> i32 {
     AwariReference::solve(cells, m, game).root_value()
 }
 
+/// A move of a node seen inside its layer.
+#[derive(Clone, Copy, Debug)]
+enum Local {
+    /// Leaves the layer (or ends the game): worth this much to the mover.
+    Exit(i32),
+    /// Stays in the layer, to the node at this place in the layer.
+    Quiet(u32),
+}
+
 /// Solve one layer; every node of smaller layers already has its value.
 fn solve_layer(layer: &[u32], edges: &[Vec<Edge>], local: &[u32], values: &mut [i32]) {
-    // Exit values, and the thresholds worth trying.
-    let exit = |e: &Edge, values: &[i32]| match *e {
-        Edge::End(v) => Some(v),
-        Edge::Capture(gain, child) => {
-            let cv = values[child as usize];
-            debug_assert!(cv != i32::MIN, "child in a smaller layer is solved");
-            Some(gain - cv)
+    // The layer's moves with their exit values, flattened: node i's moves
+    // are moves[starts[i]..starts[i + 1]].
+    let mut starts = Vec::with_capacity(layer.len() + 1);
+    let mut moves = Vec::new();
+    for &v in layer {
+        starts.push(moves.len());
+        for e in &edges[v as usize] {
+            moves.push(match *e {
+                Edge::End(x) => Local::Exit(x),
+                Edge::Capture(gain, child) => {
+                    let cv = values[child as usize];
+                    assert!(cv != i32::MIN, "a child in a smaller layer is solved");
+                    Local::Exit(gain - cv)
+                }
+                Edge::Quiet(child) => Local::Quiet(local[child as usize]),
+            });
         }
-        Edge::Quiet(_) => None,
-    };
-    let mut thresholds: Vec<i32> = layer
+    }
+    starts.push(moves.len());
+    // The thresholds worth trying: the absolute exit values.
+    let mut thresholds: Vec<i32> = moves
         .iter()
-        .flat_map(|&v| edges[v as usize].iter())
-        .filter_map(|e| exit(e, values))
-        .filter(|&x| x != 0)
-        .map(|x| x.abs())
+        .filter_map(|e| match *e {
+            Local::Exit(x) if x != 0 => Some(x.abs()),
+            _ => None,
+        })
         .collect();
     thresholds.sort_unstable();
     thresholds.dedup();
@@ -235,12 +254,12 @@ fn solve_layer(layer: &[u32], edges: &[Vec<Edge>], local: &[u32], values: &mut [
         let mut lose = vec![false; layer.len()];
         loop {
             let mut changed = false;
-            for (i, &v) in layer.iter().enumerate() {
-                let moves = &edges[v as usize];
+            for i in 0..layer.len() {
+                let node = &moves[starts[i]..starts[i + 1]];
                 if !win[i] {
-                    let w = moves.iter().any(|e| match e {
-                        Edge::Quiet(c) => lose[local[*c as usize] as usize],
-                        _ => exit(e, values).unwrap() >= t,
+                    let w = node.iter().any(|e| match *e {
+                        Local::Quiet(c) => lose[c as usize],
+                        Local::Exit(x) => x >= t,
                     });
                     if w {
                         win[i] = true;
@@ -248,10 +267,10 @@ fn solve_layer(layer: &[u32], edges: &[Vec<Edge>], local: &[u32], values: &mut [
                     }
                 }
                 if !lose[i] {
-                    let l = !moves.is_empty()
-                        && moves.iter().all(|e| match e {
-                            Edge::Quiet(c) => win[local[*c as usize] as usize],
-                            _ => exit(e, values).unwrap() <= -t,
+                    let l = !node.is_empty()
+                        && node.iter().all(|e| match *e {
+                            Local::Quiet(c) => win[c as usize],
+                            Local::Exit(x) => x <= -t,
                         });
                     if l {
                         lose[i] = true;
