@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 pub mod awari;
 
-pub use awari::{awari_value, AwariReference};
+pub use awari::{awari_boards, awari_value, AwariReference};
 
 use crate::position::Position;
 use crate::rules::KalahRules;

@@ -3,7 +3,7 @@
 //! reachable in small games the Bellman equation (a board is worth its best
 //! move) and the bounds |value| <= seeds on the board.
 
-use mancala::reference::{awari_value, AwariReference};
+use mancala::reference::{awari_boards, awari_value, AwariReference};
 use mancala::rules::awari::{awari_start, awari_turn, AwariGame, AwariTurn};
 use proptest::prelude::*;
 
@@ -150,6 +150,34 @@ fn every_reachable_board_is_worth_its_best_move() {
             check_consistency(&r, m, game);
         }
     }
+}
+
+/// Every board of 2 pits with up to 10 seeds and of 3 pits with up to 6,
+/// solved together: consistent, and each board's value the same as when it
+/// is solved alone.
+#[test]
+fn every_small_board_is_consistent() {
+    for game in AwariGame::ALL {
+        for (m, top) in [(2usize, 10usize), (3, 6)] {
+            let roots: Vec<[u8; 12]> = (0..=top).flat_map(|k| awari_boards(m, k)).collect();
+            let r = AwariReference::solve_many(roots.iter().copied(), m, game);
+            assert_eq!(
+                r.len(),
+                roots.len(),
+                "every board with fewer seeds is a root"
+            );
+            check_consistency(&r, m, game);
+            for b in roots.iter().step_by(97) {
+                assert_eq!(r.value(b), Some(awari_value(b, m, game)), "{b:?}");
+            }
+        }
+    }
+    // C(k + 2m - 1, 2m - 1) boards.
+    assert_eq!(awari_boards(2, 3).len(), 20);
+    assert_eq!(awari_boards(6, 4).len(), 1365);
+    assert!(awari_boards(3, 5)
+        .iter()
+        .all(|b| b.iter().map(|&c| c as usize).sum::<usize>() == 5));
 }
 
 /// Values of the start positions (South to move) from the report; the

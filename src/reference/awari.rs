@@ -85,10 +85,30 @@ impl AwariReference {
     pub fn solve(cells: &[u8], m: usize, game: AwariGame) -> AwariReference {
         let mut root = [0u8; 12];
         root[..2 * m].copy_from_slice(&cells[..2 * m]);
+        AwariReference::solve_many([root], m, game)
+    }
 
+    /// Enumerate and solve every board reachable from any of `roots` (in
+    /// the `[u8; 12]` form, e.g. from [`awari_boards`]); the first root is
+    /// the start board of [`AwariReference::root_value`].
+    ///
+    /// # Panics
+    /// When `m` is not in `2..=6` or there is no root.
+    pub fn solve_many(
+        roots: impl IntoIterator<Item = [u8; 12]>,
+        m: usize,
+        game: AwariGame,
+    ) -> AwariReference {
         // 1. Enumerate, with each node's moves.
-        let mut boards = vec![root];
-        let mut index = HashMap::from([(root, 0u32)]);
+        let mut boards: Vec<[u8; 12]> = Vec::new();
+        let mut index = HashMap::new();
+        for root in roots {
+            index.entry(root).or_insert_with(|| {
+                boards.push(root);
+                (boards.len() - 1) as u32
+            });
+        }
+        assert!(!boards.is_empty(), "no board to solve");
         let mut edges: Vec<Vec<Edge>> = Vec::new();
         let mut next = 0;
         while next < boards.len() {
@@ -123,7 +143,8 @@ impl AwariReference {
 
         // 2. Layers by seeds on the board.
         let seeds = |b: &[u8; 12]| b.iter().map(|&c| c as usize).sum::<usize>();
-        let mut layers: Vec<Vec<u32>> = vec![Vec::new(); seeds(&root) + 1];
+        let most = boards.iter().map(seeds).max().unwrap_or(0);
+        let mut layers: Vec<Vec<u32>> = vec![Vec::new(); most + 1];
         for (i, b) in boards.iter().enumerate() {
             layers[seeds(b)].push(i as u32);
         }
@@ -198,6 +219,25 @@ impl AwariReference {
     pub fn iter(&self) -> impl Iterator<Item = (&[u8; 12], i32)> + '_ {
         self.boards.iter().zip(self.values.iter().copied())
     }
+}
+
+/// Every board of `m` pits per side (`2m` cells) holding exactly `k` seeds,
+/// in the `[u8; 12]` form: `C(k + 2m - 1, 2m - 1)` of them.
+pub fn awari_boards(m: usize, k: usize) -> Vec<[u8; 12]> {
+    fn fill(b: &mut [u8; 12], i: usize, n: usize, left: usize, out: &mut Vec<[u8; 12]>) {
+        if i + 1 == n {
+            b[i] = left as u8;
+            out.push(*b);
+            return;
+        }
+        for c in 0..=left {
+            b[i] = c as u8;
+            fill(b, i + 1, n, left - c, out);
+        }
+    }
+    let mut out = Vec::new();
+    fill(&mut [0u8; 12], 0, 2 * m, k, &mut out);
+    out
 }
 
 /// The exact value of `cells` (`m` pits per side, `game`), by
