@@ -590,16 +590,6 @@ struct Searcher<'s, const M: usize> {
     root_move: u8,
 }
 
-fn order_mode() -> u32 {
-    static MODE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *MODE.get_or_init(|| std::env::var("SOLVER_ORDER").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
-}
-
-fn etc_margin() -> i32 {
-    static MODE: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
-    *MODE.get_or_init(|| std::env::var("SOLVER_ETC").ok().and_then(|v| v.parse().ok()).unwrap_or(-100))
-}
-
 #[inline]
 fn dec(depth: u8) -> u8 {
     if depth == FULL_DEPTH {
@@ -969,8 +959,9 @@ impl<'s, const M: usize> Searcher<'s, M> {
             return v;
         }
         if depth == 0 {
-            let a: i32 = pits[..M].iter().map(|&x| x as i32).sum();
-            return 2 * a - s;
+            // The horizon evaluation: the stores only, i.e. the seeds in
+            // play split evenly (the odd one to the opponent, for parity).
+            return -(s & 1);
         }
         let mut tt_move = NO_MOVE;
         if let Some(tt) = &sh.tt {
@@ -994,7 +985,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         let nodes_before = self.stats.nodes;
         let mut kids = [EMPTY_CHILD; 6];
         let n = self.children(pits, s, tt_move, &mut kids);
-        if o.use_etc && s > sh.tmax + etc_margin() {
+        if o.use_etc {
             // Start loading every child's table entry or transposition
             // bucket before reading any of them, so the cache misses overlap.
             for c in kids[..n].iter_mut() {
@@ -1034,27 +1025,6 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 }
                 self.store(pits, s, depth, gamma, max_hi, max_hi_move, 1);
                 return max_hi;
-            }
-            let mode = order_mode();
-            if mode > 0 {
-                let key = |c: &Child| -> i32 {
-                    if c.pit == tt_move {
-                        return i32::MIN;
-                    }
-                    match mode {
-                        1 => -(c.lo + c.hi),
-                        2 => -c.hi,
-                        3 => -c.lo,
-                        _ => 0,
-                    }
-                };
-                for i in 1..n {
-                    let mut j = i;
-                    while j > 0 && key(&kids[j - 1]) > key(&kids[j]) {
-                        kids.swap(j - 1, j);
-                        j -= 1;
-                    }
-                }
             }
         }
         let mut best = i32::MIN;
