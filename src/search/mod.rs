@@ -660,10 +660,16 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 };
                 // From now on the deadline and the stop flag are honoured.
                 sh.stop_ready.store(true, Ordering::Relaxed);
+                if self.stoppable && sh.stop_requested() {
+                    return out;
+                }
                 d += o.id_step;
             }
         }
         sh.stop_ready.store(true, Ordering::Relaxed);
+        if o.id_step > 0 && self.stoppable && sh.stop_requested() {
+            return out;
+        }
         let r = self.mtdf(root, s, FULL_DEPTH, guess);
         if let Some(v) = r.value {
             out.exact = Some(v);
@@ -690,7 +696,11 @@ impl<'s, const M: usize> Searcher<'s, M> {
         };
         let mut g = guess;
         while r.lower < r.upper {
-            let beta = if g <= r.lower { r.lower + 1 } else { g.min(r.upper) };
+            let beta = if g <= r.lower {
+                r.lower + 1
+            } else {
+                g.min(r.upper)
+            };
             self.stats.mtdf_passes += 1;
             self.root_move = NO_MOVE;
             g = self.search(root, s, depth, 0, beta);
@@ -997,7 +1007,12 @@ impl<'s, const M: usize> Searcher<'s, M> {
                         tt.prefetch(Key::new(&c.pits[..2 * M]));
                     }
                 } else if let Some(ix) = self.table_index(&c.pits, c.seeds) {
-                    self.sh.tb.expect("tables").table(c.seeds as usize).expect("table").prefetch(ix);
+                    self.sh
+                        .tb
+                        .expect("tables")
+                        .table(c.seeds as usize)
+                        .expect("table")
+                        .prefetch(ix);
                     c.tix = ix;
                 }
             }
