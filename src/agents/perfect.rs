@@ -1,13 +1,12 @@
 //! The perfect agent: exact play from the endgame tables, and a search on
 //! final store difference above them.
 //!
-//! **Until the MTD(f) solver is wired in**, positions with more seeds in
-//! play than the loaded tables cover are searched by
-//! [`search_beyond_tables`]: iterative-deepening alpha-beta on the final
-//! store difference, with a table probe at every node whose seeds in play
-//! fall within the tables, under a time budget per move, playing the best
-//! move of the last completed depth. That function is the one place to swap
-//! for the solver.
+//! Positions with more seeds in play than the loaded tables cover are
+//! searched by [`search_beyond_tables`]: the project's MTD(f) solver
+//! ([`crate::search::solve`]) with iterative deepening, table probes and a
+//! deadline per move, playing its best move so far when time runs out
+//! (boards wider than 6 pits, beyond the solver, keep a plain
+//! iterative-deepening alpha-beta).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,11 +22,10 @@ use crate::tablebase::Tablebase;
 /// loaded table) it plays a move of the best exact value, the leftmost of
 /// them, so it never turns a won position into a draw or a loss, nor a drawn
 /// one into a loss. Above the tables it searches with
-/// [`search_beyond_tables`] (iterative-deepening alpha-beta with table
-/// probes; not yet the project's MTD(f) solver) for TIME per move and plays
-/// the best move of the last completed depth; when the search proves the
-/// value (every line reached the tables or the end of the game) it stops
-/// early and the move is perfect too.
+/// [`search_beyond_tables`] (the MTD(f) solver with iterative deepening and
+/// table probes) for TIME per move and plays the best move found so far;
+/// when the solver finishes in time the value is proven and the move is
+/// perfect too.
 #[derive(Debug)]
 pub struct PerfectAgent {
     rules: KalahRules,
@@ -144,7 +142,7 @@ pub struct SearchCache {
 }
 
 impl SearchCache {
-    /// An empty cache (about 40 MB of address space, touched as it fills).
+    /// An empty cache (about 70 MB of address space, touched as it fills).
     pub fn new() -> SearchCache {
         SearchCache {
             tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),

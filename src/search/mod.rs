@@ -22,13 +22,30 @@
 //! Depth counts **plies**: every single sowing is one ply, including the
 //! moves of an extra-turn chain. Iterative deepening searches depths
 //! `step, 2 step, ...` up to the jump depth with a heuristic evaluation at the
-//! horizon (the final difference if the game ended there: seeds in the
-//! mover's row minus seeds in the opponent's), then jumps to unlimited depth,
-//! the only search whose value is exact. Each iteration's value is the next
-//! one's first guess. Iterative deepening is off by default
-//! ([`SolveOptions::id_step`] 0): with this evaluation it tripled the nodes
-//! of Kalah(5,4) (`benches/solve.sh enhancements`); the first guess is then
-//! [`SolveOptions::guess`] or 0.
+//! horizon (the stores only: the seeds in play split evenly, the odd one to
+//! the opponent so that the value keeps the parity of the seeds in play),
+//! then jumps to unlimited depth, the only search whose value is exact. Each
+//! iteration's value is the next one's first guess. Iterative deepening is
+//! off by default ([`SolveOptions::id_step`] 0) because it costs more nodes
+//! than it saves on the exact solves measured (`benches/solve.sh
+//! enhancements`); the first guess is then [`SolveOptions::guess`] or 0.
+//! It is what gives a move under a time budget.
+//!
+//! # Time budget
+//!
+//! [`SolveOptions::deadline`] (an [`Instant`]) and [`SolveOptions::stop`]
+//! (an `Arc<AtomicBool>` another thread may set) stop the search; they are
+//! checked every 1024 nodes, and honoured once the first iterative-deepening
+//! iteration is complete (at once without iterative deepening), so a
+//! stopped solve always has a move backed by a search when
+//! [`SolveOptions::id_step`] is set. A stopped solve returns
+//! [`Solution::exact`] false with the bounds the full-depth MTD(f) passes
+//! proved ([`Solution::lower`], [`Solution::upper`]; `-s..=s` around the
+//! stores when none), the best move so far and, as `value`, an estimate (see
+//! [`Solution::best_move`] and [`Solution::value`]). A solve that finishes
+//! before the deadline is exact, and its principal variation is extracted
+//! whatever the clock says. [`SolveOptions::shared_tt`] lets successive
+//! solves (an agent's moves) share one transposition table.
 //!
 //! # Enhancements
 //!
