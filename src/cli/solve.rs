@@ -270,10 +270,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             );
         }
         match sol.best_move {
-            Some(p) if !sol.exact => println!(
-                "best move so far: pit {p} (depth {} completed)",
-                sol.depth
-            ),
+            Some(p) if !sol.exact => {
+                println!("best move so far: pit {p} (depth {} completed)", sol.depth)
+            }
             Some(p) => println!(
                 "best first turn: {} (best move: pit {p})",
                 sol.best_turn()
