@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Solve-time benchmarks of `mancala solve` (release build). Medians of RUNS
 # runs of the search time reported by the solver (`solve_seconds` in --json:
-# the value search only; table loading and the principal variation excluded).
+# the value search only; table loading and the principal variation excluded)
+# and of the process's user CPU time (`/usr/bin/time`; the machine is shared,
+# so wall times vary with the load, CPU time much less).
 #
-# Usage: benches/solve.sh [kalah64|threads|enhancements|tables65|all]
+# Usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|tables65|all]
 #   RUNS=5 (runs per measurement), DB=db (table directory; missing tables
 #   are built first, which takes ~2 min for 20 seeds and ~10 min for 24).
 #
@@ -11,7 +13,9 @@
 #   threads       1 vs 2 threads on Kalah(6,4) and Kalah(5,4) (speed-up).
 #   enhancements  each enhancement switched off in turn, Kalah(5,4) with
 #                 5-pit tables up to 16 seeds and Kalah(6,3) without tables.
-#   tables65      Kalah(6,5) with tables up to 20, 22 and 24 seeds (long).
+#   kalah55       Kalah(5,5), 5-pit tables up to 24 seeds, 1 and 2 threads.
+#   tables65      Kalah(6,5) with tables up to 20, 22 and 24 seeds (long;
+#                 TIME65=SECONDS stops each solve there with proven bounds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -21,18 +25,26 @@ cargo build --release --quiet
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# measure LABEL ARGS...: prints label, median seconds, value, nodes.
+# measure LABEL ARGS...: prints label, median search seconds, median user
+# CPU seconds, value (or proven bounds when stopped), nodes.
 measure() {
   local label=$1; shift
-  local times=() out value nodes
+  local times=() users=() out value nodes cpu
+  cpu=$(mktemp)
   for _ in $(seq "$RUNS"); do
-    out=$("$BIN" solve kalah "$@" --db "$DB" --json --quiet)
+    out=$(/usr/bin/time -f %U -o "$cpu" "$BIN" solve kalah "$@" --db "$DB" --json --quiet)
     times+=("$(grep -o '"solve_seconds": [0-9.e-]*' <<<"$out" | awk '{print $2}')")
+    users+=("$(tail -1 "$cpu")")
     value=$(grep -o '"value": -\?[0-9]*' <<<"$out" | head -1 | awk '{print $2}')
+    if grep -q '"exact": false' <<<"$out"; then
+      value="not proven, in [$(grep -o '"lower": -\?[0-9]*' <<<"$out" | awk '{print $2}'), $(grep -o '"upper": -\?[0-9]*' <<<"$out" | awk '{print $2}')]"
+    fi
     nodes=$(grep -o '"nodes": [0-9]*' <<<"$out" | awk '{print $2}')
   done
-  printf '%-44s median %9.3f s  (runs: %s)  value %+d  nodes %s\n' \
-    "$label" "$(printf '%s\n' "${times[@]}" | median)" "${times[*]}" "$value" "$nodes"
+  rm -f "$cpu"
+  printf '%-34s median %8.3f s (runs: %s)  user CPU %8.2f s (runs: %s)  value %s  nodes %s\n' \
+    "$label" "$(printf '%s\n' "${times[@]}" | median)" "${times[*]}" \
+    "$(printf '%s\n' "${users[@]}" | median)" "${users[*]}" "$value" "$nodes"
 }
 
 tables() { "$BIN" build kalah --pits "$1" --max-seeds "$2" --db "$DB" >/dev/null; }
@@ -63,10 +75,19 @@ enhancements() {
   done
 }
 
+kalah55() {
+  tables 5 24
+  for t in 1 2; do
+    measure "Kalah(5,5) K=24 $t thread(s)" 5 5 --max-table-seeds 24 --threads "$t" --tt-mb 2048
+  done
+}
+
 tables65() {
+  local limit=()
+  if [ -n "${TIME65:-}" ]; then limit=(--time "$TIME65"); fi
   for k in 20 22 24; do
     tables 6 "$k"
-    RUNS=${RUNS65:-1} measure "Kalah(6,5) K=$k 2 threads" 6 5 --max-table-seeds "$k" --threads 2 --tt-mb 4096
+    RUNS=${RUNS65:-1} measure "Kalah(6,5) K=$k 2 threads" 6 5 --max-table-seeds "$k" --threads 2 --tt-mb 4096 "${limit[@]}"
   done
 }
 
@@ -74,7 +95,8 @@ case "${1:-kalah64}" in
   kalah64) kalah64 ;;
   threads) threads ;;
   enhancements) enhancements ;;
+  kalah55) kalah55 ;;
   tables65) tables65 ;;
-  all) kalah64; threads; enhancements; tables65 ;;
-  *) echo "usage: benches/solve.sh [kalah64|threads|enhancements|tables65|all]" >&2; exit 2 ;;
+  all) kalah64; threads; enhancements; kalah55; tables65 ;;
+  *) echo "usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|tables65|all]" >&2; exit 2 ;;
 esac

@@ -1,13 +1,12 @@
 //! The perfect agent: exact play from the endgame tables, and a search on
 //! final store difference above them.
 //!
-//! **Until the MTD(f) solver is wired in**, positions with more seeds in
-//! play than the loaded tables cover are searched by
-//! [`search_beyond_tables`]: iterative-deepening alpha-beta on the final
-//! store difference, with a table probe at every node whose seeds in play
-//! fall within the tables, under a time budget per move, playing the best
-//! move of the last completed depth. That function is the one place to swap
-//! for the solver.
+//! Positions with more seeds in play than the loaded tables cover are
+//! searched by [`search_beyond_tables`]: the project's MTD(f) solver
+//! ([`crate::search::solve`]) with iterative deepening, table probes and a
+//! deadline per move, playing its best move so far when time runs out
+//! (boards wider than 6 pits, beyond the solver, keep a plain
+//! iterative-deepening alpha-beta).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,11 +22,10 @@ use crate::tablebase::Tablebase;
 /// loaded table) it plays a move of the best exact value, the leftmost of
 /// them, so it never turns a won position into a draw or a loss, nor a drawn
 /// one into a loss. Above the tables it searches with
-/// [`search_beyond_tables`] (iterative-deepening alpha-beta with table
-/// probes; not yet the project's MTD(f) solver) for TIME per move and plays
-/// the best move of the last completed depth; when the search proves the
-/// value (every line reached the tables or the end of the game) it stops
-/// early and the move is perfect too.
+/// [`search_beyond_tables`] (the MTD(f) solver with iterative deepening and
+/// table probes) for TIME per move and plays the best move found so far;
+/// when the solver finishes in time the value is proven and the move is
+/// perfect too.
 #[derive(Debug)]
 pub struct PerfectAgent {
     rules: KalahRules,
@@ -129,19 +127,26 @@ impl std::hash::Hasher for KeyHasher {
 
 type Tt = std::collections::HashMap<Key, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// Size (MiB) of the solver's transposition table kept by a [`SearchCache`]
+/// (memory is only taken as the table fills).
+const SOLVER_TT_MB: usize = 32;
+
 /// What the search remembers between calls (its transposition table).
 /// Entries hold bounds on the value of the seeds in play, so they stay
 /// valid from one move to the next of the same game, rules and tables;
 /// reusing one cache over a game makes each move's search cheaper.
 pub struct SearchCache {
     tt: Tt,
+    /// The solver's transposition table (boards of up to 6 pits).
+    solver_tt: Arc<crate::search::TransTable>,
 }
 
 impl SearchCache {
-    /// An empty cache (about 40 MB of address space, touched as it fills).
+    /// An empty cache (about 70 MB of address space, touched as it fills).
     pub fn new() -> SearchCache {
         SearchCache {
             tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),
+            solver_tt: Arc::new(crate::search::TransTable::new(SOLVER_TT_MB)),
         }
     }
 }
@@ -306,14 +311,20 @@ impl Searcher<'_> {
     }
 }
 
-/// Search `pos` (not over, above the tables) until `deadline`: iterative
-/// deepening alpha-beta on the final store difference for the side to move,
-/// probing `tables` wherever the seeds in play fall within them. The first
-/// depth always completes; then the best move of the last completed depth is
-/// returned. Stops early when the value is proved. `cache` must only be
-/// shared between searches under the same rules and tables.
+/// Search `pos` (not over, above the tables) until `deadline` with the
+/// project's MTD(f) solver ([`crate::search::solve`], one thread): iterative
+/// deepening in steps of [`SOLVER_ID_STEP`] plies up to [`SOLVER_ID_JUMP`],
+/// then the exact full-depth search, probing `tables` wherever the seeds in
+/// play fall within them. The first iteration always completes; when the
+/// deadline passes, the best move so far is returned (the move that proved
+/// the best lower bound of the full-depth search, else the best move of the
+/// deepest completed iteration). When the solver finishes, the value is
+/// exact and the move is a best move. `cache` keeps the solver's
+/// transposition table from one call to the next and must only be shared
+/// between searches under the same rules and tables.
 ///
-/// This stands in for the project's MTD(f) solver until it is wired in.
+/// Boards wider than the solver handles (7 to 10 pits per side) are searched
+/// by the plain iterative-deepening alpha-beta of this module instead.
 pub fn search_beyond_tables(
     pos: &Position,
     rules: KalahRules,
@@ -321,6 +332,25 @@ pub fn search_beyond_tables(
     deadline: Instant,
     cache: &mut SearchCache,
 ) -> SearchOutcome {
+    if pos.pits_per_side() <= crate::rules::MAX_TABLE_PITS {
+        let opts = crate::search::SolveOptions {
+            rules,
+            threads: 1,
+            id_step: SOLVER_ID_STEP,
+            id_jump: SOLVER_ID_JUMP,
+            deadline: Some(deadline),
+            shared_tt: Some(cache.solver_tt.clone()),
+            ..Default::default()
+        };
+        let sol = crate::search::solve(pos, tables, &opts)
+            .expect("the solver handles every board of up to 6 pits per side");
+        return SearchOutcome {
+            pit: sol.best_move.expect("a position not over has a move"),
+            value: sol.value,
+            depth: sol.depth,
+            exact: sol.exact,
+        };
+    }
     let table_seeds = match tables {
         Some(t) if t.pits() == pos.pits_per_side() && t.rules() == rules => t.max_seeds(),
         _ => 0,
@@ -369,6 +399,13 @@ pub fn search_beyond_tables(
     }
     result.expect("depth 1 always completes")
 }
+
+/// Iterative-deepening step (plies) of the solver in [`search_beyond_tables`].
+pub const SOLVER_ID_STEP: u32 = 2;
+
+/// Last limited depth (plies) of the solver's iterative deepening in
+/// [`search_beyond_tables`] before the exact full-depth search.
+pub const SOLVER_ID_JUMP: u32 = 24;
 
 impl Agent for PerfectAgent {
     fn name(&self) -> String {

@@ -83,6 +83,10 @@ pub struct SolveArgs {
     /// Split between threads only this many plies or fewer from the root.
     #[arg(long, default_value_t = 6)]
     pub split_plies: u32,
+    /// Stop after this many seconds of search and print the best result so
+    /// far: proven bounds and the best move found (not an exact value).
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
     /// No live progress on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -198,6 +202,17 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     } else {
         load_tables(&args, m, pos.active_seeds())?
     };
+    let deadline = match args.time {
+        Some(t) if t.is_finite() && t >= 0.0 => {
+            Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(t.min(1e9)))
+        }
+        Some(t) => {
+            return Err(Error::Unsupported(format!(
+                "--time {t}: give the search time in seconds, a number >= 0"
+            )))
+        }
+        None => None,
+    };
     let opts = SolveOptions {
         rules: args.rules,
         tt_mb: args.tt_mb,
@@ -212,6 +227,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         threads: args.threads,
         split_plies: args.split_plies,
         progress: !args.quiet,
+        deadline,
+        stop: None,
+        shared_tt: None,
     };
     let sol = solve(&pos, tables.as_ref(), &opts)?;
     let st = &sol.stats;
@@ -220,6 +238,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             "position": pos.to_string(),
             "rules": args.rules.name(),
             "value": sol.value,
+            "exact": sol.exact,
+            "lower": sol.lower,
+            "upper": sol.upper,
             "verdict": sol.verdict(),
             "best_move": sol.best_move,
             "best_turn": sol.best_turn(),
@@ -235,12 +256,23 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     } else {
         println!("position: {pos}");
         print!("{}", pos.board());
-        println!(
-            "value: {:+} ({} for the side to move; final store difference, stores included)",
-            sol.value,
-            sol.verdict()
-        );
+        if sol.exact {
+            println!(
+                "value: {:+} ({} for the side to move; final store difference, stores included)",
+                sol.value,
+                sol.verdict()
+            );
+        } else {
+            println!(
+                "value: not proven, stopped by --time: between {:+} and {:+} \
+                 (estimate {:+}; final store difference, stores included)",
+                sol.lower, sol.upper, sol.value
+            );
+        }
         match sol.best_move {
+            Some(p) if !sol.exact => {
+                println!("best move so far: pit {p} (depth {} completed)", sol.depth)
+            }
             Some(p) => println!(
                 "best first turn: {} (best move: pit {p})",
                 sol.best_turn()

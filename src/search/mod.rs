@@ -22,13 +22,30 @@
 //! Depth counts **plies**: every single sowing is one ply, including the
 //! moves of an extra-turn chain. Iterative deepening searches depths
 //! `step, 2 step, ...` up to the jump depth with a heuristic evaluation at the
-//! horizon (the final difference if the game ended there: seeds in the
-//! mover's row minus seeds in the opponent's), then jumps to unlimited depth,
-//! the only search whose value is exact. Each iteration's value is the next
-//! one's first guess. Iterative deepening is off by default
-//! ([`SolveOptions::id_step`] 0): with this evaluation it tripled the nodes
-//! of Kalah(5,4) (`benches/solve.sh enhancements`); the first guess is then
-//! [`SolveOptions::guess`] or 0.
+//! horizon (the stores only: the seeds in play split evenly, the odd one to
+//! the opponent so that the value keeps the parity of the seeds in play),
+//! then jumps to unlimited depth, the only search whose value is exact. Each
+//! iteration's value is the next one's first guess. Iterative deepening is
+//! off by default ([`SolveOptions::id_step`] 0) because it costs more nodes
+//! than it saves on the exact solves measured (`benches/solve.sh
+//! enhancements`); the first guess is then [`SolveOptions::guess`] or 0.
+//! It is what gives a move under a time budget.
+//!
+//! # Time budget
+//!
+//! [`SolveOptions::deadline`] (an [`Instant`]) and [`SolveOptions::stop`]
+//! (an `Arc<AtomicBool>` another thread may set) stop the search; they are
+//! checked every 1024 nodes, and honoured once the first iterative-deepening
+//! iteration is complete (at once without iterative deepening), so a
+//! stopped solve always has a move backed by a search when
+//! [`SolveOptions::id_step`] is set. A stopped solve returns
+//! [`Solution::exact`] false with the bounds the full-depth MTD(f) passes
+//! proved ([`Solution::lower`], [`Solution::upper`]; `-s..=s` around the
+//! stores when none), the best move so far and, as `value`, an estimate (see
+//! [`Solution::best_move`] and [`Solution::value`]). A solve that finishes
+//! before the deadline is exact, and its principal variation is extracted
+//! whatever the clock says. [`SolveOptions::shared_tt`] lets successive
+//! solves (an agent's moves) share one transposition table.
 //!
 //! # Enhancements
 //!
@@ -55,6 +72,7 @@
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -62,9 +80,10 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::position::{format_line, Position};
-use crate::rules::{kalah_move, KalahRules, MAX_TABLE_PITS};
+use crate::rules::{KalahMove, KalahRules, KalahSowing, MAX_TABLE_PITS};
 use crate::tablebase::Tablebase;
-use tt::{Entry, Key, TransTable, FULL_DEPTH, NO_MOVE};
+pub use tt::TransTable;
+use tt::{Entry, Key, FULL_DEPTH, NO_MOVE};
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -98,6 +117,18 @@ pub struct SolveOptions {
     pub split_plies: u32,
     /// Print live progress on stderr (after the first second).
     pub progress: bool,
+    /// Stop searching at this instant and return the best result so far
+    /// ([`Solution::exact`] false). See "Time budget" in the module
+    /// documentation.
+    pub deadline: Option<Instant>,
+    /// Stop searching when this flag becomes true (set by another thread),
+    /// like a passed [`SolveOptions::deadline`].
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Use this transposition table instead of allocating one of
+    /// [`SolveOptions::tt_mb`]: its entries survive from one solve to the
+    /// next (an agent playing a game reuses them move after move). Only
+    /// share it between solves under the same rules, tables and options.
+    pub shared_tt: Option<Arc<TransTable>>,
 }
 
 impl Default for SolveOptions {
@@ -116,6 +147,9 @@ impl Default for SolveOptions {
             threads: 1,
             split_plies: 6,
             progress: false,
+            deadline: None,
+            stop: None,
+            shared_tt: None,
         }
     }
 }
@@ -161,13 +195,32 @@ impl SearchStats {
 #[derive(Clone, Debug, Serialize)]
 pub struct Solution {
     /// Final store difference for the side to move under perfect play,
-    /// stores included.
+    /// stores included, when [`Solution::exact`]. When the search was
+    /// stopped: an estimate, the value of the deepest completed
+    /// iterative-deepening iteration (or the first guess) brought within
+    /// the proven bounds.
     pub value: i32,
+    /// Whether the value is proven (the search ran to its end). False when a
+    /// [`SolveOptions::deadline`] or [`SolveOptions::stop`] ended it first.
+    pub exact: bool,
+    /// Proven lower bound on the value (stores included; equal to `value`
+    /// when exact).
+    pub lower: i32,
+    /// Proven upper bound on the value (stores included; equal to `value`
+    /// when exact).
+    pub upper: i32,
+    /// Plies of the deepest completed iterative-deepening iteration (0: none;
+    /// the full-depth search is not counted).
+    pub depth: u32,
     /// A best first move (pit from the mover's left); `None` when the game
-    /// is over.
+    /// is over. When not exact, the best move found so far: the move that
+    /// proved [`Solution::lower`] if the full-depth search proved a lower
+    /// bound, else the best move of the deepest completed iteration, else
+    /// the first move in the search order.
     pub best_move: Option<usize>,
     /// The principal variation to the end of the game, turn by turn (the
-    /// moves of one turn together, as in `25-10-3`).
+    /// moves of one turn together, as in `25-10-3`). When not exact, only
+    /// the best move.
     pub pv_turns: Vec<Vec<usize>>,
     /// The principal variation in the published notation.
     pub pv: String,
@@ -248,11 +301,15 @@ pub fn solve(
     });
     let tb = if tmax > 0 { tb } else { None };
     let sh = Shared {
-        m,
         rules: options.rules,
         opts: options.clone(),
         tt: if options.use_tt {
-            Some(TransTable::new(options.tt_mb))
+            Some(
+                options
+                    .shared_tt
+                    .clone()
+                    .unwrap_or_else(|| Arc::new(TransTable::new(options.tt_mb))),
+            )
         } else {
             None
         },
@@ -264,11 +321,18 @@ pub fn solve(
         bound_hi: AtomicI32::new(s + store_diff),
         depth: AtomicU32::new(0),
         store_diff,
+        stop_ready: AtomicBool::new(options.id_step == 0),
+        stopped: AtomicBool::new(false),
     };
 
     if position.is_game_over(options.rules) {
+        let v = position.final_difference();
         return Ok(Solution {
-            value: position.final_difference(),
+            value: v,
+            exact: true,
+            lower: v,
+            upper: v,
+            depth: 0,
             best_move: None,
             pv_turns: Vec::new(),
             pv: String::new(),
@@ -283,49 +347,123 @@ pub fn solve(
     root[..m].copy_from_slice(position.mover_pits());
     root[m..2 * m].copy_from_slice(position.opponent_pits());
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
     let done = AtomicBool::new(false);
     let start = Instant::now();
-    let (active, mut stats, solve_seconds, pv_turns, pv_seconds) = std::thread::scope(|scope| {
+    let run = std::thread::scope(|scope| -> Result<Run> {
         if options.progress {
             let sh = &sh;
             let done = &done;
             scope.spawn(move || progress(sh, done, start));
         }
-        let out = pool.install(|| {
-            let mut searcher = Searcher::new(&sh, None);
-            let active = searcher.drive(&root, s);
-            let solve_seconds = start.elapsed().as_secs_f64();
-            let pv_start = Instant::now();
-            let pv = searcher.principal_variation(&root, s, active);
-            searcher.flush();
-            (
-                active,
-                searcher.stats,
-                solve_seconds,
-                pv,
-                pv_start.elapsed().as_secs_f64(),
-            )
-        });
+        let go = || match m {
+            1 => run::<1>(&sh, &root, s, start),
+            2 => run::<2>(&sh, &root, s, start),
+            3 => run::<3>(&sh, &root, s, start),
+            4 => run::<4>(&sh, &root, s, start),
+            5 => run::<5>(&sh, &root, s, start),
+            _ => run::<6>(&sh, &root, s, start),
+        };
+        let out = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")));
+            pool.map(|pool| pool.install(go))
+        } else {
+            // One thread never splits: no pool needed.
+            Ok(go())
+        };
         done.store(true, Ordering::Relaxed);
         out
-    });
+    })?;
+    let mut stats = run.stats;
     stats.nodes = stats.nodes.max(sh.nodes.load(Ordering::Relaxed));
-    let best_move = pv_turns.first().and_then(|t| t.first()).copied();
+    let best_move = run.pv_turns.first().and_then(|t| t.first()).copied();
+    let o = &run.outcome;
+    let (value, lower, upper) = match o.exact {
+        Some(v) => (v, v, v),
+        None => (o.estimate, o.lower, o.upper),
+    };
     Ok(Solution {
-        value: active + store_diff,
+        value: value + store_diff,
+        exact: o.exact.is_some(),
+        lower: lower + store_diff,
+        upper: upper + store_diff,
+        depth: o.depth,
         best_move,
-        pv: format_line(&pv_turns),
-        pv_turns,
+        pv: format_line(&run.pv_turns),
+        pv_turns: run.pv_turns,
         stats,
-        solve_seconds,
-        pv_seconds,
+        solve_seconds: run.solve_seconds,
+        pv_seconds: run.pv_seconds,
         threads,
         table_seeds: tmax,
     })
+}
+
+/// What [`run`] returns.
+struct Run {
+    outcome: Outcome,
+    stats: SearchStats,
+    solve_seconds: f64,
+    pv_turns: Vec<Vec<usize>>,
+    pv_seconds: f64,
+}
+
+/// Solve from `root` on boards of `M` pits, then extract the principal
+/// variation (or, when stopped, the best move so far).
+fn run<const M: usize>(sh: &Shared<'_>, root: &[u8; 12], s: i32, start: Instant) -> Run {
+    let mut searcher = Searcher::<M>::new(sh, None);
+    let outcome = searcher.drive(root, s);
+    let solve_seconds = start.elapsed().as_secs_f64();
+    let pv_start = Instant::now();
+    searcher.aborted = false;
+    // The principal variation is extracted to the end, whatever the clock.
+    searcher.stoppable = false;
+    let pv_turns = match outcome.exact {
+        Some(v) => searcher.principal_variation(root, s, v),
+        None => {
+            let best = if outcome.best != NO_MOVE {
+                outcome.best
+            } else {
+                searcher.first_move(root, s)
+            };
+            vec![vec![best as usize]]
+        }
+    };
+    searcher.flush();
+    Run {
+        outcome,
+        stats: searcher.stats,
+        solve_seconds,
+        pv_turns,
+        pv_seconds: pv_start.elapsed().as_secs_f64(),
+    }
+}
+
+/// What the driver found: the exact active value, or (when stopped) the
+/// proven bounds and the best move so far.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    exact: Option<i32>,
+    lower: i32,
+    upper: i32,
+    /// Best move so far (`NO_MOVE`: none known).
+    best: u8,
+    estimate: i32,
+    depth: u32,
+}
+
+/// The result of one MTD(f) run at one depth.
+struct Mtd {
+    lower: i32,
+    upper: i32,
+    /// The value when it converged.
+    value: Option<i32>,
+    /// The root move that proved `lower` (`NO_MOVE` if none did).
+    lower_move: u8,
+    /// The root move of the last completed pass.
+    last_move: u8,
 }
 
 fn progress(sh: &Shared<'_>, done: &AtomicBool, start: Instant) {
@@ -365,18 +503,41 @@ fn progress(sh: &Shared<'_>, done: &AtomicBool, start: Instant) {
 
 /// Everything the threads share.
 struct Shared<'t> {
-    m: usize,
     rules: KalahRules,
     opts: SolveOptions,
-    tt: Option<TransTable>,
+    tt: Option<Arc<TransTable>>,
     tb: Option<&'t Tablebase>,
     tmax: i32,
     threads: usize,
     nodes: AtomicU64,
+    /// The deadline and stop flag are honoured (after the first iteration).
+    stop_ready: AtomicBool,
+    /// The deadline has passed or the stop flag was seen.
+    stopped: AtomicBool,
     bound_lo: AtomicI32,
     bound_hi: AtomicI32,
     depth: AtomicU32,
     store_diff: i32,
+}
+
+impl Shared<'_> {
+    /// Whether the deadline has passed or the stop flag is set (checked
+    /// every 1024 nodes); always false before the first iteration is done.
+    fn stop_requested(&self) -> bool {
+        if !self.stop_ready.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.stopped.load(Ordering::Relaxed) {
+            return true;
+        }
+        let o = &self.opts;
+        let stop = o.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+            || o.deadline.is_some_and(|d| Instant::now() >= d);
+        if stop {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        stop
+    }
 }
 
 /// A chain of stop flags: a subtree searched at a split node stops when its
@@ -412,14 +573,38 @@ struct Child {
     captured: u8,
     lo: i32,
     hi: i32,
+    /// Index of the child in its endgame table, once computed
+    /// ([`NO_INDEX`]: not computed or not in the tables).
+    tix: u64,
 }
 
-struct Searcher<'s> {
+/// "No table index" in a [`Child`].
+const NO_INDEX: u64 = u64::MAX;
+
+const EMPTY_CHILD: Child = Child {
+    pit: 0,
+    pits: [0; 12],
+    seeds: 0,
+    delta: 0,
+    extra: false,
+    over: false,
+    captured: 0,
+    lo: 0,
+    hi: 0,
+    tix: NO_INDEX,
+};
+
+struct Searcher<'s, const M: usize> {
     sh: &'s Shared<'s>,
     cancel: Option<&'s Cancel<'s>>,
     stats: SearchStats,
     aborted: bool,
     flushed: u64,
+    /// Whether the deadline and stop flag apply (not while extracting the
+    /// principal variation of a finished solve).
+    stoppable: bool,
+    /// Best move of the root found by the last pass (`NO_MOVE` if none).
+    root_move: u8,
 }
 
 #[inline]
@@ -441,14 +626,16 @@ fn share_floor(v: i32, s: i32) -> u8 {
     ((v + s).div_euclid(2)).clamp(0, s) as u8
 }
 
-impl<'s> Searcher<'s> {
-    fn new(sh: &'s Shared<'s>, cancel: Option<&'s Cancel<'s>>) -> Searcher<'s> {
+impl<'s, const M: usize> Searcher<'s, M> {
+    fn new(sh: &'s Shared<'s>, cancel: Option<&'s Cancel<'s>>) -> Searcher<'s, M> {
         Searcher {
             sh,
             cancel,
             stats: SearchStats::default(),
             aborted: false,
             flushed: 0,
+            stoppable: true,
+            root_move: NO_MOVE,
         }
     }
 
@@ -459,48 +646,140 @@ impl<'s> Searcher<'s> {
         self.flushed = self.stats.nodes;
     }
 
-    /// Iterative deepening around MTD(f); returns the exact active value.
-    fn drive(&mut self, root: &[u8; 12], s: i32) -> i32 {
-        let o = &self.sh.opts;
-        let mut guess = o.guess.map_or(0, |g| g - self.sh.store_diff).clamp(-s, s);
+    /// Iterative deepening around MTD(f): the exact active value, or what
+    /// was found when the search was stopped.
+    fn drive(&mut self, root: &[u8; 12], s: i32) -> Outcome {
+        let sh = self.sh;
+        let o = &sh.opts;
+        let mut guess = o.guess.map_or(0, |g| g - sh.store_diff).clamp(-s, s);
+        let mut out = Outcome {
+            exact: None,
+            lower: -s,
+            upper: s,
+            best: NO_MOVE,
+            estimate: guess,
+            depth: 0,
+        };
         if o.id_step > 0 {
             let mut d = o.id_step;
             while d <= o.id_jump.min(FULL_DEPTH as u32 - 1) {
-                guess = self.mtdf(root, s, d as u8, guess);
+                let r = self.mtdf(root, s, d as u8, guess);
+                let Some(v) = r.value else {
+                    return out;
+                };
+                guess = v;
+                out.estimate = v;
+                out.depth = d;
+                out.best = if r.lower_move != NO_MOVE {
+                    r.lower_move
+                } else {
+                    r.last_move
+                };
+                // From now on the deadline and the stop flag are honoured.
+                sh.stop_ready.store(true, Ordering::Relaxed);
+                if self.stoppable && sh.stop_requested() {
+                    return out;
+                }
                 d += o.id_step;
             }
         }
-        self.mtdf(root, s, FULL_DEPTH, guess)
+        sh.stop_ready.store(true, Ordering::Relaxed);
+        if o.id_step > 0 && self.stoppable && sh.stop_requested() {
+            return out;
+        }
+        let r = self.mtdf(root, s, FULL_DEPTH, guess);
+        if let Some(v) = r.value {
+            out.exact = Some(v);
+            return out;
+        }
+        out.lower = r.lower.max(-s);
+        out.upper = r.upper.min(s);
+        if r.lower_move != NO_MOVE {
+            out.best = r.lower_move;
+        }
+        out.estimate = out.estimate.clamp(out.lower, out.upper);
+        out
     }
 
-    fn mtdf(&mut self, root: &[u8; 12], s: i32, depth: u8, guess: i32) -> i32 {
+    fn mtdf(&mut self, root: &[u8; 12], s: i32, depth: u8, guess: i32) -> Mtd {
         self.stats.iterations += 1;
         self.sh.depth.store(depth as u32, Ordering::Relaxed);
-        let (mut lower, mut upper) = (-s - 1, s + 1);
+        let mut r = Mtd {
+            lower: -s - 1,
+            upper: s + 1,
+            value: None,
+            lower_move: NO_MOVE,
+            last_move: NO_MOVE,
+        };
         let mut g = guess;
-        while lower < upper {
-            let beta = if g <= lower { lower + 1 } else { g.min(upper) };
-            self.stats.mtdf_passes += 1;
-            g = self.search(root, s, depth, 0, beta);
-            if g < beta {
-                upper = g;
+        while r.lower < r.upper {
+            let beta = if g <= r.lower {
+                r.lower + 1
             } else {
-                lower = g;
+                g.min(r.upper)
+            };
+            self.stats.mtdf_passes += 1;
+            self.root_move = NO_MOVE;
+            g = self.search(root, s, depth, 0, beta);
+            if self.aborted {
+                return r;
+            }
+            r.last_move = self.root_move;
+            if g < beta {
+                r.upper = g;
+            } else {
+                r.lower = g;
+                r.lower_move = self.root_move;
             }
             if depth == FULL_DEPTH {
                 let sd = self.sh.store_diff;
                 self.sh
                     .bound_lo
-                    .store(lower.max(-s) + sd, Ordering::Relaxed);
-                self.sh.bound_hi.store(upper.min(s) + sd, Ordering::Relaxed);
+                    .store(r.lower.max(-s) + sd, Ordering::Relaxed);
+                self.sh
+                    .bound_hi
+                    .store(r.upper.min(s) + sd, Ordering::Relaxed);
             }
         }
-        g
+        r.value = Some(g);
+        r
     }
 
+    /// The first move of `root` in the search order (transposition move
+    /// first).
+    fn first_move(&self, root: &[u8; 12], s: i32) -> u8 {
+        let tt_move = self
+            .sh
+            .tt
+            .as_ref()
+            .and_then(|tt| tt.probe(Key::new(&root[..2 * M])))
+            .map_or(NO_MOVE, |e| e.best);
+        let mut kids = [EMPTY_CHILD; 6];
+        let n = self.children(root, s, tt_move, &mut kids);
+        debug_assert!(n > 0);
+        kids[0].pit
+    }
+
+    /// Whether this search must stop: a sibling split cut off, or the
+    /// deadline or the stop flag (once honoured).
     #[inline]
     fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|c| c.is_set())
+        (self.stoppable && self.sh.stop_requested()) || self.cancel.is_some_and(|c| c.is_set())
+    }
+
+    /// Index of a position in play in its table, if loaded.
+    #[inline]
+    fn table_index(&self, pits: &[u8; 12], s: i32) -> Option<u64> {
+        if s > self.sh.tmax {
+            return None;
+        }
+        let tb = self.sh.tb?;
+        let a: usize = pits[..M].iter().map(|&x| x as usize).sum();
+        let ix = tb.table(s as usize)?.indexer();
+        if !ix.holds_mover_sum(a) {
+            return None;
+        }
+        Some(ix.rank_with_sum(&pits[..M], &pits[M..2 * M], a))
     }
 
     /// Exact active value of a position in play from the tables, if loaded.
@@ -510,31 +789,42 @@ impl<'s> Searcher<'s> {
             return None;
         }
         let tb = self.sh.tb?;
-        let m = self.sh.m;
-        let a: usize = pits[..m].iter().map(|&x| x as usize).sum();
+        let a: usize = pits[..M].iter().map(|&x| x as usize).sum();
         if !tb.table(s as usize)?.indexer().holds_mover_sum(a) {
             return None;
         }
-        tb.rows_value(&pits[..m], &pits[m..2 * m], a, s as usize)
+        tb.rows_value(&pits[..M], &pits[M..2 * M], a, s as usize)
     }
 
-    #[inline]
+    #[inline(always)]
     fn make_child(&self, pits: &[u8; 12], s: i32, pit: usize) -> Child {
-        let m = self.sh.m;
-        let mut c = [0u8; 14];
-        c[..m].copy_from_slice(&pits[..m]);
-        c[m + 1..2 * m + 1].copy_from_slice(&pits[m..2 * m]);
-        let mv = kalah_move(&mut c[..2 * m + 2], m, pit, self.sh.rules);
-        let gained = c[m] as i32;
-        let lost = c[2 * m + 1] as i32;
+        let own: [u8; M] = pits[..M].try_into().unwrap();
+        let opp: [u8; M] = pits[M..2 * M].try_into().unwrap();
+        let f = KalahSowing::new(&own, pit).finish(&opp, self.sh.rules);
+        let gained;
+        let lost;
         let mut np = [0u8; 12];
-        if mv.extra_turn || mv.game_over {
-            np[..m].copy_from_slice(&c[..m]);
-            np[m..2 * m].copy_from_slice(&c[m + 1..2 * m + 1]);
+        if f.game_over {
+            // Each side sweeps its own row.
+            gained = (f.gained + f.own.iter().sum::<u8>()) as i32;
+            lost = f.opponent.iter().sum::<u8>() as i32;
         } else {
-            np[..m].copy_from_slice(&c[m + 1..2 * m + 1]);
-            np[m..2 * m].copy_from_slice(&c[..m]);
+            gained = f.gained as i32;
+            lost = 0;
+            if f.extra_turn {
+                np[..M].copy_from_slice(&f.own);
+                np[M..2 * M].copy_from_slice(&f.opponent);
+            } else {
+                np[..M].copy_from_slice(&f.opponent);
+                np[M..2 * M].copy_from_slice(&f.own);
+            }
         }
+        let mv = KalahMove {
+            gained: f.gained,
+            captured: f.captured,
+            extra_turn: f.extra_turn,
+            game_over: f.game_over,
+        };
         let delta = gained - lost;
         let (lo, hi) = if mv.game_over {
             (delta, delta)
@@ -551,6 +841,7 @@ impl<'s> Searcher<'s> {
             captured: mv.captured,
             lo,
             hi,
+            tix: NO_INDEX,
         }
     }
 
@@ -558,10 +849,9 @@ impl<'s> Searcher<'s> {
     /// move, then extra turns, then captures, then right to left.
     #[inline]
     fn children(&self, pits: &[u8; 12], s: i32, tt_move: u8, out: &mut [Child; 6]) -> usize {
-        let m = self.sh.m;
         let mut n = 0;
         let mut rank = [0u32; 6];
-        for pit in (0..m).rev() {
+        for pit in (0..M).rev() {
             if pits[pit] == 0 {
                 continue;
             }
@@ -606,12 +896,16 @@ impl<'s> Searcher<'s> {
                 (d - hi, d - lo)
             }
         };
-        if o.use_tables {
-            if let Some(v) = self.probe_table(&c.pits, c.seeds) {
-                self.stats.table_hits += 1;
-                (c.lo, c.hi) = to_parent(v, v);
-                return;
-            }
+        let table_value = if c.tix != NO_INDEX {
+            let table = self.sh.tb.and_then(|tb| tb.table(c.seeds as usize));
+            Some(table.expect("the table of a prefetched entry").value(c.tix))
+        } else {
+            self.probe_table(&c.pits, c.seeds)
+        };
+        if let Some(v) = table_value {
+            self.stats.table_hits += 1;
+            (c.lo, c.hi) = to_parent(v, v);
+            return;
         }
         let (mut lo, mut hi) = if o.use_futility {
             (-c.seeds, c.seeds)
@@ -619,7 +913,7 @@ impl<'s> Searcher<'s> {
             (i32::MIN / 4, i32::MAX / 4)
         };
         if let Some(tt) = &self.sh.tt {
-            if let Some(e) = tt.probe(Key::new(&c.pits[..2 * self.sh.m])) {
+            if let Some(e) = tt.probe(Key::new(&c.pits[..2 * M])) {
                 self.stats.tt_hits += 1;
                 if e.depth >= dec(depth) {
                     lo = lo.max(e.lower(c.seeds));
@@ -649,7 +943,7 @@ impl<'s> Searcher<'s> {
                 (0, share_floor(best, s))
             };
             tt.store(
-                Key::new(&pits[..2 * self.sh.m]),
+                Key::new(&pits[..2 * M]),
                 Entry {
                     lo_share,
                     hi_share,
@@ -677,7 +971,6 @@ impl<'s> Searcher<'s> {
         }
         let sh = self.sh;
         let o = &sh.opts;
-        let m = sh.m;
         if o.use_futility {
             if gamma > s {
                 self.stats.futility_cutoffs += 1;
@@ -693,12 +986,13 @@ impl<'s> Searcher<'s> {
             return v;
         }
         if depth == 0 {
-            let a: i32 = pits[..m].iter().map(|&x| x as i32).sum();
-            return 2 * a - s;
+            // The horizon evaluation: the stores only, i.e. the seeds in
+            // play split evenly (the odd one to the opponent, for parity).
+            return -(s & 1);
         }
         let mut tt_move = NO_MOVE;
         if let Some(tt) = &sh.tt {
-            if let Some(e) = tt.probe(Key::new(&pits[..2 * m])) {
+            if let Some(e) = tt.probe(Key::new(&pits[..2 * M])) {
                 self.stats.tt_hits += 1;
                 tt_move = e.best;
                 if e.depth >= depth {
@@ -716,24 +1010,27 @@ impl<'s> Searcher<'s> {
             }
         }
         let nodes_before = self.stats.nodes;
-        let mut kids = [Child {
-            pit: 0,
-            pits: [0; 12],
-            seeds: 0,
-            delta: 0,
-            extra: false,
-            over: false,
-            captured: 0,
-            lo: 0,
-            hi: 0,
-        }; 6];
+        let mut kids = [EMPTY_CHILD; 6];
         let n = self.children(pits, s, tt_move, &mut kids);
         if o.use_etc {
-            if let Some(tt) = &sh.tt {
-                for c in kids[..n].iter() {
-                    if !c.over && c.seeds > sh.tmax {
-                        tt.prefetch(Key::new(&c.pits[..2 * m]));
+            // Start loading every child's table entry or transposition
+            // bucket before reading any of them, so the cache misses overlap.
+            for c in kids[..n].iter_mut() {
+                if c.over {
+                    continue;
+                }
+                if c.seeds > sh.tmax {
+                    if let Some(tt) = &sh.tt {
+                        tt.prefetch(Key::new(&c.pits[..2 * M]));
                     }
+                } else if let Some(ix) = self.table_index(&c.pits, c.seeds) {
+                    self.sh
+                        .tb
+                        .expect("tables")
+                        .table(c.seeds as usize)
+                        .expect("table")
+                        .prefetch(ix);
+                    c.tix = ix;
                 }
             }
             let mut max_hi = i32::MIN;
@@ -742,6 +1039,9 @@ impl<'s> Searcher<'s> {
                 self.child_bounds(c, depth);
                 if c.lo >= gamma {
                     self.stats.etc_cutoffs += 1;
+                    if ply == 0 {
+                        self.root_move = c.pit;
+                    }
                     self.store(pits, s, depth, gamma, c.lo, c.pit, 1);
                     return c.lo;
                 }
@@ -752,6 +1052,9 @@ impl<'s> Searcher<'s> {
             }
             if max_hi < gamma {
                 self.stats.etc_cutoffs += 1;
+                if ply == 0 {
+                    self.root_move = max_hi_move;
+                }
                 self.store(pits, s, depth, gamma, max_hi, max_hi_move, 1);
                 return max_hi;
             }
@@ -797,6 +1100,9 @@ impl<'s> Searcher<'s> {
                 }
             }
         }
+        if ply == 0 {
+            self.root_move = best_move;
+        }
         self.store(
             pits,
             s,
@@ -818,6 +1124,7 @@ impl<'s> Searcher<'s> {
             parent: self.cancel,
         };
         let sh = self.sh;
+        let stoppable = self.stoppable;
         let cancel_ref = &cancel;
         let flag_ref = &flag;
         let results: Vec<(i32, u8, SearchStats, bool)> = rest
@@ -826,7 +1133,8 @@ impl<'s> Searcher<'s> {
                 if c.hi < gamma || c.lo == c.hi {
                     return (c.hi, c.pit, SearchStats::default(), false);
                 }
-                let mut sub = Searcher::new(sh, Some(cancel_ref));
+                let mut sub = Searcher::<M>::new(sh, Some(cancel_ref));
+                sub.stoppable = stoppable;
                 sub.stats.parallel_tasks = 1;
                 let v = if cancel_ref.is_set() {
                     sub.aborted = true;
@@ -866,25 +1174,14 @@ impl<'s> Searcher<'s> {
     fn principal_variation(&mut self, root: &[u8; 12], s: i32, v: i32) -> Vec<Vec<usize>> {
         let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
         let (mut pits, mut s, mut v) = (*root, s, v);
-        let m = self.sh.m;
         loop {
             let tt_move = self
                 .sh
                 .tt
                 .as_ref()
-                .and_then(|tt| tt.probe(Key::new(&pits[..2 * m])))
+                .and_then(|tt| tt.probe(Key::new(&pits[..2 * M])))
                 .map_or(NO_MOVE, |e| e.best);
-            let mut kids = [Child {
-                pit: 0,
-                pits: [0; 12],
-                seeds: 0,
-                delta: 0,
-                extra: false,
-                over: false,
-                captured: 0,
-                lo: 0,
-                hi: 0,
-            }; 6];
+            let mut kids = [EMPTY_CHILD; 6];
             let n = self.children(&pits, s, tt_move, &mut kids);
             let mut chosen = None;
             for c in kids[..n].iter() {
