@@ -10,8 +10,11 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use mancala::agents::AgentSpec;
-use mancala::arena::{self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions};
+use mancala::arena::{
+    self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions, DEFAULT_MAX_PLIES,
+};
 use mancala::error::{Error, Result};
+use mancala::game::{Rules, State};
 use mancala::position::{Position, Side};
 use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::tablebase::Tablebase;
@@ -23,9 +26,14 @@ or a time like 2s), perfect[:TIME] (tables from --db, then a timed search; defau
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Clone, Debug)]
 pub struct ArenaArgs {
-    /// The game: kalah:M:N (M pits per side, N seeds per pit), optionally :RULES.
+    /// The game: kalah:M:N (M pits per side, N seeds per pit, optionally :RULES),
+    /// awari:M:N or oware:M:N.
     #[arg(long, default_value = "kalah:6:4")]
     pub game: String,
+    /// Awari and Oware: a game ends after this many single moves (and when a position
+    /// repeats); the seeds left are split evenly. Kalah games always end by the rules.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: usize,
     /// Games per pairing (the agents alternate sides).
     #[arg(long, default_value_t = 200)]
     pub games: usize,
@@ -107,9 +115,21 @@ fn load_tables(
     agents: &[AgentSpec],
     db: &Path,
     pits: usize,
-    rules: KalahRules,
+    rules: Rules,
 ) -> Result<Option<Arc<Tablebase>>> {
-    if !agents.iter().any(|a| a.uses_tables()) || pits > MAX_TABLE_PITS {
+    let uses_tables = agents.iter().any(|a| a.uses_tables());
+    let rules = match rules {
+        Rules::Kalah(rules) => rules,
+        Rules::Awari(game) => {
+            if uses_tables {
+                eprintln!(
+                    "note: there are no {game} tables yet: the perfect agent plays {game} by search                      alone (iterative-deepening alpha-beta within its time per move)"
+                );
+            }
+            return Ok(None);
+        }
+    };
+    if !uses_tables || pits > MAX_TABLE_PITS {
         return Ok(None);
     }
     let tb = Tablebase::open_available(db, rules, pits)?;
@@ -131,6 +151,9 @@ fn check_counts(args: &ArenaArgs) -> Result<()> {
     }
     if args.threads == Some(0) {
         return Err(Error::Unsupported("--threads must be at least 1".into()));
+    }
+    if args.max_plies == 0 {
+        return Err(Error::Unsupported("--max-plies must be at least 1".into()));
     }
     Ok(())
 }
@@ -159,6 +182,15 @@ fn print_match(r: &MatchReport) {
         "{}: A = {} v B = {}, {} games, seed {}, random opening {} moves per side",
         r.game, r.a, r.b, r.games, r.seed, r.random_opening
     );
+    if let Some(mode) = r.perfect_mode {
+        println!("perfect agent: {mode}");
+    }
+    if let Some(cap) = r.max_plies {
+        println!(
+            "games ended by a repeated position: {}, at the {cap}-ply cap: {} (seeds left split evenly)",
+            r.ended_by_repetition, r.ended_by_ply_cap
+        );
+    }
     for (side, s) in [("South", &r.a_as_south), ("North", &r.a_as_north)] {
         println!(
             "A as {side}: {} wins, {} draws, {} losses",
@@ -209,6 +241,7 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
         threads: args.arena.threads,
         progress: true,
         tables,
+        max_plies: args.arena.max_plies,
     };
     // Open the games file before playing, so a bad path fails at once.
     let out = match &args.games_out {
@@ -253,6 +286,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         threads: args.arena.threads,
         progress: true,
         tables,
+        max_plies: args.arena.max_plies,
     };
     let r = arena::run_tournament(&opts)?;
     if args.arena.json {
@@ -377,7 +411,7 @@ pub fn play_vs(
         std::slice::from_ref(&spec),
         &vs.vs_db,
         pos.pits_per_side(),
-        rules,
+        Rules::Kalah(rules),
     )?;
     if let Some(t) = &tables {
         println!(
@@ -386,7 +420,7 @@ pub fn play_vs(
             vs.vs_db.display()
         );
     }
-    let mut agent = spec.build(rules, tables, vs.vs_seed);
+    let mut agent = spec.build(Rules::Kalah(rules), tables, vs.vs_seed);
     let you = match vs.you {
         YourSide::South => Side::South,
         YourSide::North => Side::North,
@@ -485,7 +519,7 @@ fn play_loop(
                 Err(reason) => writeln!(out, "refused: {reason}; try again")?,
             }
         } else {
-            let choice = agent.choose(pos);
+            let choice = agent.choose(&State::Kalah(*pos, rules));
             let before = *pos;
             let mv = pos.play(choice.pit, rules).map_err(|reason| {
                 LoopError::Game(Error::IllegalMove {
