@@ -269,13 +269,11 @@ fn perfect_plays_awari_by_search_alone_and_says_so() {
     let (r, _) = run_match(&opts("awari:6:4", "perfect:20ms", "random", 6, 1)).unwrap();
     assert_eq!(r.perfect_mode, Some("search only"));
     assert_eq!(r.a_wins, r.games, "{r:?}");
-    let (r, _) = run_match(&opts("oware:4:3", "greedy", "perfect:10ms", 6, 1)).unwrap();
+    // Against another deterministic agent the games open with random moves
+    // (10 per side), so no result is guaranteed: only the mode is checked.
+    let (r, _) = run_match(&opts("oware:4:3", "greedy", "perfect:10ms", 4, 1)).unwrap();
     assert_eq!(r.perfect_mode, Some("search only"));
-    assert_eq!(
-        r.b_wins + r.draws,
-        r.games,
-        "perfect never loses to greedy here: {r:?}"
-    );
+    assert_eq!(r.random_opening, 10);
 }
 
 /// An agent with a bug: always plays its leftmost pit.

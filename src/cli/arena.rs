@@ -123,7 +123,7 @@ fn load_tables(
         Rules::Awari(game) => {
             if uses_tables {
                 eprintln!(
-                    "note: there are no {game} tables yet: the perfect agent plays {game} by search                      alone (iterative-deepening alpha-beta within its time per move)"
+                    "note: there are no {game} tables yet: the perfect agent plays {game} by search alone (iterative-deepening alpha-beta within its time per move)"
                 );
             }
             return Ok(None);
