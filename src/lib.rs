@@ -5,6 +5,7 @@
 //! - [`rules`]: one sowing core, the Kalah capture and end rules, and the
 //!   Awari and Oware rules ([`rules::awari`]);
 //! - [`position`]: Kalah positions, notation, parsing, display, move lines;
+//! - [`awari_position`]: Awari and Oware positions, notation, move lines;
 //! - [`index`]: dense rank/unrank of positions with k seeds in play;
 //! - [`table`]: the table file format and its memory-mapped reader;
 //! - [`tablebase`]: the tables of one game and board width, position look-ups;
@@ -31,6 +32,7 @@
 
 pub mod agents;
 pub mod arena;
+pub mod awari_position;
 pub mod build;
 pub mod error;
 pub mod game;

@@ -1,8 +1,15 @@
 //! An independent, deliberately plain solver used to check the tables:
 //! memoized minimax over [`Position`]s, following the rules move by move.
 //! It shares nothing with the builder but the rules themselves.
+//!
+//! [`awari`] is the Awari and Oware counterpart: every reachable board
+//! enumerated and solved layer by layer with explicit cycle handling.
 
 use std::collections::HashMap;
+
+pub mod awari;
+
+pub use awari::{awari_boards, awari_value, AwariReference};
 
 use crate::position::Position;
 use crate::rules::KalahRules;

@@ -11,11 +11,13 @@ use mancala::build::{self, BuildOptions};
 use mancala::error::{Error, Result};
 use mancala::index::size_up_to;
 use mancala::position::Position;
+use mancala::rules::awari::AwariGame;
 use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::tablebase::Tablebase;
 use mancala::verify;
 
 mod arena;
+mod awari;
 mod graph;
 mod solve;
 
@@ -42,6 +44,17 @@ struct Cli {
 enum Game {
     /// Kalah(m, n) with stores.
     Kalah,
+}
+
+/// The games `mancala play` knows.
+#[derive(Clone, Copy, ValueEnum)]
+enum PlayGame {
+    /// Kalah(m, n) with stores.
+    Kalah,
+    /// Awari (captures 2-3), 2 to 6 pits per side.
+    Awari,
+    /// Oware (captures 2-4), 2 to 6 pits per side.
+    Oware,
 }
 
 #[derive(Args, Clone)]
@@ -104,12 +117,16 @@ Values are final store differences for the side to move, stores included."
     },
     /// Apply a line of moves and print the position reached.
     #[command(after_help = "Examples:\n  mancala play kalah 6 4 --moves 25-10-3\n  \
-mancala play kalah --position \"1 2 0 3 1 0 2 0\" --moves 1 --json\n\n\
-Moves: pits 0..m-1 from the mover's left, the moves of one turn written together, \
-a dash passes the turn.")]
+mancala play kalah --position \"1 2 0 3 1 0 2 0\" --moves 1 --json\n  \
+mancala play awari 6 4 --moves 2-5-0\n  \
+mancala play oware --position \"0 1 3 [20] 2 0 0 [22]\" --moves 2\n\n\
+Moves: pits 0..m-1 from the mover's left. Kalah: the moves of one turn written together, \
+a dash passes the turn. Awari and Oware: one move per turn, separated by dashes.\n\
+Awari/Oware positions: 2m numbers from the side to move, or 2m+2 with the captured \
+totals in brackets in the places of the Kalah stores.")]
     Play {
         /// The game.
-        game: Game,
+        game: PlayGame,
         /// Pits per side (with seeds per pit, the start position).
         pits: Option<usize>,
         /// Seeds per pit at the start.
@@ -120,7 +137,7 @@ a dash passes the turn.")]
         /// The moves, e.g. 25-10-3.
         #[arg(long, default_value = "")]
         moves: String,
-        /// Rule set.
+        /// Kalah rule set.
         #[arg(long, default_value = "default")]
         rules: KalahRules,
         /// Print JSON on stdout.
@@ -232,7 +249,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
         } => query(&position, &tables, no_build, json),
         Command::Play {
-            game: Game::Kalah,
+            game,
             pits,
             seeds,
             position,
@@ -240,10 +257,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             rules,
             json,
             vs,
-        } => match vs.vs {
-            Some(_) => arena::play_vs(pits, seeds, position, &moves, rules, &vs),
-            None => play(pits, seeds, position, &moves, rules, json),
-        },
+        } => {
+            let awari_game = match game {
+                PlayGame::Kalah => {
+                    return match vs.vs {
+                        Some(_) => arena::play_vs(pits, seeds, position, &moves, rules, &vs),
+                        None => play(pits, seeds, position, &moves, rules, json),
+                    }
+                }
+                PlayGame::Awari => AwariGame::Awari,
+                PlayGame::Oware => AwariGame::Oware,
+            };
+            if vs.vs.is_some() {
+                return Err(Error::Unsupported(format!(
+                    "--vs plays Kalah only for now; `play {awari_game}` applies a line of moves"
+                )));
+            }
+            awari::play(awari_game, pits, seeds, position, &moves, json)
+        }
         Command::Match(args) => arena::run_match(args),
         Command::Tournament(args) => arena::run_tournament(args),
         Command::Verify {

@@ -13,7 +13,7 @@
 //! # Rules, as implemented
 //!
 //! - A move sows a non-empty pit of the mover with the shared sowing core
-//!   [`sow`](super::sow), skipping the origin pit on every lap.
+//!   [`sow`], skipping the origin pit on every lap.
 //! - If the last seed lands in an opponent pit that now holds 2 or 3 seeds
 //!   (Oware: 2, 3 or 4), they are captured, then the pit before it, and so
 //!   on while the pits are the opponent's and capturable. The chain stops at
@@ -71,8 +71,10 @@
 //! ```
 
 use std::fmt;
+use std::str::FromStr;
 
 use super::sow;
+use crate::error::Error;
 
 /// Fewest pits per side of an Awari or Oware board.
 pub const AWARI_MIN_PITS: usize = 2;
@@ -127,6 +129,14 @@ impl AwariGame {
             AwariGame::Awari => 3,
             AwariGame::Oware => 4,
         }
+    }
+}
+
+impl FromStr for AwariGame {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        AwariGame::from_name(s)
+            .ok_or_else(|| Error::Unsupported(format!("unknown game \"{s}\": use awari or oware")))
     }
 }
 
@@ -364,6 +374,9 @@ mod tests {
         assert_eq!(AwariGame::Oware.id(), 3);
         assert_eq!(AwariGame::from_id(1), None);
         assert_eq!(AwariGame::from_name("kalah"), None);
+        assert_eq!("oware".parse::<AwariGame>().unwrap(), AwariGame::Oware);
+        let err = "kalah".parse::<AwariGame>().unwrap_err().to_string();
+        assert!(err.contains("use awari or oware"), "{err}");
     }
 
     #[test]
