@@ -340,7 +340,7 @@ pub fn play_agents(
     let mut seen = match pos {
         State::Awari(s) => {
             let mut seen = std::collections::HashSet::new();
-            seen.insert((*s.cells(), s.to_move()));
+            seen.insert((s.cells(), s.to_move()));
             Some(seen)
         }
         State::Kalah(..) => None,
@@ -377,7 +377,7 @@ pub fn play_agents(
             turns.push(Vec::new());
         }
         if let (Some(seen), State::Awari(s)) = (&mut seen, &pos) {
-            if !s.is_over() && !seen.insert((*s.cells(), s.to_move())) {
+            if !s.is_over() && !seen.insert((s.cells(), s.to_move())) {
                 reason = GameEnd::Repetition;
                 break;
             }

@@ -7,8 +7,8 @@
 //! - [`State`]: a position of any of the games, seen from the side to move,
 //!   with the handful of operations the agents need: legal moves, children,
 //!   play, game over, scores;
-//! - [`AwariState`]: an Awari or Oware position with the seeds each side has
-//!   captured, built on [`crate::rules::awari`].
+//! - [`AwariState`]: an Awari or Oware position ([`AwariPosition`]) with
+//!   its game, built on [`crate::rules::awari`].
 //!
 //! "Score" means a player's store in Kalah and the seeds a player has
 //! captured (or taken at the end of the game) in Awari and Oware. When an
@@ -21,11 +21,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::awari_position::AwariPosition;
 use crate::error::{Error, Result};
 use crate::position::{Position, Side};
 use crate::rules::awari::{
-    awari_start, awari_turn, AwariGame, AwariMove, AwariMoves, AwariTurn, AWARI_MAX_PITS,
-    AWARI_MIN_PITS,
+    AwariGame, AwariMove, AwariMoves, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
 };
 use crate::rules::{KalahRules, MAX_PITS};
 
@@ -201,27 +201,22 @@ impl FromStr for GameSpec {
     }
 }
 
-/// An Awari or Oware position seen from the side to move, with the seeds
-/// each side has captured.
+/// An Awari or Oware position for play and search: the rules engine's
+/// [`AwariPosition`] (board, captured totals, side to move; its notation),
+/// the game it is played under, and whether the game is over, so that
+/// asking costs nothing.
 ///
-/// Invariants (kept by every constructor and by [`AwariState::play`]): the
-/// board is one the rules reach or could set up, `AWARI_MIN_PITS <= m <=
-/// AWARI_MAX_PITS`, cells past `2m` are 0, board and captured seeds total at
-/// most 255; and when the rules end the game (the mover's row is empty, no
-/// move can feed the opponent's empty row, or a forced grand slam was
-/// played) the seeds left have been given to their owners, the board is
-/// empty and [`AwariState::is_over`] holds. So the captured counts of a
-/// finished game are its final score.
+/// Invariant (kept by every constructor and by [`AwariState::play`]): when
+/// the rules end the game (the mover's row is empty, no move can feed the
+/// opponent's empty row, or a forced grand slam was played) the seeds left
+/// have been given to the players as the rules say ([`AwariPosition::finish`]),
+/// the board is empty and [`AwariState::is_over`] holds. So the captured
+/// totals of a finished game are its final score.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AwariState {
     game: AwariGame,
-    m: u8,
-    to_move: Side,
     over: bool,
-    /// Seeds captured (or taken at the end), South's then North's.
-    captured: [u8; 2],
-    /// Pits from the mover's view: mover's `0..m`, opponent's `m..2m`.
-    board: [u8; 12],
+    pos: AwariPosition,
 }
 
 impl AwariState {
@@ -233,106 +228,60 @@ impl AwariState {
                 "{m} pits per side: {game} is played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
             )));
         }
-        if 2 * m * n > 255 {
-            return Err(Error::Unsupported(format!(
-                "{game}({m},{n}) has {} seeds; the engine holds at most 255: use fewer seeds per pit",
-                2 * m * n
-            )));
-        }
-        Ok(AwariState::settled(
-            game,
-            m,
-            awari_start(m, n as u8),
-            Side::South,
-            [0, 0],
-        ))
+        Ok(AwariState::new(AwariPosition::start(m, n)?, game))
+    }
+
+    /// `pos` played under `game`; when the rules say the game is over
+    /// there, the seeds left are given to the players at once.
+    pub fn new(mut pos: AwariPosition, game: AwariGame) -> AwariState {
+        let over = pos.finish(game);
+        AwariState { game, over, pos }
     }
 
     /// A position from its pits (`2m` of them, from the side to move: the
     /// mover's from the mover's left, then the opponent's from the
     /// opponent's left), the side to move and the seeds captured so far
-    /// (South's, North's). When the rules say the game is over here, the
-    /// seeds left are given to their owners at once.
+    /// (South's, North's).
     pub fn from_board(
         game: AwariGame,
         pits: &[u8],
         to_move: Side,
         captured: [u8; 2],
     ) -> Result<AwariState> {
-        let m = pits.len() / 2;
-        if pits.len() % 2 != 0 || !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&m) {
-            return Err(Error::Unsupported(format!(
-                "{} pits: an {game} board has 2m of them, m from {AWARI_MIN_PITS} to {AWARI_MAX_PITS}",
-                pits.len()
-            )));
-        }
-        let total: usize = pits.iter().chain(&captured).map(|&c| c as usize).sum();
-        if total > 255 {
-            return Err(Error::Unsupported(format!(
-                "the position holds {total} seeds; the engine holds at most 255"
-            )));
-        }
-        let mut board = [0u8; 12];
-        board[..2 * m].copy_from_slice(pits);
-        Ok(AwariState::settled(game, m, board, to_move, captured))
-    }
-
-    /// Build a state and end the game when the rules say it is over.
-    #[inline]
-    fn settled(
-        game: AwariGame,
-        m: usize,
-        board: [u8; 12],
-        to_move: Side,
-        captured: [u8; 2],
-    ) -> AwariState {
-        let mut s = AwariState {
-            game,
-            m: m as u8,
-            to_move,
-            over: false,
-            captured,
-            board,
-        };
-        // With seeds in both rows the mover always has a move (if only a
-        // forced grand slam): only an empty row can end the game here.
-        let mover_empty = board[..m].iter().all(|&c| c == 0);
-        let opponent_empty = board[m..2 * m].iter().all(|&c| c == 0);
-        if mover_empty || opponent_empty {
-            if let AwariTurn::Over {
-                mover_gain,
-                opponent_gain,
-            } = awari_turn(&board, m, game)
-            {
-                let me = side_index(to_move);
-                s.captured[me] += mover_gain;
-                s.captured[1 - me] += opponent_gain;
-                s.board = [0; 12];
-                s.over = true;
-            }
-        }
-        s
+        let i = side_index(to_move);
+        let pos = AwariPosition::from_board(pits, [captured[i], captured[1 - i]], to_move)?;
+        Ok(AwariState::new(pos, game))
     }
 
     /// The state after legal move `mv` of this state.
     #[inline]
     fn after(&self, mv: &AwariMove) -> AwariState {
-        let m = self.m as usize;
-        let mut captured = self.captured;
-        let me = side_index(self.to_move);
-        captured[me] += mv.captured;
+        let m = self.pos.pits_per_side();
+        let [mine, theirs] = self.pos.captured_by_mover_opponent();
+        let gain = mv.captured + mv.end_gain;
+        let pos = AwariPosition::from_board(
+            &mv.board[..2 * m],
+            [theirs, mine + gain],
+            self.pos.to_move().other(),
+        )
+        .expect("a move keeps the seeds");
         if mv.game_over {
-            captured[me] += mv.end_gain;
+            return AwariState {
+                game: self.game,
+                over: true,
+                pos,
+            };
+        }
+        // With seeds in both rows the mover always has a move (if only a
+        // forced grand slam): only an empty row can end the game here.
+        if pos.mover_pits().iter().all(|&c| c == 0) || pos.opponent_pits().iter().all(|&c| c == 0) {
+            AwariState::new(pos, self.game)
+        } else {
             AwariState {
                 game: self.game,
-                m: self.m,
-                to_move: self.to_move.other(),
-                over: true,
-                captured,
-                board: [0; 12],
+                over: false,
+                pos,
             }
-        } else {
-            AwariState::settled(self.game, m, mv.board, self.to_move.other(), captured)
         }
     }
 
@@ -341,29 +290,34 @@ impl AwariState {
         self.game
     }
 
+    /// The position.
+    pub fn position(&self) -> &AwariPosition {
+        &self.pos
+    }
+
     /// Pits per side.
     pub fn pits_per_side(&self) -> usize {
-        self.m as usize
+        self.pos.pits_per_side()
     }
 
     /// The side to move.
     pub fn to_move(&self) -> Side {
-        self.to_move
+        self.pos.to_move()
     }
 
     /// The `2m` pits from the side to move.
     pub fn board(&self) -> &[u8] {
-        &self.board[..2 * self.m as usize]
+        self.pos.board()
     }
 
     /// The whole 12-cell board (cells past `2m` are 0), as the rules take it.
-    pub fn cells(&self) -> &[u8; 12] {
-        &self.board
+    pub fn cells(&self) -> [u8; 12] {
+        self.pos.cells()
     }
 
     /// Seeds captured (or taken at the end), `[south, north]`.
     pub fn captured(&self) -> [u8; 2] {
-        self.captured
+        self.pos.captured()
     }
 
     /// Whether the game is over by the rules.
@@ -376,7 +330,7 @@ impl AwariState {
         if self.over {
             return None;
         }
-        match awari_turn(&self.board, self.m as usize, self.game) {
+        match self.pos.turn(self.game) {
             AwariTurn::Play(moves) => Some(moves),
             AwariTurn::Over { .. } => unreachable!("a settled state that is not over has moves"),
         }
@@ -385,62 +339,29 @@ impl AwariState {
     /// Play `pit`; an illegal move is refused with the reason and leaves the
     /// state as it was.
     pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
-        let m = self.m as usize;
         if self.over {
             return Err("the game is over".to_string());
         }
-        if pit >= m {
-            return Err(format!(
-                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
-                m - 1
-            ));
-        }
-        if self.board[pit] == 0 {
-            return Err(format!("pit {pit} is empty"));
-        }
-        let moves = self.moves().expect("not over");
-        let Some(mv) = moves.find(pit) else {
-            let opponent_empty = self.board[m..2 * m].iter().all(|&c| c == 0);
-            return Err(if opponent_empty {
-                format!(
-                    "pit {pit} does not reach the opponent's empty row: a move that feeds it must be played"
-                )
-            } else {
-                format!(
-                    "pit {pit} would capture every seed of the opponent's row (a grand slam), \
-                     which is illegal while another move exists"
-                )
-            });
-        };
-        *self = self.after(mv);
+        let played = self.pos.play(pit, self.game)?;
+        self.over = played.game_over;
         Ok(Step {
-            captured: mv.captured,
+            captured: played.captured,
             extra_turn: false,
-            game_over: self.over,
+            game_over: played.game_over,
         })
     }
 }
 
 impl fmt::Display for AwariState {
-    /// The pits from the side to move (mover's row from its left, then the
-    /// opponent's from its left), then the seeds captured by the mover and
-    /// by the opponent.
+    /// The position in the notation of [`crate::awari_position`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let me = side_index(self.to_move);
-        let cells: Vec<String> = self.board().iter().map(|c| c.to_string()).collect();
-        write!(
-            f,
-            "{} captured {} {}",
-            cells.join(" "),
-            self.captured[me],
-            self.captured[1 - me]
-        )
+        write!(f, "{}", self.pos)
     }
 }
 
 impl fmt::Debug for AwariState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}({} to move: {})", self.game, self.to_move, self)
+        write!(f, "{}({} to move: {})", self.game, self.to_move(), self)
     }
 }
 
@@ -478,7 +399,7 @@ impl State {
     pub fn to_move(&self) -> Side {
         match self {
             State::Kalah(p, _) => p.to_move(),
-            State::Awari(s) => s.to_move,
+            State::Awari(s) => s.to_move(),
         }
     }
 
@@ -487,7 +408,7 @@ impl State {
     pub fn pits_per_side(&self) -> usize {
         match self {
             State::Kalah(p, _) => p.pits_per_side(),
-            State::Awari(s) => s.m as usize,
+            State::Awari(s) => s.pits_per_side(),
         }
     }
 
@@ -496,7 +417,7 @@ impl State {
     pub fn mover_pits(&self) -> &[u8] {
         match self {
             State::Kalah(p, _) => p.mover_pits(),
-            State::Awari(s) => &s.board[..s.m as usize],
+            State::Awari(s) => s.pos.mover_pits(),
         }
     }
 
@@ -505,7 +426,7 @@ impl State {
     pub fn opponent_pits(&self) -> &[u8] {
         match self {
             State::Kalah(p, _) => p.opponent_pits(),
-            State::Awari(s) => &s.board[s.m as usize..2 * s.m as usize],
+            State::Awari(s) => s.pos.opponent_pits(),
         }
     }
 
@@ -533,7 +454,7 @@ impl State {
     pub fn scores(&self) -> [u8; 2] {
         match self {
             State::Kalah(p, _) => p.stores(),
-            State::Awari(s) => s.captured,
+            State::Awari(s) => s.captured(),
         }
     }
 
@@ -771,7 +692,7 @@ mod tests {
     #[test]
     fn awari_state_plays_and_refuses_with_reasons() {
         let mut s = AwariState::start(AwariGame::Awari, 6, 4).unwrap();
-        assert_eq!(s.to_string(), "4 4 4 4 4 4 4 4 4 4 4 4 captured 0 0");
+        assert_eq!(s.to_string(), "4 4 4 4 4 4 4 4 4 4 4 4");
         s.play(5).unwrap();
         assert_eq!(s.to_move(), Side::North);
         assert_eq!(s.board(), &[5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 0]);
@@ -781,7 +702,7 @@ mod tests {
             AwariState::from_board(AwariGame::Awari, &[1, 0, 1, 0, 0, 0], Side::South, [10, 12])
                 .unwrap();
         let before = s;
-        assert!(s.play(0).unwrap_err().contains("feeds"));
+        assert!(s.play(0).unwrap_err().contains("does not feed"));
         assert!(s.play(1).unwrap_err().contains("empty"));
         assert_eq!(s, before);
         // Grand slam refused while another move exists.

@@ -321,7 +321,7 @@ impl Agent for PerfectAwariAgent {
                 value_kind: "the only legal move",
             };
         }
-        let out = self.search(s.cells(), s.pits_per_side(), start + self.time);
+        let out = self.search(&s.cells(), s.pits_per_side(), start + self.time);
         Choice {
             pit: out.pit,
             value: Some(out.value as f64),
@@ -383,10 +383,10 @@ mod tests {
                 if s.is_over() {
                     continue;
                 }
-                let Some(exact) = minimax(s.cells(), m, game, 14) else {
+                let Some(exact) = minimax(&s.cells(), m, game, 14) else {
                     continue;
                 };
-                let out = agent.search(s.cells(), m, Instant::now() + Duration::from_secs(5));
+                let out = agent.search(&s.cells(), m, Instant::now() + Duration::from_secs(5));
                 // A tree that ends within 14 plies has no cycle: the search
                 // must prove its value.
                 assert!(out.exact, "{game} {s:?}: {out:?}");
