@@ -87,8 +87,11 @@ pub struct PerfectAwariAgent {
     time: Duration,
     name: String,
     /// Bounds on board values; valid from one move to the next of the
-    /// agent's game (they depend on the board only).
+    /// agent's game (they depend on the board and the width only).
     tt: Tt,
+    /// Pits per side of the boards in `tt` (a 12-cell board alone does not
+    /// say: `1 1 0 2` is another board with 2 pits than with 3).
+    tt_pits: usize,
 }
 
 impl std::fmt::Debug for PerfectAwariAgent {
@@ -105,6 +108,7 @@ impl PerfectAwariAgent {
             time,
             name,
             tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),
+            tt_pits: 0,
         }
     }
 
@@ -112,6 +116,10 @@ impl PerfectAwariAgent {
     /// best move of the last completed depth and its value in seeds still to
     /// be captured (mover minus opponent). The first depth always completes.
     pub fn search(&mut self, board: &[u8; 12], m: usize, deadline: Instant) -> SearchOutcome {
+        if m != self.tt_pits {
+            self.tt.clear();
+            self.tt_pits = m;
+        }
         search_awari(board, m, self.game, deadline, &mut self.tt)
     }
 }
@@ -395,5 +403,40 @@ mod tests {
             }
         }
         assert!(proved > 100, "{proved}");
+    }
+
+    #[test]
+    fn proved_values_match_the_reference_solver_with_cycles() {
+        // The reference solves cyclic positions exactly (endless play worth
+        // 0); the search must agree whenever it claims a proof, and must
+        // never claim one it cannot have.
+        use crate::reference::awari::awari_value;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let mut proved = 0;
+        let mut unproved = 0;
+        for game in AwariGame::ALL {
+            let mut agent = PerfectAwariAgent::new(game, Duration::from_secs(5), "p".into());
+            for _ in 0..300 {
+                let m = rng.gen_range(2..=4);
+                let mut cells = [0u8; 12];
+                for c in cells[..2 * m].iter_mut() {
+                    *c = rng.gen_range(0..=2);
+                }
+                let s = AwariState::from_board(game, &cells[..2 * m], Side::South, [0, 0]).unwrap();
+                if s.is_over() {
+                    continue;
+                }
+                let deadline = Instant::now() + Duration::from_millis(5);
+                let out = agent.search(&s.cells(), m, deadline);
+                if out.exact {
+                    proved += 1;
+                    assert_eq!(out.value, awari_value(&s.cells(), m, game), "{game} {s:?}");
+                } else {
+                    unproved += 1;
+                }
+            }
+        }
+        assert!(proved > 100 && unproved > 10, "{proved} {unproved}");
     }
 }
