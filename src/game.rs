@@ -450,7 +450,7 @@ impl State {
 
     /// The scores `[south, north]`: stores in Kalah, seeds captured (or
     /// taken at the end) in Awari and Oware.
-    #[inline]
+    #[inline(always)]
     pub fn scores(&self) -> [u8; 2] {
         match self {
             State::Kalah(p, _) => p.stores(),
@@ -459,7 +459,7 @@ impl State {
     }
 
     /// `side`'s score minus the other's.
-    #[inline]
+    #[inline(always)]
     pub fn difference(&self, side: Side) -> i32 {
         let s = self.scores();
         let i = side_index(side);
@@ -494,20 +494,31 @@ impl State {
     /// The children, one per legal move in increasing pit order. Kalah
     /// children are played only when asked for ([`Children::get`]); Awari
     /// ones come from one call of the rules.
-    #[inline]
+    #[inline(always)]
     pub fn children(&self) -> Children {
         match self {
-            State::Kalah(..) => {
-                let (pits, n) = self.moves();
-                Children {
-                    parent: *self,
-                    list: ChildList::Kalah { pits, len: n as u8 },
+            State::Kalah(pos, rules) => {
+                let mut pits = [0u8; MAX_PITS];
+                let mut len = 0;
+                if !pos.is_game_over(*rules) {
+                    for (i, &c) in pos.mover_pits().iter().enumerate() {
+                        if c > 0 {
+                            pits[len] = i as u8;
+                            len += 1;
+                        }
+                    }
                 }
+                Children(ChildList::Kalah {
+                    pos: *pos,
+                    rules: *rules,
+                    pits,
+                    len: len as u8,
+                })
             }
-            State::Awari(s) => Children {
-                parent: *self,
-                list: ChildList::Awari(s.moves()),
-            },
+            State::Awari(s) => Children(ChildList::Awari {
+                parent: *s,
+                moves: s.moves(),
+            }),
         }
     }
 
@@ -560,27 +571,29 @@ pub struct Child {
 #[derive(Clone, Copy, Debug)]
 enum ChildList {
     Kalah {
-        pits: [usize; MAX_PITS],
+        pos: Position,
+        rules: KalahRules,
+        pits: [u8; MAX_PITS],
         len: u8,
     },
-    /// `None` when the game is over.
-    Awari(Option<AwariMoves>),
+    Awari {
+        parent: AwariState,
+        /// `None` when the game is over.
+        moves: Option<AwariMoves>,
+    },
 }
 
 /// The children of a state ([`State::children`]), allocation-free.
 #[derive(Clone, Copy, Debug)]
-pub struct Children {
-    parent: State,
-    list: ChildList,
-}
+pub struct Children(ChildList);
 
 impl Children {
     /// The number of legal moves.
-    #[inline]
+    #[inline(always)]
     pub fn len(&self) -> usize {
-        match &self.list {
+        match &self.0 {
             ChildList::Kalah { len, .. } => *len as usize,
-            ChildList::Awari(moves) => moves.as_ref().map_or(0, |m| m.len()),
+            ChildList::Awari { moves, .. } => moves.as_ref().map_or(0, |m| m.len()),
         }
     }
 
@@ -591,24 +604,29 @@ impl Children {
     }
 
     /// The pit of the `i`-th child.
-    #[inline]
+    #[inline(always)]
     pub fn pit(&self, i: usize) -> usize {
-        match &self.list {
-            ChildList::Kalah { pits, .. } => pits[i],
-            ChildList::Awari(moves) => moves.as_ref().expect("a move").as_slice()[i].pit as usize,
+        match &self.0 {
+            ChildList::Kalah { pits, .. } => pits[i] as usize,
+            ChildList::Awari { moves, .. } => {
+                moves.as_ref().expect("a move").as_slice()[i].pit as usize
+            }
         }
     }
 
     /// The `i`-th child (`i < len()`).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, i: usize) -> Child {
-        match (&self.list, &self.parent) {
-            (ChildList::Kalah { pits, .. }, State::Kalah(p, r)) => {
-                let mut child = *p;
-                let mv = child.play(pits[i], *r).expect("legal move");
+        match &self.0 {
+            ChildList::Kalah {
+                pos, rules, pits, ..
+            } => {
+                let pit = pits[i] as usize;
+                let mut child = *pos;
+                let mv = child.play(pit, *rules).expect("legal move");
                 Child {
-                    pit: pits[i],
-                    state: State::Kalah(child, *r),
+                    pit,
+                    state: State::Kalah(child, *rules),
                     step: Step {
                         captured: mv.captured,
                         extra_turn: mv.extra_turn,
@@ -616,9 +634,9 @@ impl Children {
                     },
                 }
             }
-            (ChildList::Awari(moves), State::Awari(s)) => {
+            ChildList::Awari { parent, moves } => {
                 let mv = &moves.as_ref().expect("a move").as_slice()[i];
-                let state = s.after(mv);
+                let state = parent.after(mv);
                 Child {
                     pit: mv.pit as usize,
                     state: State::Awari(state),
@@ -629,7 +647,6 @@ impl Children {
                     },
                 }
             }
-            _ => unreachable!("children are listed by their parent's game"),
         }
     }
 
