@@ -21,7 +21,8 @@ use mancala::tablebase::Tablebase;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
-or a time like 2s), perfect[:TIME] (tables from --db, then a timed search; default 1s per move).";
+or a time like 2s), perfect[:TIME] (Kalah: tables from --db, then a timed search; Awari and Oware: \
+the timed search alone, no tables yet; default 1s per move).";
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Clone, Debug)]
@@ -59,7 +60,8 @@ pub struct ArenaArgs {
 #[derive(Args, Clone, Debug)]
 #[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala match greedy random --games 200\n  \
 mancala match alphabeta:8 greedy --game kalah:6:4 --games 200 --json\n  \
-mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl"))]
+mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl\n  \
+mancala match greedy random --game awari:6:4 --games 200 --max-plies 300"))]
 pub struct MatchArgs {
     /// Agent A.
     pub a: String,
@@ -75,7 +77,8 @@ pub struct MatchArgs {
 
 /// `mancala tournament AGENT...`.
 #[derive(Args, Clone, Debug)]
-#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala tournament random greedy alphabeta:4 mcts:500 --games 50"))]
+#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala tournament random greedy alphabeta:4 mcts:500 --games 50\n  \
+mancala tournament random greedy heuristic:4 --game oware:6:4 --games 50"))]
 pub struct TournamentArgs {
     /// The agents (two or more).
     #[arg(required = true, num_args = 2..)]
@@ -300,6 +303,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         r.games,
         args.arena.seed
     );
+    if let Some(mode) = r.matches.iter().find_map(|m| m.perfect_mode) {
+        println!("perfect agent: {mode}");
+    }
     println!("score of the row agent against the column agent (win 1, draw 1/2); * marks a row significantly stronger (one-sided binomial, p < 0.05)");
     let n = r.agents.len();
     print!("{:<4}", "");
