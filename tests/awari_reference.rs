@@ -192,6 +192,10 @@ fn start_values_of_small_games() {
         (O, 2, 2, 0, 3),
         (A, 2, 3, 1, 329),
         (O, 2, 3, 2, 239),
+        (A, 2, 4, 0, 752),
+        (O, 2, 4, -10, 740),
+        (A, 2, 5, 3, 1388),
+        (O, 2, 5, 2, 1354),
         (A, 3, 1, 0, 406),
         (O, 3, 1, 0, 398),
         (A, 3, 2, 3, 8011),
@@ -200,6 +204,8 @@ fn start_values_of_small_games() {
         (O, 3, 3, 11, 15328),
         (A, 4, 1, 0, 7401),
         (O, 4, 1, 0, 7336),
+        (A, 5, 1, 0, 120606),
+        (O, 5, 1, 0, 119898),
     ] {
         let r = AwariReference::solve(&awari_start(m, n), m, game);
         assert_eq!(
@@ -220,4 +226,82 @@ proptest! {
         let r = AwariReference::solve(&cells, m, game);
         check_consistency(&r, m, game);
     }
+}
+
+/// A second, unrelated method: plain minimax over lines of play in which a
+/// board repeating with the same side to move ends the game with the seeds
+/// left split evenly (0), the rule matches are played under (`RULES.md`,
+/// "Endless play"). A capture makes every earlier board unreachable, so the
+/// line is forgotten there and the value after a capture is memoized. With
+/// the repetition rule no history can do better than positional play (the
+/// forcing player's attractor strategy never repeats a board, the other
+/// player's trap strategy only repeats or exits low), so this must agree
+/// with the table convention exactly. Exponential inside a layer: tiny
+/// boards only.
+fn repetition_minimax(
+    board: [u8; 12],
+    side: bool,
+    m: usize,
+    game: AwariGame,
+    line: &mut Vec<([u8; 12], bool)>,
+    memo: &mut std::collections::HashMap<[u8; 12], i32>,
+) -> i32 {
+    if line.contains(&(board, side)) {
+        return 0;
+    }
+    let moves = match awari_turn(&board, m, game) {
+        AwariTurn::Over {
+            mover_gain,
+            opponent_gain,
+        } => return mover_gain as i32 - opponent_gain as i32,
+        AwariTurn::Play(moves) => moves,
+    };
+    let mut best = i32::MIN;
+    for mv in moves.as_slice() {
+        let v = if mv.game_over {
+            mv.captured as i32 + mv.end_gain as i32
+        } else if mv.captured > 0 {
+            let child = match memo.get(&mv.board) {
+                Some(&v) => v,
+                None => {
+                    let v = repetition_minimax(mv.board, !side, m, game, &mut Vec::new(), memo);
+                    memo.insert(mv.board, v);
+                    v
+                }
+            };
+            mv.captured as i32 - child
+        } else {
+            line.push((board, side));
+            let child = repetition_minimax(mv.board, !side, m, game, line, memo);
+            line.pop();
+            -child
+        };
+        best = best.max(v);
+    }
+    best
+}
+
+#[test]
+fn repetition_minimax_agrees_on_small_boards() {
+    let mut checked = 0;
+    for game in AwariGame::ALL {
+        for (m, top) in [(2usize, 7usize), (3, 3)] {
+            let roots: Vec<[u8; 12]> = (0..=top).flat_map(|k| awari_boards(m, k)).collect();
+            let r = AwariReference::solve_many(roots.iter().copied(), m, game);
+            let mut memo = std::collections::HashMap::new();
+            for b in &roots {
+                let plain = match memo.get(b) {
+                    Some(&v) => v,
+                    None => {
+                        let v = repetition_minimax(*b, false, m, game, &mut Vec::new(), &mut memo);
+                        memo.insert(*b, v);
+                        v
+                    }
+                };
+                assert_eq!(r.value(b), Some(plain), "{game} {b:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
 }

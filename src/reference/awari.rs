@@ -46,6 +46,11 @@
 //! will still capture or take minus those the opponent will, perfect play,
 //! endless play adding 0.
 //!
+//! `tests/awari_reference.rs` checks it on boards solved by hand, the Bellman
+//! equation on every board it solves, and against plain minimax over lines of
+//! play with a repetition rule (a second method sharing nothing with this
+//! one) on every small board.
+//!
 //! The cost is (thresholds) x (sweeps) x (moves in the layer): fine for the
 //! small games of the tests (up to a few hundred thousand boards), not meant
 //! for more.
