@@ -14,13 +14,15 @@
 //! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
 //! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
-//! | `perfect[:TIME]` | table play, alpha-beta on final store difference above the tables ([`perfect`]) |
+//! | `perfect[:TIME]` | Kalah: table play, alpha-beta on final store difference above the tables ([`perfect`]); Awari, Oware: timed alpha-beta alone ([`perfect_awari`]) |
 //!
 //! Choices the published descriptions leave open, written down here: the
 //! deterministic agents break ties towards the leftmost pit; a search depth
 //! counts single moves, extra-turn moves included; the heuristic's H5 is 1
 //! when the move that led to the evaluated node was the agent's own move
-//! from its rightmost pit; MCTS play-outs score a win 1, a draw 1/2.
+//! from its rightmost pit; MCTS play-outs score a win 1, a draw 1/2 (in
+//! Awari and Oware a play-out stops after [`mcts::PLAYOUT_MAX_PLIES`] plies
+//! and is scored on the seeds captured by then).
 //!
 //! Every agent but `perfect` is written once for all three games against
 //! [`State`] (legal moves, children, play, game over, scores). In Awari and
