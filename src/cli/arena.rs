@@ -13,9 +13,11 @@ use mancala::agents::AgentSpec;
 use mancala::arena::{
     self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions, DEFAULT_MAX_PLIES,
 };
+use mancala::awari_position::AwariPosition;
 use mancala::error::{Error, Result};
-use mancala::game::{Rules, State};
+use mancala::game::{side_index, AwariState, Rules, State};
 use mancala::position::{Position, Side};
+use mancala::rules::awari::AwariGame;
 use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::tablebase::Tablebase;
 
@@ -351,22 +353,16 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The board from the person's side: their row at the bottom.
-fn draw(pos: &Position, you: Side) -> String {
-    let (mine, my_store, theirs, their_store) = if pos.to_move() == you {
-        (
-            pos.mover_pits(),
-            pos.mover_store(),
-            pos.opponent_pits(),
-            pos.opponent_store(),
-        )
+/// The board from the person's side: their row at the bottom, the stores
+/// (Awari and Oware: the seeds captured) at the ends.
+fn draw(state: &State, you: Side) -> String {
+    let scores = state.scores();
+    let my_store = scores[side_index(you)];
+    let their_store = scores[1 - side_index(you)];
+    let (mine, theirs) = if state.to_move() == you {
+        (state.mover_pits(), state.opponent_pits())
     } else {
-        (
-            pos.opponent_pits(),
-            pos.opponent_store(),
-            pos.mover_pits(),
-            pos.mover_store(),
-        )
+        (state.opponent_pits(), state.mover_pits())
     };
     let row = |cells: &mut dyn Iterator<Item = &u8>| {
         cells
@@ -434,15 +430,53 @@ pub fn play_vs(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout();
-    play_loop(
-        &mut pos,
+    let mut state = State::Kalah(pos, rules);
+    play_loop(&mut state, you, agent.as_mut(), &mut input, &mut stdout).map_err(|e| match e {
+        LoopError::Game(e) => e,
+        LoopError::Io(e) => Error::io("<terminal>", e),
+    })
+}
+
+/// Run `mancala play awari|oware ... --vs AGENT`: a person against an agent
+/// in the terminal. A position that repeats with the same side to move ends
+/// the game, the seeds left split evenly (`RULES.md`); `q` quits.
+pub fn play_vs_awari(
+    game: AwariGame,
+    pits: Option<usize>,
+    seeds: Option<usize>,
+    position: Option<String>,
+    moves: &str,
+    vs: &VsArgs,
+) -> Result<ExitCode> {
+    let spec: AgentSpec = vs.vs.as_deref().unwrap_or_default().parse()?;
+    let mut pos = match (position, pits, seeds) {
+        (Some(text), _, _) => AwariPosition::parse(&text)?,
+        (None, Some(m), Some(n)) => AwariPosition::start(m, n)?,
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "give the board as `play {game} M N --vs AGENT` or --position \"...\""
+            )))
+        }
+    };
+    pos.play_line(moves, game)?;
+    let rules = Rules::Awari(game);
+    // Prints the search-only note for the perfect agent; never any tables.
+    load_tables(
+        std::slice::from_ref(&spec),
+        &vs.vs_db,
+        pos.pits_per_side(),
         rules,
-        you,
-        agent.as_mut(),
-        &mut input,
-        &mut stdout,
-    )
-    .map_err(|e| match e {
+    )?;
+    let mut agent = spec.build(rules, None, vs.vs_seed);
+    let you = match vs.you {
+        YourSide::South => Side::South,
+        YourSide::North => Side::North,
+    };
+    let mut state = State::Awari(AwariState::new(pos, game));
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut stdout = std::io::stdout();
+    play_loop(&mut state, you, agent.as_mut(), &mut input, &mut stdout).map_err(|e| match e {
         LoopError::Game(e) => e,
         LoopError::Io(e) => Error::io("<terminal>", e),
     })
@@ -460,8 +494,7 @@ impl From<std::io::Error> for LoopError {
 }
 
 fn play_loop(
-    pos: &mut Position,
-    rules: KalahRules,
+    pos: &mut State,
     you: Side,
     agent: &mut dyn mancala::agents::Agent,
     input: &mut dyn BufRead,
@@ -473,10 +506,22 @@ fn play_loop(
         "you play {you}; type a pit number 0..{} (0 is your leftmost pit), or q to quit",
         m - 1
     )?;
+    // Positions reached, for the repetition rule of Awari and Oware (the
+    // same board with the same side to move; then the captured totals are
+    // the same too).
+    let awari = matches!(pos, State::Awari(_));
+    let mut seen = std::collections::HashSet::from([*pos]);
+    let mut repeated = false;
     loop {
         write!(out, "\n{}", draw(pos, you))?;
-        if pos.is_game_over(rules) {
-            let s = pos.stores();
+        if repeated {
+            writeln!(
+                out,
+                "the position repeats (same board, same side to move): the seeds left are split evenly"
+            )?;
+        }
+        if pos.is_over() || repeated {
+            let s = pos.scores();
             let (mine, theirs) = if you == Side::South {
                 (s[0], s[1])
             } else {
@@ -514,8 +559,9 @@ fn play_loop(
                     continue;
                 }
             };
-            match pos.play(pit, rules) {
+            match pos.play(pit) {
                 Ok(mv) => {
+                    repeated = awari && !seen.insert(*pos);
                     if mv.extra_turn {
                         writeln!(out, "you play {pit}: extra turn")?;
                     } else {
@@ -525,9 +571,9 @@ fn play_loop(
                 Err(reason) => writeln!(out, "refused: {reason}; try again")?,
             }
         } else {
-            let choice = agent.choose(&State::Kalah(*pos, rules));
+            let choice = agent.choose(pos);
             let before = *pos;
-            let mv = pos.play(choice.pit, rules).map_err(|reason| {
+            let mv = pos.play(choice.pit).map_err(|reason| {
                 LoopError::Game(Error::IllegalMove {
                     agent: agent.name(),
                     position: before.to_string(),
@@ -536,6 +582,7 @@ fn play_loop(
                     reason,
                 })
             })?;
+            repeated = awari && !seen.insert(*pos);
             let value = match choice.value {
                 Some(v) if v.fract() == 0.0 => {
                     format!(" (value {v:+} for the agent: {})", choice.value_kind)
