@@ -305,3 +305,25 @@ fn repetition_minimax_agrees_on_small_boards() {
     }
     assert!(checked > 500, "{checked}");
 }
+
+/// Long (about a minute in release): the Bellman equation on every board
+/// reachable in Awari and Oware (3,4) and (4,2), and the repetition minimax
+/// on every board of 3 pits with 4 seeds. Run with
+/// `cargo test --release --test awari_reference -- --ignored`.
+#[test]
+#[ignore = "long: run with --ignored in release mode"]
+fn larger_games_are_consistent() {
+    for game in AwariGame::ALL {
+        for (m, n) in [(3usize, 4u8), (4, 2)] {
+            let r = AwariReference::solve(&awari_start(m, n), m, game);
+            check_consistency(&r, m, game);
+        }
+        let roots: Vec<[u8; 12]> = (0..=4).flat_map(|k| awari_boards(3, k)).collect();
+        let r = AwariReference::solve_many(roots.iter().copied(), 3, game);
+        let mut memo = std::collections::HashMap::new();
+        for b in &roots {
+            let plain = repetition_minimax(*b, false, 3, game, &mut Vec::new(), &mut memo);
+            assert_eq!(r.value(b), Some(plain), "{game} {b:?}");
+        }
+    }
+}
