@@ -19,11 +19,14 @@
 //! fair coin gives at least A's score (rounded down to whole points) in N
 //! tosses; 32 of 50 gives p = 0.0325, the published criterion.
 //!
-//! Only Kalah exists in the engine so far: [`GameSpec`] has one variant and
-//! new games are meant to be added to it.
+//! Games: Kalah, Awari and Oware ([`GameSpec`]). Awari and Oware positions
+//! can repeat, so there a game also ends when a position repeats (same
+//! board, same side to move) or after [`MatchOptions::max_plies`] plies
+//! (default [`DEFAULT_MAX_PLIES`]); the seeds left on the board are then
+//! split evenly and add nothing to the difference (`RULES.md`, Awari rule
+//! 6): the result is decided by the seeds captured, equal is a draw. Kalah
+//! positions never repeat and Kalah games always end by the rules.
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,10 +37,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::random::random_move;
-use crate::agents::{side_index, Agent, AgentSpec};
+use crate::agents::{Agent, AgentSpec};
 use crate::error::{Error, Result};
-use crate::position::{format_line, Position, Side};
-use crate::rules::KalahRules;
+pub use crate::game::GameSpec;
+use crate::game::{side_index, State};
+use crate::position::{format_line, Side};
 use crate::tablebase::Tablebase;
 
 /// Random moves of each side at the start of a match between two
@@ -47,113 +51,29 @@ pub const DEFAULT_RANDOM_OPENING: usize = 10;
 /// Significance level of the "stronger" relation.
 pub const SIGNIFICANCE: f64 = 0.05;
 
-/// A game and its start position, as named on the command line:
-/// `kalah:M:N` or `kalah:M:N:RULES` (RULES one of the Kalah rule names).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameSpec {
-    /// Kalah(pits, seeds) under `rules`.
-    Kalah {
-        /// Pits per side.
-        pits: usize,
-        /// Seeds per pit at the start.
-        seeds: usize,
-        /// Rule set.
-        rules: KalahRules,
-    },
+/// Default ply cap of Awari and Oware games in a match (`RULES.md`).
+pub const DEFAULT_MAX_PLIES: usize = 500;
+
+/// How a game of a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameEnd {
+    /// By the rules of the game.
+    Rules,
+    /// A position repeated with the same side to move (Awari, Oware).
+    Repetition,
+    /// The match's ply cap was reached (Awari, Oware).
+    PlyCap,
 }
 
-impl GameSpec {
-    /// The start position.
-    pub fn start(&self) -> Position {
-        match *self {
-            GameSpec::Kalah { pits, seeds, .. } => {
-                Position::start(pits, seeds).expect("checked when parsed")
-            }
-        }
-    }
-
-    /// The rules.
-    pub fn rules(&self) -> KalahRules {
-        match *self {
-            GameSpec::Kalah { rules, .. } => rules,
-        }
-    }
-
-    /// Pits per side.
-    pub fn pits(&self) -> usize {
-        match *self {
-            GameSpec::Kalah { pits, .. } => pits,
-        }
-    }
-
-    /// The `mancala play` command that replays `moves` in this game.
-    pub fn replay_command(&self, moves: &str) -> String {
-        match *self {
-            GameSpec::Kalah { pits, seeds, rules } => {
-                let rules = if rules == KalahRules::Default {
-                    String::new()
-                } else {
-                    format!(" --rules {rules}")
-                };
-                format!("mancala play kalah {pits} {seeds}{rules} --moves {moves}")
-            }
-        }
-    }
-}
-
-impl fmt::Display for GameSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl GameEnd {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
         match self {
-            GameSpec::Kalah { pits, seeds, rules } => {
-                write!(f, "kalah:{pits}:{seeds}")?;
-                if *rules != KalahRules::Default {
-                    write!(f, ":{rules}")?;
-                }
-                Ok(())
-            }
+            GameEnd::Rules => "rules",
+            GameEnd::Repetition => "repetition",
+            GameEnd::PlyCap => "ply-cap",
         }
-    }
-}
-
-impl FromStr for GameSpec {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<GameSpec> {
-        let bad = |reason: String| {
-            Error::Unsupported(format!(
-                "bad game \"{text}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit), \
-                 optionally :RULES (default, capture-needs-opposite, end-when-mover-empty)"
-            ))
-        };
-        let parts: Vec<&str> = text.trim().split(':').collect();
-        match parts[0].to_ascii_lowercase().as_str() {
-            "kalah" => {}
-            "awari" | "oware" => {
-                return Err(bad(format!(
-                    "{} is not in the engine yet (only Kalah is)",
-                    parts[0]
-                )))
-            }
-            other => return Err(bad(format!("unknown game \"{other}\""))),
-        }
-        if parts.len() < 3 || parts.len() > 4 {
-            return Err(bad("give the pits per side and seeds per pit".into()));
-        }
-        let number = |s: &str, what: &str| {
-            s.parse::<usize>()
-                .map_err(|_| bad(format!("{what} \"{s}\" is not a whole number")))
-        };
-        let pits = number(parts[1], "pits per side")?;
-        let seeds = number(parts[2], "seeds per pit")?;
-        if seeds == 0 {
-            return Err(bad("at least one seed per pit".into()));
-        }
-        let rules = match parts.get(3) {
-            Some(r) => r.parse::<KalahRules>().map_err(|e| bad(e.to_string()))?,
-            None => KalahRules::Default,
-        };
-        Position::start(pits, seeds).map_err(|e| bad(e.to_string()))?;
-        Ok(GameSpec::Kalah { pits, seeds, rules })
     }
 }
 
@@ -205,15 +125,25 @@ pub struct GameRecord {
     pub north: String,
     /// Which side agent A played.
     pub a_side: Side,
-    /// Every move in the published notation.
+    /// Every move in the published notation (Awari and Oware: one pit per
+    /// move, moves separated by dashes).
     pub moves: String,
+    /// Single moves (plies) played.
+    pub plies: usize,
+    /// How the game ended.
+    pub end: GameEnd,
     /// Single moves of each side played at random at the start.
     pub random_opening: usize,
-    /// Final stores, South then North.
+    /// Final scores, South then North: stores in Kalah, seeds captured (or
+    /// taken at the end) in Awari and Oware.
     pub stores: [u8; 2],
+    /// Seeds left on the board when the game ended by repetition or at the
+    /// ply cap: split evenly, so they change nothing in the result (0 when
+    /// the game ended by the rules).
+    pub left_on_board: u8,
     /// "south", "north" or "draw".
     pub winner: &'static str,
-    /// A's final store minus B's.
+    /// A's final score minus B's.
     pub a_difference: i32,
     /// Thinking times of A in this game.
     pub a_time: TimeStats,
@@ -245,9 +175,23 @@ pub struct MatchOptions {
     pub progress: bool,
     /// Endgame tables for the perfect agent.
     pub tables: Option<Arc<Tablebase>>,
+    /// Ply cap of games whose positions can repeat (Awari, Oware); Kalah
+    /// games always end by the rules and ignore it.
+    pub max_plies: usize,
 }
 
 impl MatchOptions {
+    /// How the perfect agent plays in this match, if one of the agents is
+    /// perfect: "search only" in Awari and Oware and in Kalah without
+    /// tables, "tables, then search" in Kalah with tables.
+    pub fn perfect_mode(&self) -> Option<&'static str> {
+        let rules = self.game.rules();
+        let tables = self.tables.is_some();
+        self.a
+            .perfect_mode(rules, tables)
+            .or_else(|| self.b.perfect_mode(rules, tables))
+    }
+
     /// Random single moves of each side at the start of every game.
     pub fn effective_random_opening(&self) -> usize {
         self.random_opening
@@ -306,6 +250,17 @@ pub struct MatchReport {
     pub seed: u64,
     /// Random single moves of each side at the start of every game.
     pub random_opening: usize,
+    /// Ply cap of a game, for games whose positions can repeat (Awari,
+    /// Oware); `None` in Kalah.
+    pub max_plies: Option<usize>,
+    /// Games ended by a repeated position.
+    pub ended_by_repetition: u64,
+    /// Games ended at the ply cap.
+    pub ended_by_ply_cap: u64,
+    /// How the perfect agent played, when one of the agents is `perfect`:
+    /// "search only" (Awari and Oware until Awari tables exist, or Kalah
+    /// without tables) or "tables, then search"; `None` otherwise.
+    pub perfect_mode: Option<&'static str>,
     /// Games A won.
     pub a_wins: u64,
     /// Drawn games.
@@ -316,7 +271,7 @@ pub struct MatchReport {
     pub a_as_south: SideResults,
     /// A's results when playing North.
     pub a_as_north: SideResults,
-    /// Mean of A's final store minus B's.
+    /// Mean of A's final score minus B's.
     pub average_difference: f64,
     /// A's score fraction (win 1, draw 1/2, divided by the games).
     pub a_score: f64,
@@ -352,34 +307,55 @@ pub fn game_seed(seed: u64, game: u64) -> u64 {
 pub struct PlayedGame {
     /// The moves of each turn, in order.
     pub turns: Vec<Vec<usize>>,
+    /// Single moves played.
+    pub plies: usize,
     /// The final position.
-    pub end: Position,
+    pub end: State,
+    /// How the game ended.
+    pub reason: GameEnd,
     /// Thinking times of A and B.
     pub times: [TimeStats; 2],
 }
 
 /// Play a game from `start` to its end: agent `a` plays `a_side`, `b` the
 /// other side; the first `opening` single moves of each side are drawn at
-/// random from `opening_rng`. An illegal move from an agent is an
+/// random from `opening_rng`. When positions can repeat (Awari, Oware) the
+/// game also ends when a position (board and side to move) comes back, or
+/// after `max_plies` single moves. An illegal move from an agent is an
 /// [`Error::IllegalMove`] naming the agent and the position.
 pub fn play_agents(
-    start: Position,
-    rules: KalahRules,
+    start: State,
     a: &mut dyn Agent,
     b: &mut dyn Agent,
     a_side: Side,
     opening: usize,
+    max_plies: usize,
     opening_rng: &mut SmallRng,
 ) -> Result<PlayedGame> {
     let mut times = [TimeStats::default(); 2]; // A, B
     let mut played = [0usize; 2]; // South, North
     let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
     let mut pos = start;
-    while !pos.is_game_over(rules) {
+    // Positions seen, for the repetition rule (Awari and Oware only).
+    let mut seen = match pos {
+        State::Awari(s) => {
+            let mut seen = std::collections::HashSet::new();
+            seen.insert((s.cells(), s.to_move()));
+            Some(seen)
+        }
+        State::Kalah(..) => None,
+    };
+    let mut plies = 0;
+    let mut reason = GameEnd::Rules;
+    while !pos.is_over() {
+        if seen.is_some() && plies >= max_plies {
+            reason = GameEnd::PlyCap;
+            break;
+        }
         let side = pos.to_move();
         let is_a = side == a_side;
         let pit = if played[side_index(side)] < opening {
-            random_move(&pos, rules, opening_rng)
+            random_move(&pos, opening_rng)
         } else {
             let t0 = Instant::now();
             let choice = if is_a { a.choose(&pos) } else { b.choose(&pos) };
@@ -388,16 +364,23 @@ pub fn play_agents(
         };
         played[side_index(side)] += 1;
         let before = pos;
-        let mv = pos.play(pit, rules).map_err(|reason| Error::IllegalMove {
+        let mv = pos.play(pit).map_err(|reason| Error::IllegalMove {
             agent: if is_a { a.name() } else { b.name() },
             position: before.to_string(),
             side,
             pit,
             reason,
         })?;
+        plies += 1;
         turns.last_mut().expect("a turn").push(pit);
         if !mv.extra_turn && !mv.game_over {
             turns.push(Vec::new());
+        }
+        if let (Some(seen), State::Awari(s)) = (&mut seen, &pos) {
+            if !s.is_over() && !seen.insert((s.cells(), s.to_move())) {
+                reason = GameEnd::Repetition;
+                break;
+            }
         }
     }
     if turns.last().is_some_and(|t| t.is_empty()) {
@@ -405,7 +388,9 @@ pub fn play_agents(
     }
     Ok(PlayedGame {
         turns,
+        plies,
         end: pos,
+        reason,
         times,
     })
 }
@@ -423,17 +408,22 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     let mut b = opts.b.build(rules, opts.tables.clone(), mix(gs ^ 2));
     let mut opening_rng = SmallRng::seed_from_u64(mix(gs ^ 3));
     let opening = opts.effective_random_opening();
-    let PlayedGame { turns, end, times } = play_agents(
+    let PlayedGame {
+        turns,
+        plies,
+        end,
+        reason,
+        times,
+    } = play_agents(
         opts.game.start(),
-        rules,
         a.as_mut(),
         b.as_mut(),
         a_side,
         opening,
+        opts.max_plies,
         &mut opening_rng,
     )?;
-    let pos = end;
-    let stores = pos.stores();
+    let stores = end.scores();
     let moves = format_line(&turns);
     let a_difference = {
         let d = stores[0] as i32 - stores[1] as i32;
@@ -456,8 +446,11 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
         a_side,
         replay: opts.game.replay_command(&moves),
         moves,
+        plies,
+        end: reason,
         random_opening: opening,
         stores,
+        left_on_board: end.seeds_on_board() as u8,
         winner: match stores[0].cmp(&stores[1]) {
             std::cmp::Ordering::Greater => "south",
             std::cmp::Ordering::Less => "north",
@@ -522,7 +515,14 @@ pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> M
     let mut a_time = TimeStats::default();
     let mut b_time = TimeStats::default();
     let mut diff_sum = 0i64;
+    let mut repetitions = 0;
+    let mut capped = 0;
     for r in records {
+        match r.end {
+            GameEnd::Rules => {}
+            GameEnd::Repetition => repetitions += 1,
+            GameEnd::PlyCap => capped += 1,
+        }
         let side = if r.a_side == Side::South {
             &mut south
         } else {
@@ -556,6 +556,10 @@ pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> M
         games,
         seed: opts.seed,
         random_opening: opts.effective_random_opening(),
+        max_plies: opts.game.can_repeat().then_some(opts.max_plies),
+        ended_by_repetition: repetitions,
+        ended_by_ply_cap: capped,
+        perfect_mode: opts.perfect_mode(),
         a_wins,
         draws,
         b_wins,
@@ -636,6 +640,8 @@ pub struct TournamentOptions {
     pub progress: bool,
     /// Endgame tables for the perfect agent.
     pub tables: Option<Arc<Tablebase>>,
+    /// As in [`MatchOptions::max_plies`].
+    pub max_plies: usize,
 }
 
 /// The outcome of a tournament.
@@ -691,6 +697,7 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
                 threads: opts.threads,
                 progress: opts.progress,
                 tables: opts.tables.clone(),
+                max_plies: opts.max_plies,
             };
             pair += 1;
             let (report, records) = run_match(&m)?;
@@ -831,30 +838,6 @@ mod tests {
         assert_eq!(c.len(), 3);
         for k in 0..3 {
             assert!(g[c[k]][c[(k + 1) % 3]]);
-        }
-    }
-
-    #[test]
-    fn game_specs() {
-        let g: GameSpec = "kalah:6:4".parse().unwrap();
-        assert_eq!(g.to_string(), "kalah:6:4");
-        assert_eq!(g.start().active_seeds(), 48);
-        let g: GameSpec = "kalah:4:3:capture-needs-opposite".parse().unwrap();
-        assert_eq!(g.rules(), KalahRules::CaptureNeedsOpposite);
-        assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
-        for bad in [
-            "",
-            "kalah",
-            "kalah:6",
-            "kalah:x:4",
-            "kalah:0:4",
-            "kalah:6:0",
-            "awari",
-            "kalah:6:4:foo",
-            "kalah:11:4",
-        ] {
-            let e = bad.parse::<GameSpec>().unwrap_err();
-            assert!(e.is_usage(), "{bad}");
         }
     }
 }

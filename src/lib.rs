@@ -14,6 +14,8 @@
 //! - [`search`]: the solver (MTD(f), transposition table, futility, ETC,
 //!   table probes, two threads);
 //! - [`graph`]: full game graphs of small Kalah instances, valued from the tables;
+//! - [`game`]: Kalah, Awari and Oware positions behind one enum, for the
+//!   agents and the match runner;
 //! - [`agents`]: agents from random play to the table-backed perfect agent;
 //! - [`arena`]: matches and tournaments between agents, with statistics;
 //! - [`reference`](mod@reference): an independent plain minimax used to check the tables.
@@ -33,6 +35,7 @@ pub mod arena;
 pub mod awari_position;
 pub mod build;
 pub mod error;
+pub mod game;
 pub mod graph;
 pub mod index;
 pub mod position;

@@ -14,6 +14,7 @@ use mancala::arena::{
 };
 use mancala::build::{build_kalah, BuildOptions};
 use mancala::error::Error;
+use mancala::game::{Rules, State};
 use mancala::position::{Position, Side};
 use mancala::rules::KalahRules;
 use mancala::tablebase::Tablebase;
@@ -69,7 +70,7 @@ fn random_positions(
 
 fn check_legal(agent: &mut dyn Agent, positions: &[Position], rules: KalahRules) {
     for pos in positions {
-        let Choice { pit, .. } = agent.choose(pos);
+        let Choice { pit, .. } = agent.choose(&State::Kalah(*pos, rules));
         let legal: Vec<usize> = pos.legal_moves(rules).collect();
         assert!(
             legal.contains(&pit),
@@ -106,7 +107,7 @@ fn every_agent_plays_only_legal_moves() {
                 "heuristic:3",
             ] {
                 let spec: AgentSpec = text.parse().unwrap();
-                let mut agent = spec.build(rules, Some(tb.clone()), seed);
+                let mut agent = spec.build(Rules::Kalah(rules), Some(tb.clone()), seed);
                 check_legal(agent.as_mut(), &cheap, rules);
             }
             for text in [
@@ -117,7 +118,7 @@ fn every_agent_plays_only_legal_moves() {
                 "perfect:2ms",
             ] {
                 let spec: AgentSpec = text.parse().unwrap();
-                let mut agent = spec.build(rules, Some(tb.clone()), seed);
+                let mut agent = spec.build(Rules::Kalah(rules), Some(tb.clone()), seed);
                 check_legal(agent.as_mut(), costly, rules);
             }
         }
@@ -129,19 +130,19 @@ fn alphabeta_plays_exactly_like_minimax() {
     let rules = KalahRules::Default;
     let positions = random_positions(6, 4, rules, 300, 99);
     for depth in 1..=4 {
-        let mm = MinimaxAgent::new(rules, depth, false, "minimax".into());
-        let ab = MinimaxAgent::new(rules, depth, true, "alphabeta".into());
+        let mm = MinimaxAgent::new(depth, false, "minimax".into());
+        let ab = MinimaxAgent::new(depth, true, "alphabeta".into());
         for pos in &positions {
-            assert_eq!(mm.best(pos), ab.best(pos), "depth {depth} {pos:?}");
+            let state = State::Kalah(*pos, rules);
+            assert_eq!(mm.best(&state), ab.best(&state), "depth {depth} {pos:?}");
             let me = pos.to_move();
-            let full = minimax(pos, depth, me, rules, store_eval, false);
+            let full = minimax(&state, depth, me, store_eval, false);
             let pruned = alphabeta(
-                pos,
+                &state,
                 depth,
                 f64::NEG_INFINITY,
                 f64::INFINITY,
                 me,
-                rules,
                 store_eval,
                 false,
             );
@@ -188,9 +189,12 @@ fn perfect_never_spoils_a_position_within_the_tables() {
     for (o, text) in opponents.iter().enumerate() {
         let spec: AgentSpec = text.parse().unwrap();
         for (i, start) in table_positions(60, 1000 + o as u64).into_iter().enumerate() {
-            let mut perfect =
-                AgentSpec::Perfect(Duration::from_millis(10)).build(rules, Some(tb.clone()), 1);
-            let mut other = spec.build(rules, Some(tb.clone()), i as u64);
+            let mut perfect = AgentSpec::Perfect(Duration::from_millis(10)).build(
+                Rules::Kalah(rules),
+                Some(tb.clone()),
+                1,
+            );
+            let mut other = spec.build(Rules::Kalah(rules), Some(tb.clone()), i as u64);
             // Half the games the perfect agent moves first, half the other.
             let perfect_side = if i % 2 == 0 { Side::South } else { Side::North };
             // Guaranteed result for the perfect agent, from the tables.
@@ -200,14 +204,14 @@ fn perfect_never_spoils_a_position_within_the_tables() {
             while !pos.is_game_over(rules) {
                 if pos.to_move() == perfect_side {
                     let before = tb.value(&pos).unwrap();
-                    let choice = perfect.choose(&pos);
+                    let choice = perfect.choose(&State::Kalah(pos, rules));
                     let values = tb.move_values(&pos).unwrap();
                     let chosen = values.iter().find(|m| m.pit == choice.pit).unwrap();
                     assert_eq!(chosen.value, before, "{pos:?}: perfect gave away value");
                     assert_eq!(choice.value, Some(before as f64));
                     pos.play(choice.pit, rules).unwrap();
                 } else {
-                    let pit = other.choose(&pos).pit;
+                    let pit = other.choose(&State::Kalah(pos, rules)).pit;
                     pos.play(pit, rules).unwrap();
                 }
             }
@@ -248,6 +252,7 @@ fn perfect_wins_full_kalah_6_4_games_against_weak_agents() {
             threads: None,
             progress: false,
             tables: Some(tb.clone()),
+            max_plies: 500,
         };
         let (r, _) = run_match(&opts).unwrap();
         assert_eq!(r.a_wins, r.games, "perfect v {text}: {r:?}");
@@ -267,6 +272,7 @@ fn greedy_beats_random_widely_and_fast() {
         threads: None,
         progress: false,
         tables: None,
+        max_plies: 500,
     };
     let t0 = Instant::now();
     let (r, records) = run_match(&opts).unwrap();
@@ -298,6 +304,7 @@ fn alphabeta_8_beats_greedy() {
         threads: None,
         progress: false,
         tables: None,
+        max_plies: 500,
     };
     let (r, records) = run_match(&opts).unwrap();
     assert_eq!(r.random_opening, 10, "both deterministic: random opening");
@@ -323,6 +330,7 @@ fn a_match_is_reproducible_from_its_seed_with_any_threads() {
                 threads: Some(threads),
                 progress: false,
                 tables: None,
+                max_plies: 500,
             };
             run_match(&opts)
                 .unwrap()
@@ -352,6 +360,7 @@ fn game_records_replay() {
         threads: None,
         progress: false,
         tables: None,
+        max_plies: 500,
     };
     let (_, records) = run_match(&opts).unwrap();
     for g in &records {
@@ -373,7 +382,7 @@ impl Agent for Leftmost {
     fn name(&self) -> String {
         "leftmost".into()
     }
-    fn choose(&mut self, _pos: &Position) -> Choice {
+    fn choose(&mut self, _state: &State) -> Choice {
         Choice::bare(0)
     }
 }
@@ -381,15 +390,15 @@ impl Agent for Leftmost {
 #[test]
 fn an_illegal_move_stops_the_game_naming_agent_and_position() {
     let rules = KalahRules::Default;
-    let mut greedy = AgentSpec::Greedy.build(rules, None, 0);
+    let mut greedy = AgentSpec::Greedy.build(Rules::Kalah(rules), None, 0);
     let mut rng = SmallRng::seed_from_u64(0);
     let err = play_agents(
-        Position::start(6, 4).unwrap(),
-        rules,
+        State::Kalah(Position::start(6, 4).unwrap(), rules),
         &mut Leftmost,
         greedy.as_mut(),
         Side::South,
         0,
+        500,
         &mut rng,
     )
     .unwrap_err();
@@ -426,6 +435,7 @@ fn tournament_cross_table() {
         threads: None,
         progress: false,
         tables: None,
+        max_plies: 500,
     };
     let r = run_tournament(&opts).unwrap();
     assert_eq!(r.matches.len(), 3);
@@ -609,6 +619,7 @@ fn mcts_and_heuristic_beat_random() {
             threads: None,
             progress: false,
             tables: None,
+            max_plies: 500,
         };
         let (r, _) = run_match(&opts).unwrap();
         assert!(r.a_score >= 0.85 && r.a_stronger, "{a}: {r:?}");

@@ -1,6 +1,11 @@
 //! Monte-Carlo tree search with UCT, as in the published studies: random
 //! expansion, play-outs random, epsilon-greedy or heavy, the most-visited
 //! root move played.
+//!
+//! In Awari and Oware, where positions can repeat, a play-out that has not
+//! ended after [`PLAYOUT_MAX_PLIES`] plies is scored on the seeds captured
+//! so far (the seeds left on the board split evenly, as at a match's ply
+//! cap).
 
 use std::time::Instant;
 
@@ -8,14 +13,16 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 
 use super::greedy::greedy_move;
-use super::{moves, side_index, Agent, Budget, Choice, Playout};
-use crate::position::{Position, Side};
-use crate::rules::KalahRules;
+use super::{Agent, Budget, Choice, Playout};
+use crate::game::{side_index, State};
+use crate::position::Side;
+
+/// Longest play-out, in plies; Kalah play-outs always end well before.
+pub const PLAYOUT_MAX_PLIES: usize = 500;
 
 /// The agent `mcts:BUDGET`.
 #[derive(Debug)]
 pub struct MctsAgent {
-    rules: KalahRules,
     budget: Budget,
     uct: f64,
     playout: Playout,
@@ -25,7 +32,7 @@ pub struct MctsAgent {
 
 #[derive(Debug)]
 struct Node {
-    pos: Position,
+    pos: State,
     /// The side that played the move leading here (rewards are theirs).
     just_moved: Side,
     children: Vec<usize>,
@@ -40,7 +47,6 @@ impl MctsAgent {
     /// An MCTS agent with `budget` per move, exploration constant `uct`,
     /// play-outs by `playout`, random draws from `rng`.
     pub fn new(
-        rules: KalahRules,
         budget: Budget,
         uct: f64,
         playout: Playout,
@@ -48,7 +54,6 @@ impl MctsAgent {
         name: String,
     ) -> MctsAgent {
         MctsAgent {
-            rules,
             budget,
             uct,
             playout,
@@ -57,8 +62,8 @@ impl MctsAgent {
         }
     }
 
-    fn node(&self, pos: Position, just_moved: Side, pit: usize) -> Node {
-        let (list, n) = moves(&pos, self.rules);
+    fn node(&self, pos: State, just_moved: Side, pit: usize) -> Node {
+        let (list, n) = pos.moves();
         Node {
             pos,
             just_moved,
@@ -70,34 +75,39 @@ impl MctsAgent {
         }
     }
 
-    /// Play the game out from `pos` with the play-out policy; the final
-    /// stores `[south, north]`.
-    fn play_out(&mut self, mut pos: Position) -> [u8; 2] {
-        while !pos.is_game_over(self.rules) {
-            let (list, n) = moves(&pos, self.rules);
-            let pit = match self.playout {
-                Playout::Random => list[self.rng.gen_range(0..n)],
+    /// Play the game out from `pos` with the play-out policy (at most
+    /// [`PLAYOUT_MAX_PLIES`] plies); the final scores `[south, north]`.
+    fn play_out(&mut self, mut pos: State) -> [u8; 2] {
+        let mut plies = 0;
+        while !pos.is_over() && plies < PLAYOUT_MAX_PLIES {
+            plies += 1;
+            // One call of the rules per ply: the child is taken from the list.
+            let children = pos.children();
+            let n = children.len();
+            let k = match self.playout {
+                Playout::Random => self.rng.gen_range(0..n),
                 Playout::EpsilonGreedy(eps) => {
                     if self.rng.gen::<f64>() < eps {
-                        list[self.rng.gen_range(0..n)]
+                        self.rng.gen_range(0..n)
                     } else {
-                        greedy_move(&pos, self.rules).0
+                        let pit = greedy_move(&pos).0;
+                        (0..n)
+                            .find(|&i| children.pit(i) == pit)
+                            .expect("greedy plays a legal move")
                     }
                 }
                 Playout::Heavy => {
                     let mut weights = [0u32; crate::rules::MAX_PITS];
                     let mut total = 0;
-                    for (w, &pit) in weights.iter_mut().zip(&list[..n]) {
-                        let mut child = pos;
-                        let mv = child.play(pit, self.rules).expect("legal move");
-                        *w = 1 + mv.captured as u32;
+                    for (i, w) in weights[..n].iter_mut().enumerate() {
+                        *w = 1 + children.get(i).step.captured as u32;
                         total += *w;
                     }
                     let mut r = self.rng.gen_range(0..total);
-                    let mut chosen = list[n - 1];
+                    let mut chosen = n - 1;
                     for (i, &w) in weights[..n].iter().enumerate() {
                         if r < w {
-                            chosen = list[i];
+                            chosen = i;
                             break;
                         }
                         r -= w;
@@ -105,14 +115,14 @@ impl MctsAgent {
                     chosen
                 }
             };
-            pos.play(pit, self.rules).expect("legal move");
+            pos = children.get(k).state;
         }
-        pos.stores()
+        pos.scores()
     }
 
     /// Run the search from `pos`; the root's children as (pit, visits, mean
     /// reward for the mover).
-    pub fn search(&mut self, pos: &Position) -> Vec<(usize, f64, f64)> {
+    pub fn search(&mut self, pos: &State) -> Vec<(usize, f64, f64)> {
         let start = Instant::now();
         let me = pos.to_move();
         let mut tree = vec![self.node(*pos, me.other(), usize::MAX)];
@@ -150,7 +160,7 @@ impl MctsAgent {
                 let pit = tree[at].untried.swap_remove(i);
                 let mut child = tree[at].pos;
                 let mover = child.to_move();
-                child.play(pit, self.rules).expect("legal move");
+                child.play(pit).expect("legal move");
                 let node = self.node(child, mover, pit);
                 tree.push(node);
                 let id = tree.len() - 1;
@@ -189,7 +199,7 @@ impl Agent for MctsAgent {
         self.name.clone()
     }
 
-    fn choose(&mut self, pos: &Position) -> Choice {
+    fn choose(&mut self, pos: &State) -> Choice {
         let children = self.search(pos);
         // Most visited; ties to the leftmost pit.
         let mut sorted = children;

@@ -1,4 +1,5 @@
-//! Agents that play Kalah: from random play to the table-backed perfect agent.
+//! Agents that play Kalah, Awari and Oware: from random play to the
+//! table-backed perfect agent.
 //!
 //! Every agent is named on the command line by a short spec (see
 //! [`AgentSpec`]) and built from it with a seed, so that everything it does
@@ -13,19 +14,26 @@
 //! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
 //! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
-//! | `perfect[:TIME]` | table play, alpha-beta on final store difference above the tables ([`perfect`]) |
+//! | `perfect[:TIME]` | Kalah: table play, alpha-beta on final store difference above the tables ([`perfect`]); Awari, Oware: timed alpha-beta alone ([`perfect_awari`]) |
 //!
 //! Choices the published descriptions leave open, written down here: the
 //! deterministic agents break ties towards the leftmost pit; a search depth
 //! counts single moves, extra-turn moves included; the heuristic's H5 is 1
 //! when the move that led to the evaluated node was the agent's own move
-//! from its rightmost pit; MCTS play-outs score a win 1, a draw 1/2.
+//! from its rightmost pit; MCTS play-outs score a win 1, a draw 1/2 (in
+//! Awari and Oware a play-out stops after [`mcts::PLAYOUT_MAX_PLIES`] plies
+//! and is scored on the seeds captured by then).
 //!
-//! Only the Kalah rules exist in the engine so far. The agents speak to the
-//! game through [`Position`] and [`KalahRules`] alone; when Awari and Oware
-//! rules are added, the same families are meant to be written against a
-//! common rules trait (legal moves, play, terminal scoring) without changing
-//! the spec language or the arena.
+//! Every agent but `perfect` is written once for all three games against
+//! [`State`] (legal moves, children, play, game over, scores). In Awari and
+//! Oware a player's "store" is the seeds it has captured: greedy maximises
+//! the captured difference after the move, minimax and alpha-beta evaluate
+//! own captured minus the opponent's, the heuristic's H4 and H6 are the
+//! captured totals and H5 is the rightmost-pit flag as in Kalah. There are
+//! no extra turns in Awari, so every depth is one move of alternating sides.
+//! `perfect` is one agent per game family: the Kalah one reads the tables
+//! ([`perfect`]); the Awari/Oware one searches only, until Awari tables
+//! exist ([`perfect_awari`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -36,13 +44,13 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use crate::error::{Error, Result};
-use crate::position::{Position, Side};
-use crate::rules::KalahRules;
+use crate::game::{Rules, State};
 use crate::tablebase::Tablebase;
 
 pub mod greedy;
 pub mod mcts;
 pub mod perfect;
+pub mod perfect_awari;
 pub mod random;
 pub mod search;
 
@@ -76,9 +84,9 @@ impl Choice {
 pub trait Agent: Send {
     /// The spec the agent was built from, for messages.
     fn name(&self) -> String;
-    /// Pick a move in `pos` (seen from the side to move, which is this
-    /// agent's side).
-    fn choose(&mut self, pos: &Position) -> Choice;
+    /// Pick a move in `state` (seen from the side to move, which is this
+    /// agent's side; a state of the game the agent was built for).
+    fn choose(&mut self, state: &State) -> Choice;
 }
 
 /// How long an agent may think about a move.
@@ -172,32 +180,45 @@ impl AgentSpec {
         matches!(self, AgentSpec::Perfect(_))
     }
 
-    /// Build the agent for `rules`, seeded with `seed`. `tables` are used by
-    /// the perfect agent (when they match the board width and rules) and
-    /// ignored by the others.
-    pub fn build(
-        &self,
-        rules: KalahRules,
-        tables: Option<Arc<Tablebase>>,
-        seed: u64,
-    ) -> Box<dyn Agent> {
+    /// Build the agent for a game under `rules`, seeded with `seed`. Kalah
+    /// `tables` are used by the perfect agent (when they match the board
+    /// width and rules) and ignored by the others.
+    pub fn build(&self, rules: Rules, tables: Option<Arc<Tablebase>>, seed: u64) -> Box<dyn Agent> {
         let name = self.to_string();
         let rng = SmallRng::seed_from_u64(seed);
         match *self {
-            AgentSpec::Random => Box::new(random::RandomAgent::new(rules, rng)),
-            AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new(rules)),
-            AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(rules, d, false, name)),
-            AgentSpec::AlphaBeta(d) => Box::new(search::MinimaxAgent::new(rules, d, true, name)),
-            AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(rules, d, rng, name)),
+            AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
+            AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
+            AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(d, false, name)),
+            AgentSpec::AlphaBeta(d) => Box::new(search::MinimaxAgent::new(d, true, name)),
+            AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(d, rng, name)),
             AgentSpec::Mcts {
                 budget,
                 uct,
                 playout,
-            } => Box::new(mcts::MctsAgent::new(rules, budget, uct, playout, rng, name)),
-            AgentSpec::Perfect(time) => {
-                let tables = tables.filter(|t| t.rules() == rules);
-                Box::new(perfect::PerfectAgent::new(rules, tables, time, name))
+            } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name)),
+            AgentSpec::Perfect(time) => match rules {
+                Rules::Kalah(rules) => {
+                    let tables = tables.filter(|t| t.rules() == rules);
+                    Box::new(perfect::PerfectAgent::new(rules, tables, time, name))
+                }
+                Rules::Awari(game) => {
+                    Box::new(perfect_awari::PerfectAwariAgent::new(game, time, name))
+                }
+            },
+        }
+    }
+
+    /// How the perfect agent plays in a game under `rules` given whether
+    /// Kalah tables are loaded, for reports: `None` for the other agents.
+    pub fn perfect_mode(&self, rules: Rules, tables_loaded: bool) -> Option<&'static str> {
+        match (self, rules) {
+            (AgentSpec::Perfect(_), Rules::Awari(_)) => Some(perfect_awari::PERFECT_MODE),
+            (AgentSpec::Perfect(_), Rules::Kalah(_)) if tables_loaded => {
+                Some("tables, then search")
             }
+            (AgentSpec::Perfect(_), Rules::Kalah(_)) => Some("search only"),
+            _ => None,
         }
     }
 }
@@ -402,23 +423,12 @@ fn parse_mcts(text: &str, rest: &[&str]) -> Result<AgentSpec> {
     })
 }
 
-/// Index of `side` in [`Position::stores`].
-pub(crate) fn side_index(side: Side) -> usize {
-    match side {
-        Side::South => 0,
-        Side::North => 1,
-    }
-}
-
-/// Store of `side` minus the other store.
-pub(crate) fn store_difference(pos: &Position, side: Side) -> i32 {
-    let s = pos.stores();
-    let i = side_index(side);
-    s[i] as i32 - s[1 - i] as i32
-}
-
-/// The legal moves of `pos` in a small stack array (at most 10).
-pub(crate) fn moves(pos: &Position, rules: KalahRules) -> ([usize; crate::rules::MAX_PITS], usize) {
+/// The legal moves of a Kalah position in a small stack array (at most
+/// 10), for the Kalah perfect agent's search.
+pub(crate) fn moves(
+    pos: &crate::position::Position,
+    rules: crate::rules::KalahRules,
+) -> ([usize; crate::rules::MAX_PITS], usize) {
     let mut out = [0; crate::rules::MAX_PITS];
     let mut n = 0;
     for pit in pos.legal_moves(rules) {

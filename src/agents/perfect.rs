@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{moves, Agent, Choice};
+use crate::game::State;
 use crate::position::Position;
 use crate::rules::KalahRules;
 use crate::tablebase::Tablebase;
@@ -412,7 +413,10 @@ impl Agent for PerfectAgent {
         self.name.clone()
     }
 
-    fn choose(&mut self, pos: &Position) -> Choice {
+    fn choose(&mut self, state: &State) -> Choice {
+        let State::Kalah(pos, _) = state else {
+            panic!("the Kalah perfect agent was asked to play {state:?}");
+        };
         let start = Instant::now();
         if let Some(tb) = &self.tables {
             if let Some(values) = tb.move_values(pos) {

@@ -4,35 +4,41 @@
 //! Values are always from the searching agent's point of view: a node is a
 //! max node when the agent is to move there, so an extra turn gives two
 //! consecutive max (or min) levels. Depth counts single moves (plies),
-//! extra-turn moves included.
+//! extra-turn moves included. The same code plays Kalah, Awari and Oware
+//! through [`State`]; in Awari and Oware a player's "store" is the seeds it
+//! has captured.
 
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::{moves, store_difference, Agent, Choice};
-use crate::position::{Position, Side};
-use crate::rules::KalahRules;
+use super::{Agent, Choice};
+use crate::game::{side_index, State};
+use crate::position::Side;
 
 /// The weights of the six heuristics H1..H6 of the heuristic agent.
 pub const HEURISTIC_WEIGHTS: [f64; 6] = [0.198649, 0.190084, 0.370793, 1.0, 0.418841, -0.565937];
 
-/// Own store minus the opponent's: the evaluation of `minimax:D` and
-/// `alphabeta:D`.
-pub fn store_eval(pos: &Position, me: Side, _last_from_rightmost: bool) -> f64 {
-    store_difference(pos, me) as f64
+/// Own store (captured seeds in Awari) minus the opponent's: the
+/// evaluation of `minimax:D` and `alphabeta:D`.
+pub fn store_eval(state: &State, me: Side, _last_from_rightmost: bool) -> f64 {
+    state.difference(me) as f64
 }
 
 /// The published weighted heuristic of `heuristic:D`, for the agent `me`:
 /// H1 seeds in the agent's leftmost pit, H2 seeds in all the agent's pits,
 /// H3 the agent's non-empty pits, H4 the agent's store, H5 1 when the move
 /// just played (the one that led to this node) was the agent's own move from
-/// its rightmost pit, H6 the opponent's store.
-pub fn heuristic_eval(pos: &Position, me: Side, last_from_rightmost: bool) -> f64 {
-    let (mine, my_store, their_store) = if pos.to_move() == me {
-        (pos.mover_pits(), pos.mover_store(), pos.opponent_store())
+/// its rightmost pit, H6 the opponent's store. In Awari and Oware the
+/// stores are the seeds captured.
+pub fn heuristic_eval(state: &State, me: Side, last_from_rightmost: bool) -> f64 {
+    let mine = if state.to_move() == me {
+        state.mover_pits()
     } else {
-        (pos.opponent_pits(), pos.opponent_store(), pos.mover_store())
+        state.opponent_pits()
     };
+    let scores = state.scores();
+    let my_store = scores[side_index(me)];
+    let their_store = scores[1 - side_index(me)];
     let h = [
         mine[0] as f64,
         mine.iter().map(|&c| c as f64).sum(),
@@ -46,35 +52,27 @@ pub fn heuristic_eval(pos: &Position, me: Side, last_from_rightmost: bool) -> f6
 
 /// An evaluation: position, the searching agent, whether the move that led
 /// here was the agent's move from its rightmost pit.
-pub type Eval = fn(&Position, Side, bool) -> f64;
+pub type Eval = fn(&State, Side, bool) -> f64;
 
-fn child_flag(pos: &Position, me: Side, pit: usize) -> bool {
-    pos.to_move() == me && pit + 1 == pos.pits_per_side()
+fn child_flag(state: &State, me: Side, pit: usize) -> bool {
+    state.to_move() == me && pit + 1 == state.pits_per_side()
 }
 
-/// Plain minimax value of `pos` to `depth` plies for agent `me`.
-pub fn minimax(
-    pos: &Position,
-    depth: u32,
-    me: Side,
-    rules: KalahRules,
-    eval: Eval,
-    flag: bool,
-) -> f64 {
-    if depth == 0 || pos.is_game_over(rules) {
-        return eval(pos, me, flag);
+/// Plain minimax value of `state` to `depth` plies for agent `me`.
+pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flag: bool) -> f64 {
+    if depth == 0 || state.is_over() {
+        return eval(state, me, flag);
     }
-    let maximizing = pos.to_move() == me;
+    let maximizing = state.to_move() == me;
     let mut best = if maximizing {
         f64::NEG_INFINITY
     } else {
         f64::INFINITY
     };
-    let (list, n) = moves(pos, rules);
-    for &pit in &list[..n] {
-        let mut child = *pos;
-        child.play(pit, rules).expect("legal move");
-        let v = minimax(&child, depth - 1, me, rules, eval, child_flag(pos, me, pit));
+    let children = state.children();
+    for i in 0..children.len() {
+        let c = children.get(i);
+        let v = minimax(&c.state, depth - 1, me, eval, child_flag(state, me, c.pit));
         if maximizing {
             best = best.max(v);
         } else {
@@ -84,38 +82,34 @@ pub fn minimax(
     best
 }
 
-/// Alpha-beta value of `pos` to `depth` plies for agent `me`, within the
+/// Alpha-beta value of `state` to `depth` plies for agent `me`, within the
 /// window (`alpha`, `beta`): exact inside it, a bound outside.
-#[allow(clippy::too_many_arguments)]
 pub fn alphabeta(
-    pos: &Position,
+    state: &State,
     depth: u32,
     mut alpha: f64,
     mut beta: f64,
     me: Side,
-    rules: KalahRules,
     eval: Eval,
     flag: bool,
 ) -> f64 {
-    if depth == 0 || pos.is_game_over(rules) {
-        return eval(pos, me, flag);
+    if depth == 0 || state.is_over() {
+        return eval(state, me, flag);
     }
-    let maximizing = pos.to_move() == me;
-    let (list, n) = moves(pos, rules);
+    let maximizing = state.to_move() == me;
+    let children = state.children();
     if maximizing {
         let mut best = f64::NEG_INFINITY;
-        for &pit in &list[..n] {
-            let mut child = *pos;
-            child.play(pit, rules).expect("legal move");
+        for i in 0..children.len() {
+            let c = children.get(i);
             let v = alphabeta(
-                &child,
+                &c.state,
                 depth - 1,
                 alpha,
                 beta,
                 me,
-                rules,
                 eval,
-                child_flag(pos, me, pit),
+                child_flag(state, me, c.pit),
             );
             best = best.max(v);
             alpha = alpha.max(v);
@@ -126,10 +120,9 @@ pub fn alphabeta(
         best
     } else {
         let mut best = f64::INFINITY;
-        for &pit in &list[..n] {
-            let mut child = *pos;
-            child.play(pit, rules).expect("legal move");
-            let v = alphabeta(&child, depth - 1, alpha, beta, me, rules, eval, false);
+        for i in 0..children.len() {
+            let c = children.get(i);
+            let v = alphabeta(&c.state, depth - 1, alpha, beta, me, eval, false);
             best = best.min(v);
             beta = beta.min(v);
             if alpha >= beta {
@@ -140,27 +133,24 @@ pub fn alphabeta(
     }
 }
 
-/// The value of every root move of `pos` at `depth` with the full window
+/// The value of every root move of `state` at `depth` with the full window
 /// (each move exactly), for the side to move.
-pub fn root_values(pos: &Position, depth: u32, rules: KalahRules, eval: Eval) -> Vec<(usize, f64)> {
-    let me = pos.to_move();
-    let (list, n) = moves(pos, rules);
-    list[..n]
+pub fn root_values(state: &State, depth: u32, eval: Eval) -> Vec<(usize, f64)> {
+    let me = state.to_move();
+    state
+        .children()
         .iter()
-        .map(|&pit| {
-            let mut child = *pos;
-            child.play(pit, rules).expect("legal move");
+        .map(|c| {
             let v = alphabeta(
-                &child,
+                &c.state,
                 depth - 1,
                 f64::NEG_INFINITY,
                 f64::INFINITY,
                 me,
-                rules,
                 eval,
-                child_flag(pos, me, pit),
+                child_flag(state, me, c.pit),
             );
-            (pit, v)
+            (c.pit, v)
         })
         .collect()
 }
@@ -170,7 +160,6 @@ pub fn root_values(pos: &Position, depth: u32, rules: KalahRules, eval: Eval) ->
 /// the same move (the leftmost of the best), alpha-beta only faster.
 #[derive(Debug)]
 pub struct MinimaxAgent {
-    rules: KalahRules,
     depth: u32,
     pruning: bool,
     name: String,
@@ -178,42 +167,39 @@ pub struct MinimaxAgent {
 
 impl MinimaxAgent {
     /// Search to `depth` plies, with alpha-beta pruning when `pruning`.
-    pub fn new(rules: KalahRules, depth: u32, pruning: bool, name: String) -> MinimaxAgent {
+    pub fn new(depth: u32, pruning: bool, name: String) -> MinimaxAgent {
         MinimaxAgent {
-            rules,
             depth: depth.max(1),
             pruning,
             name,
         }
     }
 
-    /// The chosen move and its value in `pos`.
-    pub fn best(&self, pos: &Position) -> (usize, f64) {
-        let me = pos.to_move();
-        let (list, n) = moves(pos, self.rules);
-        assert!(n > 0, "asked for a move in a finished game");
-        let mut best = (list[0], f64::NEG_INFINITY);
-        for &pit in &list[..n] {
-            let mut child = *pos;
-            child.play(pit, self.rules).expect("legal move");
-            let flag = child_flag(pos, me, pit);
+    /// The chosen move and its value in `state`.
+    pub fn best(&self, state: &State) -> (usize, f64) {
+        let me = state.to_move();
+        let children = state.children();
+        assert!(!children.is_empty(), "asked for a move in a finished game");
+        let mut best = (children.pit(0), f64::NEG_INFINITY);
+        for i in 0..children.len() {
+            let c = children.get(i);
+            let flag = child_flag(state, me, c.pit);
             let v = if self.pruning {
                 // Moves that cannot beat the best so far only need a bound.
                 alphabeta(
-                    &child,
+                    &c.state,
                     self.depth - 1,
                     best.1,
                     f64::INFINITY,
                     me,
-                    self.rules,
                     store_eval,
                     flag,
                 )
             } else {
-                minimax(&child, self.depth - 1, me, self.rules, store_eval, flag)
+                minimax(&c.state, self.depth - 1, me, store_eval, flag)
             };
             if v > best.1 {
-                best = (pit, v);
+                best = (c.pit, v);
             }
         }
         best
@@ -225,8 +211,8 @@ impl Agent for MinimaxAgent {
         self.name.clone()
     }
 
-    fn choose(&mut self, pos: &Position) -> Choice {
-        let (pit, v) = self.best(pos);
+    fn choose(&mut self, state: &State) -> Choice {
+        let (pit, v) = self.best(state);
         Choice {
             pit,
             value: Some(v),
@@ -240,7 +226,6 @@ impl Agent for MinimaxAgent {
 /// value is at least 0.99 of the best (1.01 when the best is negative).
 #[derive(Debug)]
 pub struct HeuristicAgent {
-    rules: KalahRules,
     depth: u32,
     rng: SmallRng,
     name: String,
@@ -248,9 +233,8 @@ pub struct HeuristicAgent {
 
 impl HeuristicAgent {
     /// Search to `depth` plies, drawing near-best choices from `rng`.
-    pub fn new(rules: KalahRules, depth: u32, rng: SmallRng, name: String) -> HeuristicAgent {
+    pub fn new(depth: u32, rng: SmallRng, name: String) -> HeuristicAgent {
         HeuristicAgent {
-            rules,
             depth: depth.max(1),
             rng,
             name,
@@ -279,8 +263,8 @@ impl Agent for HeuristicAgent {
         self.name.clone()
     }
 
-    fn choose(&mut self, pos: &Position) -> Choice {
-        let values = root_values(pos, self.depth, self.rules, heuristic_eval);
+    fn choose(&mut self, state: &State) -> Choice {
+        let values = root_values(state, self.depth, heuristic_eval);
         let near = near_best(&values);
         let (pit, v) = near[self.rng.gen_range(0..near.len())];
         Choice {
@@ -294,6 +278,8 @@ impl Agent for HeuristicAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
+    use crate::rules::KalahRules;
 
     #[test]
     fn near_best_keeps_moves_within_one_percent() {
@@ -311,6 +297,7 @@ mod tests {
     fn heuristic_terms() {
         // South to move, pits 2 0 3, store 5; North pits 1 1 0, store 4.
         let p = Position::from_cells(&[2, 0, 3, 5, 1, 1, 0, 4], Side::South).unwrap();
+        let p = State::Kalah(p, KalahRules::Default);
         // South: H1 2, H2 5, H3 2, H4 5, H6 4.
         let south = 0.198649 * 2.0 + 0.190084 * 5.0 + 0.370793 * 2.0 + 5.0 - 0.565937 * 4.0;
         assert!((heuristic_eval(&p, Side::South, false) - south).abs() < 1e-12);

@@ -10,22 +10,33 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use mancala::agents::AgentSpec;
-use mancala::arena::{self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions};
+use mancala::arena::{
+    self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions, DEFAULT_MAX_PLIES,
+};
+use mancala::awari_position::AwariPosition;
 use mancala::error::{Error, Result};
+use mancala::game::{side_index, AwariState, Rules, State};
 use mancala::position::{Position, Side};
+use mancala::rules::awari::AwariGame;
 use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::tablebase::Tablebase;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
-or a time like 2s), perfect[:TIME] (tables from --db, then a timed search; default 1s per move).";
+or a time like 2s), perfect[:TIME] (Kalah: tables from --db, then a timed search; Awari and Oware: \
+the timed search alone, no tables yet; default 1s per move).";
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Clone, Debug)]
 pub struct ArenaArgs {
-    /// The game: kalah:M:N (M pits per side, N seeds per pit), optionally :RULES.
+    /// The game: kalah:M:N (M pits per side, N seeds per pit, optionally :RULES),
+    /// awari:M:N or oware:M:N.
     #[arg(long, default_value = "kalah:6:4")]
     pub game: String,
+    /// Awari and Oware: a game ends after this many single moves (and when a position
+    /// repeats); the seeds left are split evenly. Kalah games always end by the rules.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: usize,
     /// Games per pairing (the agents alternate sides).
     #[arg(long, default_value_t = 200)]
     pub games: usize,
@@ -51,7 +62,8 @@ pub struct ArenaArgs {
 #[derive(Args, Clone, Debug)]
 #[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala match greedy random --games 200\n  \
 mancala match alphabeta:8 greedy --game kalah:6:4 --games 200 --json\n  \
-mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl"))]
+mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl\n  \
+mancala match greedy random --game awari:6:4 --games 200 --max-plies 300"))]
 pub struct MatchArgs {
     /// Agent A.
     pub a: String,
@@ -67,7 +79,8 @@ pub struct MatchArgs {
 
 /// `mancala tournament AGENT...`.
 #[derive(Args, Clone, Debug)]
-#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala tournament random greedy alphabeta:4 mcts:500 --games 50"))]
+#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala tournament random greedy alphabeta:4 mcts:500 --games 50\n  \
+mancala tournament random greedy heuristic:4 --game oware:6:4 --games 50"))]
 pub struct TournamentArgs {
     /// The agents (two or more).
     #[arg(required = true, num_args = 2..)]
@@ -107,9 +120,21 @@ fn load_tables(
     agents: &[AgentSpec],
     db: &Path,
     pits: usize,
-    rules: KalahRules,
+    rules: Rules,
 ) -> Result<Option<Arc<Tablebase>>> {
-    if !agents.iter().any(|a| a.uses_tables()) || pits > MAX_TABLE_PITS {
+    let uses_tables = agents.iter().any(|a| a.uses_tables());
+    let rules = match rules {
+        Rules::Kalah(rules) => rules,
+        Rules::Awari(game) => {
+            if uses_tables {
+                eprintln!(
+                    "note: there are no {game} tables yet: the perfect agent plays {game} by search alone (iterative-deepening alpha-beta within its time per move)"
+                );
+            }
+            return Ok(None);
+        }
+    };
+    if !uses_tables || pits > MAX_TABLE_PITS {
         return Ok(None);
     }
     let tb = Tablebase::open_available(db, rules, pits)?;
@@ -131,6 +156,9 @@ fn check_counts(args: &ArenaArgs) -> Result<()> {
     }
     if args.threads == Some(0) {
         return Err(Error::Unsupported("--threads must be at least 1".into()));
+    }
+    if args.max_plies == 0 {
+        return Err(Error::Unsupported("--max-plies must be at least 1".into()));
     }
     Ok(())
 }
@@ -159,6 +187,15 @@ fn print_match(r: &MatchReport) {
         "{}: A = {} v B = {}, {} games, seed {}, random opening {} moves per side",
         r.game, r.a, r.b, r.games, r.seed, r.random_opening
     );
+    if let Some(mode) = r.perfect_mode {
+        println!("perfect agent: {mode}");
+    }
+    if let Some(cap) = r.max_plies {
+        println!(
+            "games ended by a repeated position: {}, at the {cap}-ply cap: {} (seeds left split evenly)",
+            r.ended_by_repetition, r.ended_by_ply_cap
+        );
+    }
     for (side, s) in [("South", &r.a_as_south), ("North", &r.a_as_north)] {
         println!(
             "A as {side}: {} wins, {} draws, {} losses",
@@ -209,6 +246,7 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
         threads: args.arena.threads,
         progress: true,
         tables,
+        max_plies: args.arena.max_plies,
     };
     // Open the games file before playing, so a bad path fails at once.
     let out = match &args.games_out {
@@ -253,6 +291,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         threads: args.arena.threads,
         progress: true,
         tables,
+        max_plies: args.arena.max_plies,
     };
     let r = arena::run_tournament(&opts)?;
     if args.arena.json {
@@ -266,6 +305,9 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         r.games,
         args.arena.seed
     );
+    if let Some(mode) = r.matches.iter().find_map(|m| m.perfect_mode) {
+        println!("perfect agent: {mode}");
+    }
     println!("score of the row agent against the column agent (win 1, draw 1/2); * marks a row significantly stronger (one-sided binomial, p < 0.05)");
     let n = r.agents.len();
     print!("{:<4}", "");
@@ -311,22 +353,16 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The board from the person's side: their row at the bottom.
-fn draw(pos: &Position, you: Side) -> String {
-    let (mine, my_store, theirs, their_store) = if pos.to_move() == you {
-        (
-            pos.mover_pits(),
-            pos.mover_store(),
-            pos.opponent_pits(),
-            pos.opponent_store(),
-        )
+/// The board from the person's side: their row at the bottom, the stores
+/// (Awari and Oware: the seeds captured) at the ends.
+fn draw(state: &State, you: Side) -> String {
+    let scores = state.scores();
+    let my_store = scores[side_index(you)];
+    let their_store = scores[1 - side_index(you)];
+    let (mine, theirs) = if state.to_move() == you {
+        (state.mover_pits(), state.opponent_pits())
     } else {
-        (
-            pos.opponent_pits(),
-            pos.opponent_store(),
-            pos.mover_pits(),
-            pos.mover_store(),
-        )
+        (state.opponent_pits(), state.mover_pits())
     };
     let row = |cells: &mut dyn Iterator<Item = &u8>| {
         cells
@@ -377,7 +413,7 @@ pub fn play_vs(
         std::slice::from_ref(&spec),
         &vs.vs_db,
         pos.pits_per_side(),
-        rules,
+        Rules::Kalah(rules),
     )?;
     if let Some(t) = &tables {
         println!(
@@ -386,7 +422,7 @@ pub fn play_vs(
             vs.vs_db.display()
         );
     }
-    let mut agent = spec.build(rules, tables, vs.vs_seed);
+    let mut agent = spec.build(Rules::Kalah(rules), tables, vs.vs_seed);
     let you = match vs.you {
         YourSide::South => Side::South,
         YourSide::North => Side::North,
@@ -394,15 +430,53 @@ pub fn play_vs(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout();
-    play_loop(
-        &mut pos,
+    let mut state = State::Kalah(pos, rules);
+    play_loop(&mut state, you, agent.as_mut(), &mut input, &mut stdout).map_err(|e| match e {
+        LoopError::Game(e) => e,
+        LoopError::Io(e) => Error::io("<terminal>", e),
+    })
+}
+
+/// Run `mancala play awari|oware ... --vs AGENT`: a person against an agent
+/// in the terminal. A position that repeats with the same side to move ends
+/// the game, the seeds left split evenly (`RULES.md`); `q` quits.
+pub fn play_vs_awari(
+    game: AwariGame,
+    pits: Option<usize>,
+    seeds: Option<usize>,
+    position: Option<String>,
+    moves: &str,
+    vs: &VsArgs,
+) -> Result<ExitCode> {
+    let spec: AgentSpec = vs.vs.as_deref().unwrap_or_default().parse()?;
+    let mut pos = match (position, pits, seeds) {
+        (Some(text), _, _) => AwariPosition::parse(&text)?,
+        (None, Some(m), Some(n)) => AwariPosition::start(m, n)?,
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "give the board as `play {game} M N --vs AGENT` or --position \"...\""
+            )))
+        }
+    };
+    pos.play_line(moves, game)?;
+    let rules = Rules::Awari(game);
+    // Prints the search-only note for the perfect agent; never any tables.
+    load_tables(
+        std::slice::from_ref(&spec),
+        &vs.vs_db,
+        pos.pits_per_side(),
         rules,
-        you,
-        agent.as_mut(),
-        &mut input,
-        &mut stdout,
-    )
-    .map_err(|e| match e {
+    )?;
+    let mut agent = spec.build(rules, None, vs.vs_seed);
+    let you = match vs.you {
+        YourSide::South => Side::South,
+        YourSide::North => Side::North,
+    };
+    let mut state = State::Awari(AwariState::new(pos, game));
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut stdout = std::io::stdout();
+    play_loop(&mut state, you, agent.as_mut(), &mut input, &mut stdout).map_err(|e| match e {
         LoopError::Game(e) => e,
         LoopError::Io(e) => Error::io("<terminal>", e),
     })
@@ -420,8 +494,7 @@ impl From<std::io::Error> for LoopError {
 }
 
 fn play_loop(
-    pos: &mut Position,
-    rules: KalahRules,
+    pos: &mut State,
     you: Side,
     agent: &mut dyn mancala::agents::Agent,
     input: &mut dyn BufRead,
@@ -433,10 +506,22 @@ fn play_loop(
         "you play {you}; type a pit number 0..{} (0 is your leftmost pit), or q to quit",
         m - 1
     )?;
+    // Positions reached, for the repetition rule of Awari and Oware (the
+    // same board with the same side to move; then the captured totals are
+    // the same too).
+    let awari = matches!(pos, State::Awari(_));
+    let mut seen = std::collections::HashSet::from([*pos]);
+    let mut repeated = false;
     loop {
         write!(out, "\n{}", draw(pos, you))?;
-        if pos.is_game_over(rules) {
-            let s = pos.stores();
+        if repeated {
+            writeln!(
+                out,
+                "the position repeats (same board, same side to move): the seeds left are split evenly"
+            )?;
+        }
+        if pos.is_over() || repeated {
+            let s = pos.scores();
             let (mine, theirs) = if you == Side::South {
                 (s[0], s[1])
             } else {
@@ -474,8 +559,9 @@ fn play_loop(
                     continue;
                 }
             };
-            match pos.play(pit, rules) {
+            match pos.play(pit) {
                 Ok(mv) => {
+                    repeated = awari && !seen.insert(*pos);
                     if mv.extra_turn {
                         writeln!(out, "you play {pit}: extra turn")?;
                     } else {
@@ -487,7 +573,7 @@ fn play_loop(
         } else {
             let choice = agent.choose(pos);
             let before = *pos;
-            let mv = pos.play(choice.pit, rules).map_err(|reason| {
+            let mv = pos.play(choice.pit).map_err(|reason| {
                 LoopError::Game(Error::IllegalMove {
                     agent: agent.name(),
                     position: before.to_string(),
@@ -496,6 +582,7 @@ fn play_loop(
                     reason,
                 })
             })?;
+            repeated = awari && !seen.insert(*pos);
             let value = match choice.value {
                 Some(v) if v.fract() == 0.0 => {
                     format!(" (value {v:+} for the agent: {})", choice.value_kind)

@@ -269,9 +269,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 PlayGame::Oware => AwariGame::Oware,
             };
             if vs.vs.is_some() {
-                return Err(Error::Unsupported(format!(
-                    "--vs plays Kalah only for now; `play {awari_game}` applies a line of moves"
-                )));
+                return arena::play_vs_awari(awari_game, pits, seeds, position, &moves, &vs);
             }
             awari::play(awari_game, pits, seeds, position, &moves, json)
         }
