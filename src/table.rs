@@ -1,9 +1,11 @@
 //! Table files: format, atomic writing, and the memory-mapped reader.
 //!
 //! One file holds the exact value of every position of one (game, rules,
-//! pits per side, seeds in play). Values are stored as the mover's final share
-//! `j` of the seeds in play (`value = 2j - k`: a value always has the parity of
-//! k, so k + 1 values are possible, not 2k + 1), in 4 bits per position.
+//! pits per side, seeds in play). Values are stored as a small unsigned
+//! *share* `j` per position, in 4 bits per position. Kalah stores the mover's
+//! final share of the seeds in play (`value = 2j - k`: a Kalah value always
+//! has the parity of k, so k + 1 values are possible, not 2k + 1); Awari and
+//! Oware store `j = value + k` (`0..=2k`: their values have any parity).
 //! Positions are grouped in chunks of 4096 consecutive indices, and each chunk
 //! has its own window: code `c < 15` means `j = base + c`, code 15 is an
 //! escape whose exact `j` is in the chunk's part of a sorted escape list.
@@ -17,8 +19,8 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `MANCALA\x1a` |
 //! | 8 | 4 | format version |
-//! | 12 | 1 | game (1 Kalah) |
-//! | 13 | 1 | rules id |
+//! | 12 | 1 | game (1 Kalah, 2 Awari, 3 Oware) |
+//! | 13 | 1 | rules id (Kalah rule set; 0 for Awari and Oware) |
 //! | 14 | 1 | pits per side m |
 //! | 15 | 1 | seeds in play k |
 //! | 16 | 1 | index layout id |
@@ -47,6 +49,7 @@ use memmap2::Mmap;
 
 use crate::error::{Error, Result};
 use crate::index::{Indexer, Layout};
+use crate::rules::awari::AwariGame;
 use crate::rules::KalahRules;
 
 /// First bytes of every table file.
@@ -67,26 +70,34 @@ const CHUNK: usize = 1 << CHUNK_BITS;
 pub enum TableGame {
     /// Kalah under the given rules.
     Kalah(KalahRules),
+    /// Awari or Oware (boards without stores, values from the seeds on the
+    /// board, endless play counting 0).
+    Awari(AwariGame),
 }
 
 impl TableGame {
     fn game_id(self) -> u8 {
         match self {
             TableGame::Kalah(_) => 1,
+            TableGame::Awari(g) => g.id(),
         }
     }
 
     fn rules_id(self) -> u8 {
         match self {
             TableGame::Kalah(r) => r.id(),
+            TableGame::Awari(_) => 0,
         }
     }
 
-    /// The index layout the game's tables use.
+    /// The index layout the game's tables use. Awari and Oware tables hold
+    /// every board whose mover row is non-empty (a board with an empty
+    /// mover row ends the game: the opponent takes every seed).
     pub fn layout(self) -> Layout {
         match self {
             TableGame::Kalah(r) if r.plays_on_with_empty_opponent_row() => Layout::MoverRowNonEmpty,
             TableGame::Kalah(_) => Layout::BothRowsNonEmpty,
+            TableGame::Awari(_) => Layout::MoverRowNonEmpty,
         }
     }
 
@@ -94,10 +105,39 @@ impl TableGame {
     pub fn name(self) -> String {
         match self {
             TableGame::Kalah(r) => format!("kalah-{}", r.name()),
+            TableGame::Awari(g) => g.name().to_string(),
         }
     }
 
+    /// The largest share stored for `k` seeds: `k` for Kalah, `2k` for
+    /// Awari and Oware.
+    pub fn max_share(self, k: usize) -> usize {
+        match self {
+            TableGame::Kalah(_) => k,
+            TableGame::Awari(_) => 2 * k,
+        }
+    }
+
+    /// How many value units one share step is worth: `value = scale * j - k`.
+    fn value_scale(self) -> i32 {
+        match self {
+            TableGame::Kalah(_) => 2,
+            TableGame::Awari(_) => 1,
+        }
+    }
+
+    /// The share stored for `value` with `k` seeds (the value must be one
+    /// the game can have: `-k..=k`, and of k's parity for Kalah).
+    pub fn share_of_value(self, value: i32, k: usize) -> u8 {
+        let j = (value + k as i32) / self.value_scale();
+        debug_assert!((0..=self.max_share(k) as i32).contains(&j));
+        j as u8
+    }
+
     fn describe(game: u8, rules: u8) -> String {
+        if let Some(g) = AwariGame::from_id(game) {
+            return g.name().to_string();
+        }
         match (game, KalahRules::from_id(rules)) {
             (1, Some(r)) => format!("kalah under {r} rules"),
             (1, None) => format!("kalah under unknown rules id {rules}"),
@@ -130,14 +170,22 @@ impl TableSpec {
 
     /// The command that builds this table (and the smaller ones).
     pub fn build_command(&self, dir: &Path) -> String {
-        let TableGame::Kalah(rules) = self.game;
-        let mut cmd = format!(
-            "mancala build kalah --pits {} --max-seeds {}",
-            self.pits, self.seeds
-        );
-        if rules != KalahRules::Default {
-            cmd.push_str(&format!(" --rules {rules}"));
-        }
+        let mut cmd = match self.game {
+            TableGame::Kalah(rules) => {
+                let mut cmd = format!(
+                    "mancala build kalah --pits {} --max-seeds {}",
+                    self.pits, self.seeds
+                );
+                if rules != KalahRules::Default {
+                    cmd.push_str(&format!(" --rules {rules}"));
+                }
+                cmd
+            }
+            TableGame::Awari(g) => format!(
+                "mancala build {g} --pits {} --max-seeds {}",
+                self.pits, self.seeds
+            ),
+        };
         if dir != Path::new("db") {
             cmd.push_str(&format!(" --db {}", dir.display()));
         }
@@ -154,6 +202,8 @@ impl TableSpec {
 #[derive(Debug)]
 pub struct Table {
     spec: TableSpec,
+    /// `value = scale * share - k`.
+    scale: i32,
     indexer: Indexer,
     map: Mmap,
     escapes: usize,
@@ -253,6 +303,7 @@ impl Table {
         }
         let table = Table {
             spec,
+            scale: spec.game.value_scale(),
             indexer,
             escapes: escapes as usize,
             directory_offset: directory_offset as usize,
@@ -267,8 +318,8 @@ impl Table {
             if first < previous || first > escapes || (c == chunks && first != escapes) {
                 return Err(bad("inconsistent chunk directory".into()));
             }
-            if base as usize > spec.seeds {
-                return Err(bad("window base above the seed count".into()));
+            if base as usize > spec.game.max_share(spec.seeds) {
+                return Err(bad("window base above the largest share".into()));
             }
             previous = first;
         }
@@ -341,7 +392,7 @@ impl Table {
     /// opponent) at `index`.
     #[inline]
     pub fn value(&self, index: u64) -> i32 {
-        2 * self.share(index) as i32 - self.spec.seeds as i32
+        self.scale * self.share(index) as i32 - self.spec.seeds as i32
     }
 
     #[cold]
@@ -425,7 +476,7 @@ pub struct WriteInfo {
 }
 
 /// Write the table for `spec` into `dir` from the shares `j` of every
-/// position, atomically: a temporary file in the same directory, synced,
+/// position (at most [`TableGame::max_share`]), atomically: a temporary file in the same directory, synced,
 /// then renamed over the final name.
 pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteInfo> {
     let indexer = spec.indexer()?;
@@ -434,7 +485,7 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
         indexer.count(),
         "one share per position"
     );
-    let k = spec.seeds;
+    let k = spec.game.max_share(spec.seeds);
     let count = shares.len() as u64;
     let codes_len = count.div_ceil(2).div_ceil(8) as usize * 8;
     let mut codes = vec![0u8; codes_len];

@@ -1,13 +1,19 @@
-//! `mancala play awari|oware`: apply a line of moves and print the position
-//! reached with the captured totals.
+//! `mancala play|build|query|solve|verify awari|oware`: lines of moves, and
+//! the Awari and Oware tables.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::json;
 
 use mancala::awari_position::AwariPosition;
+use mancala::build::awari::{build_awari, AwariBuildOptions};
+use mancala::build::human_bytes;
 use mancala::error::{Error, Result};
-use mancala::rules::awari::AwariGame;
+use mancala::index::MAX_INDEX_SEEDS;
+use mancala::rules::awari::{AwariGame, AwariTurn};
+use mancala::tablebase::awari::{awari_spec, check_awari_pits, AwariMoveValue, AwariTablebase};
+use mancala::verify::awari::verify_awari;
 
 /// Play `moves` from the start of (`pits`, `seeds`) or from `position`.
 pub fn play(
@@ -57,4 +63,276 @@ pub fn play(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Largest number of boards `query` builds on demand (about a minute).
+const ON_DEMAND_BOARDS: u64 = 300_000_000;
+
+/// Boards in the tables for 1..=k seeds of `m` pits per side.
+fn boards_up_to(game: AwariGame, m: usize, k: usize) -> Result<u64> {
+    let mut n = 0;
+    for s in 1..=k {
+        n += awari_spec(game, m, s).indexer()?.count();
+    }
+    Ok(n)
+}
+
+/// `mancala build awari|oware`.
+pub fn build(opts: &AwariBuildOptions, json: bool) -> Result<ExitCode> {
+    let report = build_awari(opts)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+    } else {
+        let built: Vec<_> = report.tables.iter().filter(|t| !t.found).collect();
+        let boards: u64 = report.tables.iter().map(|t| t.positions).sum();
+        let bytes: u64 = report.tables.iter().map(|t| t.bytes).sum();
+        let secs: f64 = built.iter().map(|t| t.seconds).sum();
+        let built_boards: u64 = built.iter().map(|t| t.positions).sum();
+        println!(
+            "{} tables for 1..={} seeds, {} pits: {boards} boards, {} on disk in {}",
+            opts.game,
+            opts.max_seeds,
+            opts.pits,
+            human_bytes(bytes),
+            opts.dir.display()
+        );
+        println!(
+            "built {} tables ({built_boards} boards) in {secs:.2} s ({:.2} M boards/s), {} found on disk",
+            built.len(),
+            built_boards as f64 / secs.max(1e-9) / 1e6,
+            report.tables.len() - built.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Open the tables covering `k` seeds, building the missing ones when
+/// allowed (`limit`: the most boards to build without being asked).
+fn tables_for(
+    dir: &Path,
+    game: AwariGame,
+    m: usize,
+    k: usize,
+    no_build: bool,
+    limit: Option<u64>,
+) -> Result<AwariTablebase> {
+    let tb = AwariTablebase::open_available(dir, game, m)?;
+    if tb.max_seeds() >= k {
+        return Ok(tb);
+    }
+    let needed = boards_up_to(game, m, k)?;
+    if no_build || limit.is_some_and(|l| needed > l) {
+        return Err(Error::MissingTable {
+            path: awari_spec(game, m, tb.max_seeds() + 1).path(dir),
+            command: tb.build_command(k),
+        });
+    }
+    eprintln!(
+        "building the missing {m}-pit {game} tables up to {k} seeds in {} (first use; {needed} boards, kept for later)",
+        dir.display()
+    );
+    build_awari(&AwariBuildOptions {
+        dir: dir.to_path_buf(),
+        game,
+        pits: m,
+        max_seeds: k,
+        threads: None,
+        memory_budget: mancala::build::default_memory_budget(),
+        progress: true,
+    })?;
+    AwariTablebase::open(dir, game, m, k)
+}
+
+fn verdict(v: i32) -> &'static str {
+    match v.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
+/// The value of a position and of its moves, from the tables.
+struct Valued {
+    pos: AwariPosition,
+    value: i32,
+    moves: Vec<AwariMoveValue>,
+    over: bool,
+}
+
+fn value_position(
+    game: AwariGame,
+    pos: AwariPosition,
+    dir: &Path,
+    no_build: bool,
+    limit: Option<u64>,
+) -> Result<Valued> {
+    let m = pos.pits_per_side();
+    let k = pos.seeds_on_board();
+    if k > MAX_INDEX_SEEDS {
+        return Err(Error::Unsupported(format!(
+            "{k} seeds on the board: the tables go up to {MAX_INDEX_SEEDS} seeds"
+        )));
+    }
+    let cells = pos.cells();
+    let over = pos.is_game_over(game);
+    let tb = if over || k == 0 {
+        AwariTablebase::empty(dir, game, m)
+    } else {
+        tables_for(dir, game, m, k, no_build, limit)?
+    };
+    let value = match pos.turn(game) {
+        AwariTurn::Over {
+            mover_gain,
+            opponent_gain,
+        } => mover_gain as i32 - opponent_gain as i32,
+        AwariTurn::Play(_) => tb.value(&cells).expect("tables loaded"),
+    };
+    let moves = tb.move_values(&cells).expect("tables loaded");
+    Ok(Valued {
+        pos,
+        value,
+        moves,
+        over,
+    })
+}
+
+fn print_valued(game: AwariGame, v: &Valued, json: bool) {
+    let [mine, theirs] = v.pos.captured_by_mover_opponent();
+    let total = v.value + mine as i32 - theirs as i32;
+    let best: Vec<usize> = v
+        .moves
+        .iter()
+        .filter(|mv| mv.value == v.value)
+        .map(|mv| mv.pit)
+        .collect();
+    if json {
+        let out = json!({
+            "game": game.name(),
+            "position": v.pos.to_string(),
+            "seeds_on_board": v.pos.seeds_on_board(),
+            "value": v.value,
+            "final_difference": total,
+            "verdict": verdict(total),
+            "game_over": v.over,
+            "moves": v.moves,
+            "best_moves": best,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+    } else {
+        println!("position: {}", v.pos);
+        print!("{}", v.pos.board_diagram());
+        println!(
+            "value: {:+} (seeds still to be won from the board, side to move minus opponent; endless play counts 0)",
+            v.value
+        );
+        println!(
+            "final score difference with the seeds already captured: {total:+} ({} for the side to move)",
+            verdict(total)
+        );
+        if v.over {
+            println!("the game is over");
+        }
+        for mv in &v.moves {
+            println!(
+                "  pit {}: {:+}{}{}",
+                mv.pit,
+                mv.value,
+                if mv.captured > 0 {
+                    format!("  (takes {})", mv.captured)
+                } else {
+                    String::new()
+                },
+                if mv.value == v.value { "  best" } else { "" }
+            );
+        }
+    }
+}
+
+/// `mancala query awari|oware "<board>"`.
+pub fn query(
+    game: AwariGame,
+    text: &str,
+    dir: &Path,
+    no_build: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    let pos = AwariPosition::parse(text)?;
+    let v = value_position(game, pos, dir, no_build, Some(ON_DEMAND_BOARDS))?;
+    print_valued(game, &v, json);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mancala solve awari|oware M N` (or a position): the value of the start
+/// and of every opening move, from the tables, built when missing.
+pub fn solve(
+    game: AwariGame,
+    board: &[String],
+    dir: &Path,
+    no_build: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    let pos = match board {
+        [text] => AwariPosition::parse(text)?,
+        [m, n] => {
+            let num = |t: &String, what: &str| {
+                t.parse::<usize>().map_err(|_| {
+                    Error::Unsupported(format!(
+                        "{what} \"{t}\" is not a whole number: write `solve {game} M N` or \
+                         `solve {game} \"<board>\"`"
+                    ))
+                })
+            };
+            AwariPosition::start(num(m, "pits per side")?, num(n, "seeds per pit")?)?
+        }
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "write `solve {game} M N` or `solve {game} \"<board>\"`"
+            )))
+        }
+    };
+    let v = value_position(game, pos, dir, no_build, None)?;
+    print_valued(game, &v, json);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mancala verify awari|oware --pits M --seeds K`.
+pub fn verify(
+    game: AwariGame,
+    pits: usize,
+    seeds: usize,
+    sample: Option<u64>,
+    seed: u64,
+    dir: &Path,
+    json: bool,
+) -> Result<ExitCode> {
+    check_awari_pits(pits)?;
+    let report = verify_awari(dir, game, pits, seeds, sample, seed, true)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+    } else {
+        println!(
+            "{game} table {pits} pits, {seeds} seeds: checked {} of {} entries, {} mismatches; {}",
+            report.checked,
+            report.positions,
+            report.mismatches,
+            match report.unforced {
+                Some(u) => format!(
+                    "{u} values resting on a cycle (forcing check, {} sweeps)",
+                    report.sweeps
+                ),
+                None => "forcing check not run (it needs the whole table and no mismatch)".into(),
+            }
+        );
+        for m in &report.examples {
+            println!(
+                "  index {}: {}  stored {} derived {}",
+                m.index, m.position, m.stored, m.derived
+            );
+        }
+    }
+    Ok(if report.is_sound() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
+use mancala::build::awari::AwariBuildOptions;
 use mancala::build::{self, BuildOptions};
 use mancala::error::{Error, Result};
 use mancala::index::size_up_to;
@@ -44,6 +45,21 @@ struct Cli {
 enum Game {
     /// Kalah(m, n) with stores.
     Kalah,
+    /// Awari (captures 2-3), 2 to 6 pits per side.
+    Awari,
+    /// Oware (captures 2-4), 2 to 6 pits per side.
+    Oware,
+}
+
+impl Game {
+    /// The Awari-family game, or `None` for Kalah.
+    fn awari(self) -> Option<AwariGame> {
+        match self {
+            Game::Kalah => None,
+            Game::Awari => Some(AwariGame::Awari),
+            Game::Oware => Some(AwariGame::Oware),
+        }
+    }
 }
 
 /// The games `mancala play` knows.
@@ -62,9 +78,23 @@ struct TableArgs {
     /// Directory of the tables.
     #[arg(long, default_value = "db")]
     db: PathBuf,
-    /// Rule set: default, capture-needs-opposite or end-when-mover-empty.
+    /// Kalah rule set: default, capture-needs-opposite or end-when-mover-empty
+    /// (Awari and Oware have one rule set each).
     #[arg(long, default_value = "default")]
     rules: KalahRules,
+}
+
+impl TableArgs {
+    /// Refuse a Kalah rule set given for Awari or Oware.
+    fn check_awari(&self, game: AwariGame) -> Result<()> {
+        if self.rules != KalahRules::Default {
+            return Err(Error::Unsupported(format!(
+                "--rules {} is a Kalah rule set; {game} has its own rules: leave --rules out",
+                self.rules
+            )));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Subcommand)]
@@ -72,7 +102,11 @@ enum Command {
     /// Build the endgame tables for 1..=K seeds in play.
     #[command(
         after_help = "Examples:\n  mancala build kalah --pits 6 --max-seeds 20\n  \
-mancala build kalah --pits 4 --max-seeds 16 --rules capture-needs-opposite --db /tmp/db"
+mancala build kalah --pits 4 --max-seeds 16 --rules capture-needs-opposite --db /tmp/db\n  \
+mancala build awari --pits 6 --max-seeds 16\n  \
+mancala build oware --pits 4 --max-seeds 16\n\n\
+Kalah tables hold the positions with k seeds in play; Awari and Oware tables the boards \
+with k seeds on the board (retrograde analysis with cycles, endless play worth 0)."
     )]
     Build {
         /// The game.
@@ -98,13 +132,19 @@ mancala build kalah --pits 4 --max-seeds 16 --rules capture-needs-opposite --db 
     /// The value of a position and of each of its moves, from the tables.
     #[command(
         after_help = "Examples:\n  mancala query kalah \"0 3 0 2 1 4 20 1 0 2 3 0 2 10\"\n  \
-mancala query kalah \"1 0 2 0 3 1 0\" --json\n\n\
-Values are final store differences for the side to move, stores included."
+mancala query kalah \"1 0 2 0 3 1 0\" --json\n  \
+mancala query awari \"0 1 3 2 0 0\"\n  \
+mancala query oware \"0 1 3 [20] 2 0 0 [22]\" --json\n\n\
+Kalah: values are final store differences for the side to move, stores included. \
+Awari and Oware: the value is the seeds the side to move will still win from the board \
+minus the opponent's (endless play counts 0); with captured totals given, the final \
+score difference is printed too."
     )]
     Query {
         /// The game.
         game: Game,
-        /// The position, from the side to move (2m+2 numbers).
+        /// The position, from the side to move (Kalah: 2m+2 numbers; Awari and
+        /// Oware: 2m, or 2m+2 with the captured totals in brackets).
         position: String,
         #[command(flatten)]
         tables: TableArgs,
@@ -153,7 +193,10 @@ totals in brackets in the places of the Kalah stores.")]
     /// Re-derive table entries from their children and report mismatches.
     #[command(
         after_help = "Examples:\n  mancala verify kalah --pits 6 --seeds 12\n  \
-mancala verify kalah --pits 6 --seeds 20 --sample 1000000"
+mancala verify kalah --pits 6 --seeds 20 --sample 1000000\n  \
+mancala verify awari --pits 6 --seeds 8\n\n\
+Awari and Oware: a whole table is also checked to be the right fixpoint (every non-zero \
+value backed by a finite forcing strategy, none resting on a cycle)."
     )]
     Verify {
         /// The game.
@@ -201,7 +244,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Graph(args) => graph::run(args),
         Command::Build {
-            game: Game::Kalah,
+            game,
             pits,
             max_seeds,
             tables,
@@ -209,6 +252,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             memory,
             json,
         } => {
+            if let Some(g) = game.awari() {
+                tables.check_awari(g)?;
+                let opts = AwariBuildOptions {
+                    dir: tables.db,
+                    game: g,
+                    pits,
+                    max_seeds,
+                    threads,
+                    memory_budget: memory.unwrap_or_else(build::default_memory_budget),
+                    progress: true,
+                };
+                return awari::build(&opts, json);
+            }
             let opts = BuildOptions {
                 dir: tables.db,
                 rules: tables.rules,
@@ -242,12 +298,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Query {
-            game: Game::Kalah,
+            game,
             position,
             tables,
             no_build,
             json,
-        } => query(&position, &tables, no_build, json),
+        } => match game.awari() {
+            Some(g) => {
+                tables.check_awari(g)?;
+                awari::query(g, &position, &tables.db, no_build, json)
+            }
+            None => query(&position, &tables, no_build, json),
+        },
         Command::Play {
             game,
             pits,
@@ -276,7 +338,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Match(args) => arena::run_match(args),
         Command::Tournament(args) => arena::run_tournament(args),
         Command::Verify {
-            game: Game::Kalah,
+            game,
             pits,
             seeds,
             sample,
@@ -284,6 +346,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tables,
             json,
         } => {
+            if let Some(g) = game.awari() {
+                tables.check_awari(g)?;
+                return awari::verify(g, pits, seeds, sample, seed, &tables.db, json);
+            }
             check_table_pits(pits)?;
             let report =
                 verify::verify_kalah(&tables.db, tables.rules, pits, seeds, sample, seed, true)?;

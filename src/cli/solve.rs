@@ -10,6 +10,7 @@ use mancala::build::{self, BuildOptions};
 use mancala::error::{Error, Result};
 use mancala::index::{size_up_to, MAX_INDEX_SEEDS};
 use mancala::position::Position;
+use mancala::rules::awari::AwariGame;
 use mancala::rules::{KalahRules, MAX_TABLE_PITS};
 use mancala::search::{solve, SolveOptions};
 use mancala::tablebase::Tablebase;
@@ -23,14 +24,19 @@ const DEFAULT_TABLE_POSITIONS: u64 = 230_000_000;
 #[command(after_help = "Examples:\n  mancala solve kalah 6 4\n  \
 mancala solve kalah 6 5 --max-table-seeds 24 --tt-mb 4096\n  \
 mancala solve kalah \"0 3 0 2 1 4 20 1 0 2 3 0 2 10\" --json\n  \
-mancala solve kalah 5 4 --no-etc --no-futility --threads 1\n\n\
+mancala solve kalah 5 4 --no-etc --no-futility --threads 1\n  \
+mancala solve awari 3 3\n  \
+mancala solve oware 4 2 --json\n\n\
+Awari and Oware are solved whole from their tables (built into --db on first use): the value \
+of the start (or of the board given) and of every opening move. Only --db, --no-build and \
+--json apply to them.\n\n\
 The value is the final store difference for the side to move (stores included). \
 The principal variation uses the published notation: pits 0..m-1 from the mover's \
 left, the moves of one turn together, a dash where the turn passes. Depth counts \
 plies (single sowings).")]
 pub struct SolveArgs {
-    /// The game (only `kalah`).
-    #[arg(value_parser = ["kalah"])]
+    /// The game: kalah, awari or oware.
+    #[arg(value_parser = ["kalah", "awari", "oware"])]
     pub game: String,
     /// Either M N (pits per side, seeds per pit: the start of Kalah(M, N)) or
     /// one quoted position from the side to move (2m+2 numbers).
@@ -185,6 +191,15 @@ fn parse_board(board: &[String]) -> Result<Position> {
 
 /// Run `mancala solve`.
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
+    if let Some(game) = AwariGame::from_name(&args.game) {
+        if args.rules != KalahRules::Default {
+            return Err(Error::Unsupported(format!(
+                "--rules {} is a Kalah rule set; {game} has its own rules: leave --rules out",
+                args.rules
+            )));
+        }
+        return super::awari::solve(game, &args.board, &args.db, args.no_build, args.json);
+    }
     let pos = parse_board(&args.board)?;
     let m = pos.pits_per_side();
     if m > MAX_TABLE_PITS {

@@ -16,6 +16,8 @@
 //! All children of a position are located first and their entries
 //! prefetched, so that their cache misses overlap.
 
+pub mod awari;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::Instant;

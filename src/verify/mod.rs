@@ -6,6 +6,8 @@
 //! that keep every seed in play). A sound table is the unique fixpoint of
 //! this check because the Kalah game graph has no cycle.
 
+pub mod awari;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

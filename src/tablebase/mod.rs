@@ -1,6 +1,8 @@
 //! A set of tables for one game and board width: the tables for 1..=K seeds
 //! in play, opened by memory map, and the position-level look-ups on them.
 
+pub mod awari;
+
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
