@@ -163,6 +163,23 @@ pub fn count_both_non_empty(m: usize, k: usize) -> u64 {
     binomial(k + 2 * m - 1, 2 * m - 1) - 2 * rows(m, k)
 }
 
+/// Awari and Oware: the boards of m pits per side with exactly k seeds on
+/// which the player who just moved has at least one empty pit (the origin of
+/// the move): `C(k+2m-1, 2m-1) - C(k+m-1, 2m-1)`, the second term counting
+/// the boards whose just-moved row has no empty pit. Every board reached by a
+/// move is one of them; summed over the seed counts of a 48-seed Awari game
+/// (0..=46 and 48) plus the start, they are the 889,063,398,406 positions of
+/// the published Awari solution. (The tables index every board whose mover
+/// row is non-empty, a superset, so that set-up boards can be looked up too.)
+pub fn count_after_move(m: usize, k: usize) -> u64 {
+    let all = binomial(k + 2 * m - 1, 2 * m - 1);
+    if k < m {
+        all
+    } else {
+        all - binomial(k - m + 2 * m - 1, 2 * m - 1)
+    }
+}
+
 /// The paper's Size(m, k): positions with 1..=k seeds, both rows non-empty:
 /// `C(k+2m, 2m) - 2 C(k+m, m) + 1`.
 pub fn size_up_to(m: usize, k: usize) -> u64 {
