@@ -24,7 +24,7 @@
 //! | 14 | 1 | pits per side m |
 //! | 15 | 1 | seeds in play k |
 //! | 16 | 1 | index layout id |
-//! | 17 | 1 | encoding (1: 4-bit codes, per-chunk windows, escapes) |
+//! | 17 | 1 | encoding (1: 4-bit codes, 2: 5-bit codes; per-chunk windows, escapes) |
 //! | 18 | 1 | reserved (0) |
 //! | 19 | 1 | log2 of the chunk size (12) |
 //! | 20 | 4 | reserved (0) |
@@ -35,11 +35,18 @@
 //! | 56 | 4 | CRC-32 of everything after the header |
 //! | 60 | 4 | CRC-32 of bytes 0..60 |
 //!
-//! After the header: the codes, `ceil(count / 2)` bytes (position i in byte
-//! i/2, low nibble for even i), padded to 8 bytes; the chunk directory, one
+//! After the header: the codes, padded to 8 bytes; the chunk directory, one
 //! `u64` per chunk plus one (`first_escape << 8 | base`, the last entry
 //! holding the escape count); the escapes, one `u32` each
 //! (`offset_in_chunk << 8 | j`), sorted.
+//!
+//! Kalah tables use 4-bit codes (encoding 1: position i in byte i/2, low
+//! nibble for even i; windows of 15 shares, code 15 escapes). Awari and Oware
+//! values spread over `2k + 1` shares and a window of 15 leaves about 6% of
+//! the boards with 24 seeds escaped (5.9 bits per board in all), so their
+//! tables use 5-bit codes (encoding 2: position i at bit 5i, little-endian;
+//! windows of 31 shares, code 31 escapes), one byte of padding after the last
+//! code so that every code can be read as a 16-bit word.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -60,7 +67,8 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const HEADER_LEN: usize = 64;
 /// Encoding id: 4-bit codes with per-chunk windows and an escape list.
 pub const ENCODING_NIBBLE_ESCAPE: u8 = 1;
-const ESCAPE: u8 = 15;
+/// Encoding id: 5-bit codes with per-chunk windows and an escape list.
+pub const ENCODING_FIVE_BIT_ESCAPE: u8 = 2;
 /// log2 of the number of positions sharing one window.
 const CHUNK_BITS: u32 = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
@@ -115,6 +123,22 @@ impl TableGame {
         match self {
             TableGame::Kalah(_) => k,
             TableGame::Awari(_) => 2 * k,
+        }
+    }
+
+    /// The code width of the game's tables: 4 bits for Kalah, 5 for Awari
+    /// and Oware.
+    pub fn code_bits(self) -> u32 {
+        match self {
+            TableGame::Kalah(_) => 4,
+            TableGame::Awari(_) => 5,
+        }
+    }
+
+    fn encoding_id(self) -> u8 {
+        match self.code_bits() {
+            4 => ENCODING_NIBBLE_ESCAPE,
+            _ => ENCODING_FIVE_BIT_ESCAPE,
         }
     }
 
@@ -204,6 +228,8 @@ pub struct Table {
     spec: TableSpec,
     /// `value = scale * share - k`.
     scale: i32,
+    /// Bits per code (4 or 5); the all-ones code escapes.
+    code_bits: u32,
     indexer: Indexer,
     map: Mmap,
     escapes: usize,
@@ -269,7 +295,7 @@ impl Table {
             )));
         }
         let indexer = spec.indexer()?;
-        if h[16] != indexer.layout().id() || h[17] != ENCODING_NIBBLE_ESCAPE {
+        if h[16] != indexer.layout().id() || h[17] != spec.game.encoding_id() {
             return Err(bad(format!(
                 "unknown layout {} or encoding {}",
                 h[16], h[17]
@@ -287,7 +313,7 @@ impl Table {
                 indexer.count()
             )));
         }
-        let (want_directory, want_escapes, want_len) = layout_of(count, escapes);
+        let (want_directory, want_escapes, want_len) = layout_of(count, escapes, spec.game.code_bits());
         if directory_offset != want_directory || escape_offset != want_escapes {
             return Err(bad("inconsistent offsets in the header".into()));
         }
@@ -304,6 +330,7 @@ impl Table {
         let table = Table {
             spec,
             scale: spec.game.value_scale(),
+            code_bits: spec.game.code_bits(),
             indexer,
             escapes: escapes as usize,
             directory_offset: directory_offset as usize,
@@ -356,13 +383,21 @@ impl Table {
         self.map.len() as u64
     }
 
-    /// The mover's final share `j` of the seeds in play at `index`.
+    /// The share `j` stored at `index` (Kalah: the mover's final share of
+    /// the seeds in play; Awari and Oware: value + k).
     #[inline]
     pub fn share(&self, index: u64) -> u8 {
-        let byte = self.map[HEADER_LEN + (index / 2) as usize];
-        let code = (byte >> ((index & 1) * 4)) & 0x0f;
+        let (code, escape) = if self.code_bits == 4 {
+            let byte = self.map[HEADER_LEN + (index / 2) as usize];
+            ((byte >> ((index & 1) * 4)) & 0x0f, 0x0f)
+        } else {
+            let bit = index * 5;
+            let at = HEADER_LEN + (bit / 8) as usize;
+            let word = u16::from_le_bytes([self.map[at], self.map[at + 1]]);
+            ((word >> (bit & 7)) as u8 & 0x1f, 0x1f)
+        };
         let chunk = (index >> CHUNK_BITS) as usize;
-        if code != ESCAPE {
+        if code != escape {
             self.map[self.directory_offset + 8 * chunk] + code
         } else {
             self.escaped(index)
@@ -384,7 +419,7 @@ impl Table {
         prefetch(
             self.map[HEADER_LEN..]
                 .as_ptr()
-                .wrapping_add((index / 2) as usize),
+                .wrapping_add((index * self.code_bits as u64 / 8) as usize),
         );
     }
 
@@ -433,23 +468,34 @@ pub fn prefetch(ptr: *const u8) {
     let _ = ptr;
 }
 
+/// Bytes of the codes of `count` positions at `bits` bits each, padded to
+/// 8 bytes (5-bit codes: at least one byte after the last code, so that
+/// every code can be read as a 16-bit word).
+fn codes_len(count: u64, bits: u32) -> u64 {
+    let bytes = if bits == 4 {
+        count.div_ceil(2)
+    } else {
+        (count * bits as u64).div_ceil(8) + 1
+    };
+    bytes.div_ceil(8) * 8
+}
+
 /// Offsets of the chunk directory and the escape list, and the file length,
-/// for `count` positions and `escapes` escapes.
-fn layout_of(count: u64, escapes: u64) -> (u64, u64, u64) {
-    let codes = count.div_ceil(2).div_ceil(8) * 8;
+/// for `count` positions and `escapes` escapes at `bits` bits per code.
+fn layout_of(count: u64, escapes: u64, bits: u32) -> (u64, u64, u64) {
+    let codes = codes_len(count, bits);
     let directory = HEADER_LEN as u64 + codes;
     let chunks = count.div_ceil(CHUNK as u64);
     let escape_list = directory + 8 * (chunks + 1);
     (directory, escape_list, escape_list + 4 * escapes)
 }
 
-/// Pick the base that leaves the fewest shares outside `base..base+15`.
-fn choose_base(shares: &[u8], k: usize) -> u8 {
+/// Pick the base that leaves the fewest shares outside `base..base+window`.
+fn choose_base(shares: &[u8], k: usize, window: usize) -> u8 {
     let mut hist = [0u32; 256];
     for &j in shares {
         hist[j as usize] += 1;
     }
-    let window = ESCAPE as usize;
     let mut best = (0u32, 0usize);
     let mut inside: u32 = hist[..window.min(k + 1)].iter().sum();
     for base in 0..=k.saturating_sub(window - 1) {
@@ -486,31 +532,40 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
         "one share per position"
     );
     let k = spec.game.max_share(spec.seeds);
+    let bits = spec.game.code_bits();
+    let escape = ((1u32 << bits) - 1) as u8;
     let count = shares.len() as u64;
-    let codes_len = count.div_ceil(2).div_ceil(8) as usize * 8;
-    let mut codes = vec![0u8; codes_len];
+    let mut codes = vec![0u8; codes_len(count, bits) as usize];
     let mut directory: Vec<u64> = Vec::with_capacity(shares.len() / CHUNK + 2);
     let mut escapes: Vec<u32> = Vec::new();
+    // A chunk's codes fill whole bytes (4096 codes of 4 or 5 bits); the last
+    // chunk's slice also holds the padding.
     for (c, (chunk, out)) in shares
         .chunks(CHUNK)
-        .zip(codes.chunks_mut(CHUNK / 2))
+        .zip(codes.chunks_mut(CHUNK * bits as usize / 8))
         .enumerate()
     {
-        let base = choose_base(chunk, k);
+        let base = choose_base(chunk, k, escape as usize);
         directory.push((escapes.len() as u64) << 8 | base as u64);
         for (i, &j) in chunk.iter().enumerate() {
             debug_assert!(j as usize <= k, "share {j} above {k} in chunk {c}");
-            let code = if j >= base && j - base < ESCAPE {
+            let code = if j >= base && j - base < escape {
                 j - base
             } else {
                 escapes.push((i as u32) << 8 | j as u32);
-                ESCAPE
+                escape
             };
-            out[i / 2] |= code << ((i & 1) * 4);
+            let bit = i * bits as usize;
+            let word = (code as u16) << (bit & 7);
+            out[bit / 8] |= word as u8;
+            if word > 0xff {
+                out[bit / 8 + 1] |= (word >> 8) as u8;
+            }
         }
     }
     directory.push((escapes.len() as u64) << 8);
-    let (directory_offset, escape_offset, file_len) = layout_of(count, escapes.len() as u64);
+    let (directory_offset, escape_offset, file_len) =
+        layout_of(count, escapes.len() as u64, bits);
     let mut body = codes;
     body.reserve((file_len as usize).saturating_sub(HEADER_LEN + body.len()));
     for d in &directory {
@@ -528,7 +583,7 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
     header[14] = spec.pits as u8;
     header[15] = spec.seeds as u8;
     header[16] = indexer.layout().id();
-    header[17] = ENCODING_NIBBLE_ESCAPE;
+    header[17] = spec.game.encoding_id();
     header[19] = CHUNK_BITS as u8;
     header[24..32].copy_from_slice(&count.to_le_bytes());
     header[32..40].copy_from_slice(&(escapes.len() as u64).to_le_bytes());
@@ -583,6 +638,35 @@ mod tests {
             assert_eq!(t.share(i as u64), j);
         }
         assert_eq!(t.file_len(), info.bytes);
+    }
+
+    #[test]
+    fn five_bit_codes_round_trip_with_escapes() {
+        let dir = tempfile::tempdir().unwrap();
+        for k in [1, 7, 20, 40] {
+            let s = TableSpec {
+                game: TableGame::Awari(AwariGame::Oware),
+                pits: 3,
+                seeds: k,
+            };
+            let n = s.indexer().unwrap().count() as usize;
+            // Wide spread (escapes) in odd chunks, narrow in even ones.
+            let shares: Vec<u8> = (0..n)
+                .map(|i| {
+                    let wide = (i >> CHUNK_BITS) % 2 == 1;
+                    let span = if wide { 2 * k + 1 } else { (2 * k + 1).min(31) };
+                    ((i * 7919) % span) as u8
+                })
+                .collect();
+            let info = write_table(dir.path(), s, &shares).unwrap();
+            let t = Table::open(dir.path(), s).unwrap();
+            for (i, &j) in shares.iter().enumerate() {
+                assert_eq!(t.share(i as u64), j, "k={k} i={i}");
+                assert_eq!(t.value(i as u64), j as i32 - k as i32);
+            }
+            assert_eq!(t.file_len(), info.bytes);
+            assert_eq!(info.escapes > 0, k == 20 || k == 40, "k={k}");
+        }
     }
 
     #[test]
