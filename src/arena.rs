@@ -27,7 +27,6 @@
 //! 6): the result is decided by the seeds captured, equal is a draw. Kalah
 //! positions never repeat and Kalah games always end by the rules.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -37,12 +36,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::random::random_move;
-use crate::agents::{Agent, AgentSpec};
+use crate::agents::{Agent, AgentSpec, Tables};
 use crate::error::{Error, Result};
 pub use crate::game::GameSpec;
 use crate::game::{side_index, State};
 use crate::position::{format_line, Side};
-use crate::tablebase::Tablebase;
 
 /// Random moves of each side at the start of a match between two
 /// deterministic agents, as in the published studies.
@@ -174,7 +172,7 @@ pub struct MatchOptions {
     /// Show a progress bar on stderr.
     pub progress: bool,
     /// Endgame tables for the perfect agent.
-    pub tables: Option<Arc<Tablebase>>,
+    pub tables: Option<Tables>,
     /// Ply cap of games whose positions can repeat (Awari, Oware); Kalah
     /// games always end by the rules and ignore it.
     pub max_plies: usize,
@@ -182,14 +180,12 @@ pub struct MatchOptions {
 
 impl MatchOptions {
     /// How the perfect agent plays in this match, if one of the agents is
-    /// perfect: "search only" in Awari and Oware and in Kalah without
-    /// tables, "tables, then search" in Kalah with tables.
+    /// perfect: "tables, then search" with tables, else "search only".
     pub fn perfect_mode(&self) -> Option<&'static str> {
-        let rules = self.game.rules();
         let tables = self.tables.is_some();
         self.a
-            .perfect_mode(rules, tables)
-            .or_else(|| self.b.perfect_mode(rules, tables))
+            .perfect_mode(tables)
+            .or_else(|| self.b.perfect_mode(tables))
     }
 
     /// Random single moves of each side at the start of every game.
@@ -258,8 +254,8 @@ pub struct MatchReport {
     /// Games ended at the ply cap.
     pub ended_by_ply_cap: u64,
     /// How the perfect agent played, when one of the agents is `perfect`:
-    /// "search only" (Awari and Oware until Awari tables exist, or Kalah
-    /// without tables) or "tables, then search"; `None` otherwise.
+    /// "search only" (no tables) or "tables, then search"; `None`
+    /// otherwise.
     pub perfect_mode: Option<&'static str>,
     /// Games A won.
     pub a_wins: u64,
@@ -639,7 +635,7 @@ pub struct TournamentOptions {
     /// Show progress bars.
     pub progress: bool,
     /// Endgame tables for the perfect agent.
-    pub tables: Option<Arc<Tablebase>>,
+    pub tables: Option<Tables>,
     /// As in [`MatchOptions::max_plies`].
     pub max_plies: usize,
 }

@@ -313,7 +313,8 @@ impl Table {
                 indexer.count()
             )));
         }
-        let (want_directory, want_escapes, want_len) = layout_of(count, escapes, spec.game.code_bits());
+        let (want_directory, want_escapes, want_len) =
+            layout_of(count, escapes, spec.game.code_bits());
         if directory_offset != want_directory || escape_offset != want_escapes {
             return Err(bad("inconsistent offsets in the header".into()));
         }
@@ -564,8 +565,7 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
         }
     }
     directory.push((escapes.len() as u64) << 8);
-    let (directory_offset, escape_offset, file_len) =
-        layout_of(count, escapes.len() as u64, bits);
+    let (directory_offset, escape_offset, file_len) = layout_of(count, escapes.len() as u64, bits);
     let mut body = codes;
     body.reserve((file_len as usize).saturating_sub(HEADER_LEN + body.len()));
     for d in &directory {

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use mancala::agents::search::{alphabeta, minimax, store_eval, MinimaxAgent};
-use mancala::agents::{Agent, AgentSpec, Choice};
+use mancala::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala::arena::{
     play_agents, run_match, run_tournament, GameSpec, MatchOptions, TournamentOptions,
 };
@@ -107,7 +107,8 @@ fn every_agent_plays_only_legal_moves() {
                 "heuristic:3",
             ] {
                 let spec: AgentSpec = text.parse().unwrap();
-                let mut agent = spec.build(Rules::Kalah(rules), Some(tb.clone()), seed);
+                let mut agent =
+                    spec.build(Rules::Kalah(rules), Some(Tables::Kalah(tb.clone())), seed);
                 check_legal(agent.as_mut(), &cheap, rules);
             }
             for text in [
@@ -118,7 +119,8 @@ fn every_agent_plays_only_legal_moves() {
                 "perfect:2ms",
             ] {
                 let spec: AgentSpec = text.parse().unwrap();
-                let mut agent = spec.build(Rules::Kalah(rules), Some(tb.clone()), seed);
+                let mut agent =
+                    spec.build(Rules::Kalah(rules), Some(Tables::Kalah(tb.clone())), seed);
                 check_legal(agent.as_mut(), costly, rules);
             }
         }
@@ -191,10 +193,14 @@ fn perfect_never_spoils_a_position_within_the_tables() {
         for (i, start) in table_positions(60, 1000 + o as u64).into_iter().enumerate() {
             let mut perfect = AgentSpec::Perfect(Duration::from_millis(10)).build(
                 Rules::Kalah(rules),
-                Some(tb.clone()),
+                Some(Tables::Kalah(tb.clone())),
                 1,
             );
-            let mut other = spec.build(Rules::Kalah(rules), Some(tb.clone()), i as u64);
+            let mut other = spec.build(
+                Rules::Kalah(rules),
+                Some(Tables::Kalah(tb.clone())),
+                i as u64,
+            );
             // Half the games the perfect agent moves first, half the other.
             let perfect_side = if i % 2 == 0 { Side::South } else { Side::North };
             // Guaranteed result for the perfect agent, from the tables.
@@ -251,7 +257,7 @@ fn perfect_wins_full_kalah_6_4_games_against_weak_agents() {
             random_opening: Some(0),
             threads: None,
             progress: false,
-            tables: Some(tb.clone()),
+            tables: Some(Tables::Kalah(tb.clone())),
             max_plies: 500,
         };
         let (r, _) = run_match(&opts).unwrap();

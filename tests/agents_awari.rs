@@ -4,15 +4,18 @@
 //! and the command line.
 
 use std::process::Command;
+use std::sync::Arc;
 
-use mancala::agents::{Agent, AgentSpec, Choice};
+use mancala::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala::arena::{play_agents, run_match, run_tournament, GameEnd, MatchOptions};
 use mancala::arena::{GameSpec, TournamentOptions};
 use mancala::awari_position::AwariPosition;
+use mancala::build::awari::{build_awari, AwariBuildOptions};
 use mancala::error::Error;
 use mancala::game::{AwariState, Rules, State};
 use mancala::position::Side;
 use mancala::rules::awari::AwariGame;
+use mancala::tablebase::awari::AwariTablebase;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -497,4 +500,70 @@ fn cli_play_oware_against_an_agent() {
     assert!(text.contains("game over:"), "{text}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("search alone"), "{err}");
+}
+
+/// Awari tables of `m` pits up to `k` seeds, built once per test into a
+/// temporary directory.
+fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, Tables) {
+    let dir = tempfile::tempdir().unwrap();
+    build_awari(&AwariBuildOptions {
+        dir: dir.path().to_path_buf(),
+        game,
+        pits: m,
+        max_seeds: k,
+        threads: None,
+        memory_budget: 4 << 30,
+        progress: false,
+    })
+    .unwrap();
+    let tb = AwariTablebase::open(dir.path(), game, m, k).unwrap();
+    (dir, Tables::Awari(Arc::new(tb)))
+}
+
+#[test]
+fn perfect_with_awari_tables_never_gives_value_away() {
+    for game in AwariGame::ALL {
+        let (_dir, tables) = awari_tables(game, 4, 16);
+        let Tables::Awari(tb) = &tables else {
+            unreachable!()
+        };
+        let rules = Rules::Awari(game);
+        let mut agent = AgentSpec::Perfect(std::time::Duration::from_millis(5)).build(
+            rules,
+            Some(tables.clone()),
+            1,
+        );
+        let mut checked = 0;
+        for s in random_states(&format!("{game}:4:2"), 2000, 7) {
+            let State::Awari(a) = &s else { unreachable!() };
+            let board = a.cells();
+            let value = tb.value(&board).unwrap();
+            let choice = agent.choose(&s);
+            let moves = tb.move_values(&board).unwrap();
+            let chosen = moves.iter().find(|mv| mv.pit == choice.pit).unwrap();
+            assert_eq!(chosen.value, value, "{game}: {s:?} pit {}", choice.pit);
+            if moves.len() > 1 {
+                assert_eq!(choice.value, Some(value as f64));
+                checked += 1;
+            }
+        }
+        assert!(checked > 200, "{checked}");
+    }
+}
+
+#[test]
+fn perfect_reports_table_play_and_beats_random_in_awari() {
+    let (_dir, tables) = awari_tables(AwariGame::Awari, 3, 12);
+    let mut o = opts("awari:3:2", "perfect:5ms", "random", 40, 3);
+    o.tables = Some(tables);
+    let (r, _) = run_match(&o).unwrap();
+    assert_eq!(r.perfect_mode, Some("tables, then search"));
+    assert!(r.a_score > 0.85, "{r:?}");
+    // Above the tables' range (awari:3:3 has 18 seeds) it searches with
+    // table probes and still plays legal moves only.
+    let mut o = opts("awari:3:3", "perfect:5ms", "greedy", 6, 3);
+    let (_dir2, small) = awari_tables(AwariGame::Awari, 3, 12);
+    o.tables = Some(small);
+    let (r, _) = run_match(&o).unwrap();
+    assert_eq!(r.games, 6);
 }

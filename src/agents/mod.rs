@@ -45,6 +45,7 @@ use rand::SeedableRng;
 
 use crate::error::{Error, Result};
 use crate::game::{Rules, State};
+use crate::tablebase::awari::AwariTablebase;
 use crate::tablebase::Tablebase;
 
 pub mod greedy;
@@ -154,6 +155,35 @@ pub enum AgentSpec {
     Perfect(Duration),
 }
 
+/// Endgame tables an agent can read: the perfect agent plays from them
+/// within their range.
+#[derive(Clone, Debug)]
+pub enum Tables {
+    /// Kalah tables (one rule set, one board width).
+    Kalah(Arc<Tablebase>),
+    /// Awari or Oware tables (one game, one board width).
+    Awari(Arc<AwariTablebase>),
+}
+
+impl Tables {
+    /// The largest number of seeds (Kalah: in play; Awari: on the board)
+    /// the tables cover.
+    pub fn max_seeds(&self) -> usize {
+        match self {
+            Tables::Kalah(t) => t.max_seeds(),
+            Tables::Awari(t) => t.max_seeds(),
+        }
+    }
+
+    /// The table directory.
+    pub fn dir(&self) -> &std::path::Path {
+        match self {
+            Tables::Kalah(t) => t.dir(),
+            Tables::Awari(t) => t.dir(),
+        }
+    }
+}
+
 /// Largest search depth accepted in a spec.
 pub const MAX_DEPTH: u32 = 64;
 
@@ -180,10 +210,11 @@ impl AgentSpec {
         matches!(self, AgentSpec::Perfect(_))
     }
 
-    /// Build the agent for a game under `rules`, seeded with `seed`. Kalah
-    /// `tables` are used by the perfect agent (when they match the board
-    /// width and rules) and ignored by the others.
-    pub fn build(&self, rules: Rules, tables: Option<Arc<Tablebase>>, seed: u64) -> Box<dyn Agent> {
+    /// Build the agent for a game under `rules`, seeded with `seed`. The
+    /// `tables` are used by the perfect agent (when they match the game and
+    /// rules; the board width is checked at each move) and ignored by the
+    /// others.
+    pub fn build(&self, rules: Rules, tables: Option<Tables>, seed: u64) -> Box<dyn Agent> {
         let name = self.to_string();
         let rng = SmallRng::seed_from_u64(seed);
         match *self {
@@ -199,25 +230,31 @@ impl AgentSpec {
             } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name)),
             AgentSpec::Perfect(time) => match rules {
                 Rules::Kalah(rules) => {
-                    let tables = tables.filter(|t| t.rules() == rules);
+                    let tables = match tables {
+                        Some(Tables::Kalah(t)) if t.rules() == rules => Some(t),
+                        _ => None,
+                    };
                     Box::new(perfect::PerfectAgent::new(rules, tables, time, name))
                 }
                 Rules::Awari(game) => {
-                    Box::new(perfect_awari::PerfectAwariAgent::new(game, time, name))
+                    let tables = match tables {
+                        Some(Tables::Awari(t)) if t.game() == game => Some(t),
+                        _ => None,
+                    };
+                    Box::new(perfect_awari::PerfectAwariAgent::with_tables(
+                        game, tables, time, name,
+                    ))
                 }
             },
         }
     }
 
-    /// How the perfect agent plays in a game under `rules` given whether
-    /// Kalah tables are loaded, for reports: `None` for the other agents.
-    pub fn perfect_mode(&self, rules: Rules, tables_loaded: bool) -> Option<&'static str> {
-        match (self, rules) {
-            (AgentSpec::Perfect(_), Rules::Awari(_)) => Some(perfect_awari::PERFECT_MODE),
-            (AgentSpec::Perfect(_), Rules::Kalah(_)) if tables_loaded => {
-                Some("tables, then search")
-            }
-            (AgentSpec::Perfect(_), Rules::Kalah(_)) => Some("search only"),
+    /// How the perfect agent plays in a game given whether tables for it
+    /// are loaded, for reports: `None` for the other agents.
+    pub fn perfect_mode(&self, tables_loaded: bool) -> Option<&'static str> {
+        match self {
+            AgentSpec::Perfect(_) if tables_loaded => Some("tables, then search"),
+            AgentSpec::Perfect(_) => Some("search only"),
             _ => None,
         }
     }

@@ -1,7 +1,10 @@
-//! The perfect agent in Awari and Oware: **search only**, until Awari
-//! tables exist.
+//! The perfect agent in Awari and Oware: the tables within their range, a
+//! search with table probes above it.
 //!
-//! Every move is an iterative-deepening alpha-beta (negamax) on the seeds
+//! When the Awari (or Oware) tables of the board width cover the seeds on
+//! the board, the agent plays the move with the best table value (the
+//! lowest pit among equals): it never gives away any of the value of the
+//! position. Above the tables' range, every move is an iterative-deepening alpha-beta (negamax) on the seeds
 //! still to be captured (the value convention of [`crate::rules::awari`]:
 //! the mover's future captures minus the opponent's, endless play adding
 //! 0), with a transposition table keyed by the board, under a time budget
@@ -13,21 +16,20 @@
 //! early; a position from which play can cycle never proves, so the agent
 //! then uses its whole budget.
 //!
-//! The one place where Awari tables would be read is [`table_value`]: it
-//! answers `None` today, and matches report [`PERFECT_MODE`] ("search only")
+//! The search reads the tables at every node they cover (an exact value,
+//! no horizon); without tables, matches report the agent as "search only"
 //! so that no result is mistaken for table play.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::perfect::SearchOutcome;
 use super::{Agent, Choice};
 use crate::game::State;
 use crate::rules::awari::{awari_turn, AwariGame, AwariMove, AwariTurn};
-
-/// How the perfect agent plays Awari and Oware, as matches report it.
-pub const PERFECT_MODE: &str = "search only";
+use crate::tablebase::awari::AwariTablebase;
 
 /// Most transposition-table entries kept during one search (then it is
 /// cleared), about 40 bytes each, allocated up front.
@@ -37,18 +39,15 @@ const TT_LIMIT: usize = 1 << 20;
 const MAX_SEARCH_DEPTH: u32 = 300;
 
 /// The exact value of `board` (pits from the side to move, `m` per side,
-/// seeds captured so far not included) for the side to move, when an Awari
-/// table covers it.
-///
-/// **No Awari tables are wired in yet**: this always answers `None`, so the
-/// agent plays by search alone. This function is the seam where a table
-/// probe goes (the search calls it at every node, before anything else):
-/// give [`PerfectAwariAgent`] the tables, look the board up here, and change
-/// [`PERFECT_MODE`] for the positions the tables cover.
+/// seeds captured so far not included) for the side to move, when `tables`
+/// (of `m` pits) cover it.
 #[inline(always)]
-pub fn table_value(board: &[u8; 12], m: usize, game: AwariGame) -> Option<i32> {
-    let _ = (board, m, game);
-    None
+pub fn table_value(board: &[u8; 12], m: usize, tables: Option<&AwariTablebase>) -> Option<i32> {
+    let tb = tables?;
+    if tb.pits() != m {
+        return None;
+    }
+    tb.value(board)
 }
 
 /// Bounds on a board's value found by a search.
@@ -84,6 +83,7 @@ type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<BoardHasher>>;
 /// The agent `perfect[:TIME]` in Awari and Oware.
 pub struct PerfectAwariAgent {
     game: AwariGame,
+    tables: Option<Arc<AwariTablebase>>,
     time: Duration,
     name: String,
     /// Bounds on board values; valid from one move to the next of the
@@ -101,10 +101,24 @@ impl std::fmt::Debug for PerfectAwariAgent {
 }
 
 impl PerfectAwariAgent {
-    /// A perfect agent for `game` thinking `time` per move.
+    /// A perfect agent for `game` thinking `time` per move, by search alone.
     pub fn new(game: AwariGame, time: Duration, name: String) -> PerfectAwariAgent {
+        PerfectAwariAgent::with_tables(game, None, time, name)
+    }
+
+    /// A perfect agent for `game` reading `tables` (of that game; any board
+    /// width, used when it matches the board's) and thinking `time` per move
+    /// above their range.
+    pub fn with_tables(
+        game: AwariGame,
+        tables: Option<Arc<AwariTablebase>>,
+        time: Duration,
+        name: String,
+    ) -> PerfectAwariAgent {
+        debug_assert!(tables.as_ref().map_or(true, |t| t.game() == game));
         PerfectAwariAgent {
             game,
+            tables,
             time,
             name,
             tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),
@@ -120,13 +134,35 @@ impl PerfectAwariAgent {
             self.tt.clear();
             self.tt_pits = m;
         }
-        search_awari(board, m, self.game, deadline, &mut self.tt)
+        search_awari(
+            board,
+            m,
+            self.game,
+            self.tables.as_deref(),
+            deadline,
+            &mut self.tt,
+        )
+    }
+
+    /// The best move of `board` by the tables and its value, when they
+    /// cover it (the lowest pit among equally good moves).
+    pub fn table_move(&self, board: &[u8; 12], m: usize) -> Option<(usize, i32)> {
+        let tb = self.tables.as_deref().filter(|t| t.pits() == m)?;
+        let moves = tb.move_values(board)?;
+        let mut best: Option<(usize, i32)> = None;
+        for mv in moves {
+            if best.map_or(true, |b| mv.value > b.1) {
+                best = Some((mv.pit, mv.value));
+            }
+        }
+        best
     }
 }
 
 struct Searcher<'a> {
     game: AwariGame,
     m: usize,
+    tables: Option<&'a AwariTablebase>,
     tt: &'a mut Tt,
     deadline: Instant,
     can_abort: bool,
@@ -176,7 +212,7 @@ impl Searcher<'_> {
         if self.aborted {
             return 0;
         }
-        if let Some(v) = table_value(board, self.m, self.game) {
+        if let Some(v) = table_value(board, self.m, self.tables) {
             return v;
         }
         let moves = match awari_turn(board, self.m, self.game) {
@@ -258,6 +294,7 @@ fn search_awari(
     board: &[u8; 12],
     m: usize,
     game: AwariGame,
+    tables: Option<&AwariTablebase>,
     deadline: Instant,
     tt: &mut Tt,
 ) -> SearchOutcome {
@@ -267,6 +304,7 @@ fn search_awari(
     let mut s = Searcher {
         game,
         m,
+        tables,
         tt,
         deadline,
         can_abort: false,
@@ -329,14 +367,23 @@ impl Agent for PerfectAwariAgent {
                 value_kind: "the only legal move",
             };
         }
-        let out = self.search(&s.cells(), s.pits_per_side(), start + self.time);
+        let (board, m) = (s.cells(), s.pits_per_side());
+        if let Some((pit, value)) = self.table_move(&board, m) {
+            return Choice {
+                pit,
+                value: Some(value as f64),
+                value_kind: "exact difference of the seeds still to capture (tables)",
+            };
+        }
+        let out = self.search(&board, m, start + self.time);
         Choice {
             pit: out.pit,
             value: Some(out.value as f64),
-            value_kind: if out.exact {
-                "exact difference of the seeds still to capture (search; no Awari tables)"
-            } else {
-                "difference of the seeds still to capture, estimated by search (no Awari tables)"
+            value_kind: match (out.exact, self.tables.is_some()) {
+                (true, true) => "exact difference of the seeds still to capture (search with table probes)",
+                (true, false) => "exact difference of the seeds still to capture (search; no Awari tables)",
+                (false, true) => "difference of the seeds still to capture, estimated by search with table probes",
+                (false, false) => "difference of the seeds still to capture, estimated by search (no Awari tables)",
             },
         }
     }

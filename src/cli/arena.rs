@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use mancala::agents::AgentSpec;
+use mancala::agents::{AgentSpec, Tables};
 use mancala::arena::{
     self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions, DEFAULT_MAX_PLIES,
 };
@@ -19,12 +19,13 @@ use mancala::game::{side_index, AwariState, Rules, State};
 use mancala::position::{Position, Side};
 use mancala::rules::awari::AwariGame;
 use mancala::rules::{KalahRules, MAX_TABLE_PITS};
+use mancala::tablebase::awari::AwariTablebase;
 use mancala::tablebase::Tablebase;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
-or a time like 2s), perfect[:TIME] (Kalah: tables from --db, then a timed search; Awari and Oware: \
-the timed search alone, no tables yet; default 1s per move).";
+or a time like 2s), perfect[:TIME] (the tables of the game in --db within their range, then a timed search \
+with table probes; default 1s per move).";
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Clone, Debug)]
@@ -121,20 +122,28 @@ fn load_tables(
     db: &Path,
     pits: usize,
     rules: Rules,
-) -> Result<Option<Arc<Tablebase>>> {
+) -> Result<Option<Tables>> {
     let uses_tables = agents.iter().any(|a| a.uses_tables());
+    if !uses_tables {
+        return Ok(None);
+    }
     let rules = match rules {
         Rules::Kalah(rules) => rules,
         Rules::Awari(game) => {
-            if uses_tables {
+            let tb = AwariTablebase::open_available(db, game, pits)?;
+            if tb.max_seeds() == 0 {
                 eprintln!(
-                    "note: there are no {game} tables yet: the perfect agent plays {game} by search alone (iterative-deepening alpha-beta within its time per move)"
+                    "note: no {pits}-pit {game} tables in {}: the perfect agent plays {game} by search alone \
+                     (iterative-deepening alpha-beta within its time per move; build tables with `{}`)",
+                    db.display(),
+                    tb.build_command(16)
                 );
+                return Ok(None);
             }
-            return Ok(None);
+            return Ok(Some(Tables::Awari(Arc::new(tb))));
         }
     };
-    if !uses_tables || pits > MAX_TABLE_PITS {
+    if pits > MAX_TABLE_PITS {
         return Ok(None);
     }
     let tb = Tablebase::open_available(db, rules, pits)?;
@@ -147,7 +156,7 @@ fn load_tables(
         );
         return Ok(None);
     }
-    Ok(Some(Arc::new(tb)))
+    Ok(Some(Tables::Kalah(Arc::new(tb))))
 }
 
 fn check_counts(args: &ArenaArgs) -> Result<()> {
@@ -460,14 +469,20 @@ pub fn play_vs_awari(
     };
     pos.play_line(moves, game)?;
     let rules = Rules::Awari(game);
-    // Prints the search-only note for the perfect agent; never any tables.
-    load_tables(
+    let tables = load_tables(
         std::slice::from_ref(&spec),
         &vs.vs_db,
         pos.pits_per_side(),
         rules,
     )?;
-    let mut agent = spec.build(rules, None, vs.vs_seed);
+    if let Some(t) = &tables {
+        println!(
+            "{spec} reads the {game} tables up to {} seeds on the board from {}",
+            t.max_seeds(),
+            vs.vs_db.display()
+        );
+    }
+    let mut agent = spec.build(rules, tables, vs.vs_seed);
     let you = match vs.you {
         YourSide::South => Side::South,
         YourSide::North => Side::North,
