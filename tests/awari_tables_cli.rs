@@ -62,6 +62,20 @@ fn solve_small_games_prints_values_and_opening_moves() {
             Some(value as i64),
             "the best opening move has the value"
         );
+        // The principal variation, replayed, ends with the value: by the
+        // rules, or by a repetition that splits the seeds left evenly.
+        let pv = v["pv"].as_str().unwrap();
+        let first: usize = pv.split('-').next().unwrap().parse().unwrap();
+        assert_eq!(v["best_move"], first);
+        let end = ok_json(&["play", game, m, n, "--moves", pv, "--json"], d);
+        let stores = end["stores"].as_array().unwrap();
+        let diff = stores[0].as_i64().unwrap() - stores[1].as_i64().unwrap();
+        assert_eq!(diff, value as i64, "{game}({m},{n}) pv {pv}");
+        match v["pv_end"].as_str().unwrap() {
+            "game_over" => assert_eq!(end["game_over"], true, "{pv}"),
+            "repetition" => assert_eq!(end["game_over"], false, "{pv}"),
+            other => panic!("pv_end {other}"),
+        }
     }
     // The text form names the value and every opening move.
     let (code, out, err) = mancala(&["solve", "oware", "3", "3"], d);

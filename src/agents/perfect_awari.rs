@@ -2,9 +2,10 @@
 //! search with table probes above it.
 //!
 //! When the Awari (or Oware) tables of the board width cover the seeds on
-//! the board, the agent plays the move with the best table value (the
-//! lowest pit among equals): it never gives away any of the value of the
-//! position. Above the tables' range, every move is an iterative-deepening alpha-beta (negamax) on the seeds
+//! the board, the agent plays a move of the best table value, and when that
+//! value is positive one that forces progress towards it
+//! ([`AwariTablebase::best_move`]): it never gives away any of the value of
+//! the position, and never lets a won position run round a cycle. Above the tables' range, every move is an iterative-deepening alpha-beta (negamax) on the seeds
 //! still to be captured (the value convention of [`crate::rules::awari`]:
 //! the mover's future captures minus the opponent's, endless play adding
 //! 0), with a transposition table keyed by the board, under a time budget
@@ -145,17 +146,11 @@ impl PerfectAwariAgent {
     }
 
     /// The best move of `board` by the tables and its value, when they
-    /// cover it (the lowest pit among equally good moves).
+    /// cover it: [`AwariTablebase::best_move`], which also makes progress
+    /// towards a won value (a best value alone can go round a cycle).
     pub fn table_move(&self, board: &[u8; 12], m: usize) -> Option<(usize, i32)> {
         let tb = self.tables.as_deref().filter(|t| t.pits() == m)?;
-        let moves = tb.move_values(board)?;
-        let mut best: Option<(usize, i32)> = None;
-        for mv in moves {
-            if best.map_or(true, |b| mv.value > b.1) {
-                best = Some((mv.pit, mv.value));
-            }
-        }
-        best
+        tb.best_move(board)
     }
 }
 

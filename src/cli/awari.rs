@@ -6,13 +6,15 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use mancala::awari_position::AwariPosition;
+use mancala::awari_position::{format_awari_line, AwariPosition};
 use mancala::build::awari::{build_awari, AwariBuildOptions};
 use mancala::build::human_bytes;
 use mancala::error::{Error, Result};
 use mancala::index::MAX_INDEX_SEEDS;
 use mancala::rules::awari::{AwariGame, AwariTurn};
-use mancala::tablebase::awari::{awari_spec, check_awari_pits, AwariMoveValue, AwariTablebase};
+use mancala::tablebase::awari::{
+    awari_spec, check_awari_pits, AwariMoveValue, AwariTablebase, PvEnd,
+};
 use mancala::verify::awari::verify_awari;
 
 /// Play `moves` from the start of (`pits`, `seeds`) or from `position`.
@@ -157,6 +159,10 @@ struct Valued {
     value: i32,
     moves: Vec<AwariMoveValue>,
     over: bool,
+    /// The best move (making progress towards a won value).
+    best_move: Option<usize>,
+    /// A principal variation and how it ends.
+    pv: Option<(Vec<usize>, PvEnd)>,
 }
 
 fn value_position(
@@ -188,11 +194,15 @@ fn value_position(
         AwariTurn::Play(_) => tb.value(&cells).expect("tables loaded"),
     };
     let moves = tb.move_values(&cells).expect("tables loaded");
+    let best_move = tb.best_move(&cells).map(|(pit, _)| pit);
+    let pv = tb.principal_variation(&pos);
     Ok(Valued {
         pos,
         value,
         moves,
         over,
+        best_move,
+        pv,
     })
 }
 
@@ -216,6 +226,9 @@ fn print_valued(game: AwariGame, v: &Valued, json: bool) {
             "game_over": v.over,
             "moves": v.moves,
             "best_moves": best,
+            "best_move": v.best_move,
+            "pv": v.pv.as_ref().map(|(line, _)| format_awari_line(line)),
+            "pv_end": v.pv.as_ref().map(|(_, end)| *end),
         });
         println!("{}", serde_json::to_string_pretty(&out).expect("json"));
     } else {
@@ -243,6 +256,20 @@ fn print_valued(game: AwariGame, v: &Valued, json: bool) {
                     String::new()
                 },
                 if mv.value == v.value { "  best" } else { "" }
+            );
+        }
+        if let Some(p) = v.best_move {
+            println!("best move: pit {p}");
+        }
+        if let Some((line, end)) = &v.pv {
+            println!(
+                "principal variation: {} ({})",
+                format_awari_line(line),
+                match end {
+                    PvEnd::GameOver => "the game ends",
+                    PvEnd::Repetition =>
+                        "a position repeats: endless play, the seeds left split evenly",
+                }
             );
         }
     }

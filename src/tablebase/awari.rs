@@ -8,8 +8,10 @@
 //! will still capture or take minus those the opponent will, perfect play,
 //! endless play adding 0.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::awari_position::AwariPosition;
 use crate::error::{Error, Result};
 use crate::rules::awari::{awari_turn, AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
 use crate::table::{Table, TableGame, TableSpec};
@@ -24,6 +26,17 @@ pub struct AwariMoveValue {
     pub captured: u32,
     /// The value of the board through this move, for the side to move.
     pub value: i32,
+}
+
+/// How a principal variation ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PvEnd {
+    /// The game ends by the rules.
+    GameOver,
+    /// A position comes back with the same side to move: endless play, the
+    /// seeds left split evenly.
+    Repetition,
 }
 
 /// The tables of one game and board width for every seed count from 1 up to
@@ -168,8 +181,147 @@ impl AwariTablebase {
         Some(out)
     }
 
+    /// A best move of a board, and its value, when the tables cover it
+    /// (`None` otherwise, or when the game is over).
+    ///
+    /// A move of the best value is not enough where boards repeat: from a
+    /// board worth `v > 0`, a quiet move to a board worth `-v` keeps the
+    /// value, but the opponent may answer back into the first board, and a
+    /// line of best values that goes round for ever is worth 0. So when the
+    /// value is positive the move returned is one from which the mover can
+    /// force, within the fewest plies, a capture or a game end worth at
+    /// least `v` (an AND-OR search over the table values, by iterative
+    /// deepening; a table that says `v > 0` guarantees such a line exists).
+    /// Otherwise it is the lowest pit among the moves of the best value.
+    pub fn best_move(&self, cells: &[u8]) -> Option<(usize, i32)> {
+        let moves = self.move_values(cells)?;
+        let best = moves.iter().map(|mv| mv.value).max()?;
+        let first = moves.iter().find(|mv| mv.value == best)?.pit;
+        if best <= 0 {
+            return Some((first, best));
+        }
+        let mut board = [0u8; 12];
+        board[..2 * self.pits].copy_from_slice(&cells[..2 * self.pits]);
+        let mut prover = Prover {
+            tb: self,
+            target: best,
+            failed: HashMap::new(),
+        };
+        for depth in (1..=MAX_PROOF_PLIES).step_by(2) {
+            if let Some(pit) = prover.winning_move(&board, depth) {
+                return Some((pit, best));
+            }
+        }
+        // Not reached with sound tables; the best value is still kept.
+        Some((first, best))
+    }
+
+    /// A principal variation from `pos`: [`AwariTablebase::best_move`] for
+    /// both sides until the game ends or a position repeats (then the seeds
+    /// left are split evenly and the line is endless). `None` when the
+    /// tables do not cover the position or it has another board width.
+    /// Replayed, it ends with the captured difference `value` plus what was
+    /// captured before.
+    pub fn principal_variation(&self, pos: &AwariPosition) -> Option<(Vec<usize>, PvEnd)> {
+        if pos.pits_per_side() != self.pits {
+            return None;
+        }
+        let mut p = *pos;
+        let mut seen = std::collections::HashSet::new();
+        seen.insert((p.cells(), p.to_move()));
+        let mut line = Vec::new();
+        loop {
+            if p.finish(self.game) {
+                return Some((line, PvEnd::GameOver));
+            }
+            let (pit, _) = self.best_move(&p.cells())?;
+            p.play(pit, self.game).ok()?;
+            line.push(pit);
+            if !seen.insert((p.cells(), p.to_move())) {
+                return Some((line, PvEnd::Repetition));
+            }
+        }
+    }
+
     /// The command that builds the tables needed for `k` seeds.
     pub fn build_command(&self, k: usize) -> String {
         awari_spec(self.game, self.pits, k).build_command(&self.dir)
+    }
+}
+
+/// Deepest forcing line [`AwariTablebase::best_move`] looks for, in plies.
+const MAX_PROOF_PLIES: u32 = 255;
+
+/// The AND-OR search behind [`AwariTablebase::best_move`]: can the mover
+/// force an exit (a capture or a game end) worth at least `target`?
+struct Prover<'a> {
+    tb: &'a AwariTablebase,
+    target: i32,
+    /// Boards from which no forcing line of the given length (or shorter)
+    /// was found.
+    failed: HashMap<[u8; 12], u32>,
+}
+
+impl Prover<'_> {
+    /// A move of `board` (mover to move, worth `>= target` to it) from which
+    /// the mover forces an exit worth `>= target` within `depth` plies.
+    fn winning_move(&mut self, board: &[u8; 12], depth: u32) -> Option<usize> {
+        if depth == 0 || self.failed.get(board).is_some_and(|&d| d >= depth) {
+            return None;
+        }
+        let m = self.tb.pits;
+        let AwariTurn::Play(moves) = awari_turn(board, m, self.tb.game) else {
+            return None;
+        };
+        // Exits first: they end the search at once.
+        for mv in moves.as_slice() {
+            if mv.game_over || mv.captured > 0 {
+                let child = if mv.game_over {
+                    0
+                } else {
+                    self.tb.value(&mv.board)?
+                };
+                if mv.value(child) >= self.target {
+                    return Some(mv.pit as usize);
+                }
+            }
+        }
+        if depth >= 3 {
+            for mv in moves.as_slice() {
+                if mv.game_over || mv.captured > 0 {
+                    continue;
+                }
+                if -self.tb.value(&mv.board)? >= self.target && self.holds(&mv.board, depth - 1) {
+                    return Some(mv.pit as usize);
+                }
+            }
+        }
+        self.failed.insert(*board, depth);
+        None
+    }
+
+    /// Whether every move of the opponent at `board` leads to an exit worth
+    /// `>= target` to the mover, or to a board where the mover forces one
+    /// within `depth - 1` plies.
+    fn holds(&mut self, board: &[u8; 12], depth: u32) -> bool {
+        let m = self.tb.pits;
+        match awari_turn(board, m, self.tb.game) {
+            AwariTurn::Over {
+                mover_gain,
+                opponent_gain,
+            } => opponent_gain as i32 - mover_gain as i32 >= self.target,
+            AwariTurn::Play(moves) => moves.as_slice().iter().all(|mv| {
+                if mv.game_over || mv.captured > 0 {
+                    let child = if mv.game_over {
+                        Some(0)
+                    } else {
+                        self.tb.value(&mv.board)
+                    };
+                    child.is_some_and(|c| -mv.value(c) >= self.target)
+                } else {
+                    self.winning_move(&mv.board, depth - 1).is_some()
+                }
+            }),
+        }
     }
 }
