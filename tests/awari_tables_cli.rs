@@ -391,6 +391,16 @@ fn bad_input_and_bad_tables_get_one_line_errors() {
         2,
         "2 to 6 pits",
     );
+    for seeds in ["0", "65"] {
+        for game in ["awari", "kalah"] {
+            expect_error(
+                &["verify", game, "--pits", "3", "--seeds", seeds, "--db", dbs],
+                d,
+                2,
+                &format!("--seeds {seeds}"),
+            );
+        }
+    }
     // Data errors: exit code 1, with the command that fixes them.
     expect_error(
         &["query", "awari", "3 3 3 3", "--db", dbs, "--no-build"],

@@ -261,7 +261,7 @@ fn print_valued(game: AwariGame, v: &Valued, json: bool) {
         if let Some(p) = v.best_move {
             println!("best move: pit {p}");
         }
-        if let Some((line, end)) = &v.pv {
+        if let Some((line, end)) = v.pv.as_ref().filter(|(line, _)| !line.is_empty()) {
             println!(
                 "principal variation: {} ({})",
                 format_awari_line(line),

@@ -99,6 +99,7 @@ pub fn verify_awari(
     seed: u64,
     progress: bool,
 ) -> Result<AwariVerifyReport> {
+    super::check_seeds(k)?;
     let tb = AwariTablebase::open(dir, game, pits, k)?;
     let table = tb.table(k).expect("table loaded");
     let n = table.len();

@@ -146,6 +146,18 @@ pub fn verify_kalah(
     seed: u64,
     progress: bool,
 ) -> Result<VerifyReport> {
+    check_seeds(k)?;
     let tb = Tablebase::open(dir, rules, pits, k)?;
     verify_table(&tb, k, sample, seed, progress)
+}
+
+/// Refuse a seed count no table has.
+pub(crate) fn check_seeds(k: usize) -> Result<()> {
+    if k == 0 || k > crate::index::MAX_INDEX_SEEDS {
+        return Err(crate::error::Error::Unsupported(format!(
+            "--seeds {k}: tables exist for 1 to {} seeds",
+            crate::index::MAX_INDEX_SEEDS
+        )));
+    }
+    Ok(())
 }
