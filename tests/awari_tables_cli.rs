@@ -391,6 +391,23 @@ fn bad_input_and_bad_tables_get_one_line_errors() {
         2,
         "2 to 6 pits",
     );
+    expect_error(
+        &[
+            "build",
+            "awari",
+            "--pits",
+            "6",
+            "--max-seeds",
+            "24",
+            "--db",
+            dbs,
+            "--memory",
+            "100M",
+        ],
+        d,
+        1,
+        "over the budget",
+    );
     for seeds in ["0", "65"] {
         for game in ["awari", "kalah"] {
             expect_error(
