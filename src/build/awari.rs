@@ -55,16 +55,14 @@
 //! least fixpoint whatever the order, so it does not depend on the threads.
 
 use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
-use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use super::{human_bytes, remove_stale_temporaries, BuildReport, TableReport};
+use super::{run_build, BuildReport, Job};
 use crate::error::{Error, Result};
 use crate::index::{all_rows, rank_and_sum, Indexer, MAX_INDEX_SEEDS};
 use crate::rules::awari::{awari_turn, AwariGame, AwariTurn};
-use crate::table::{write_table, Table};
 use crate::tablebase::awari::{awari_spec, check_awari_pits, AwariTablebase};
 
 const UNKNOWN: u8 = 0xff;
@@ -130,93 +128,27 @@ pub fn build_awari(opts: &AwariBuildOptions) -> Result<BuildReport> {
         )));
     }
     let peak = estimate_awari_peak_memory(opts.game, opts.pits, opts.max_seeds)?;
-    if peak > opts.memory_budget {
-        return Err(Error::Memory(format!(
-            "building {}-pit {} tables up to {} seeds needs about {} of memory, over the budget of {}: \
-             build fewer seeds or raise the budget with --memory",
-            opts.pits,
-            opts.game,
-            opts.max_seeds,
-            human_bytes(peak),
-            human_bytes(opts.memory_budget)
-        )));
-    }
-    let threads = opts
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
-    if opts.progress {
-        eprintln!(
-            "building {} tables ({} pits, 1..={} seeds) in {}: peak memory about {} (budget {}), {} threads",
-            opts.game,
-            opts.pits,
-            opts.max_seeds,
-            opts.dir.display(),
-            human_bytes(peak),
-            human_bytes(opts.memory_budget),
-            threads
-        );
-    }
-    std::fs::create_dir_all(&opts.dir).map_err(|e| Error::io(&opts.dir, e))?;
-    remove_stale_temporaries(&opts.dir);
+    let job = Job {
+        dir: &opts.dir,
+        max_seeds: opts.max_seeds,
+        threads: opts.threads,
+        memory_budget: opts.memory_budget,
+        progress: opts.progress,
+        title: format!(
+            "{} tables ({} pits, 1..={} seeds)",
+            opts.game, opts.pits, opts.max_seeds
+        ),
+        unit: "boards",
+        peak,
+    };
     let mut tb = AwariTablebase::empty(&opts.dir, opts.game, opts.pits);
-    let mut reports = Vec::new();
-    for k in 1..=opts.max_seeds {
-        let s = awari_spec(opts.game, opts.pits, k);
-        match Table::open(&opts.dir, s) {
-            Ok(t) => {
-                reports.push(TableReport {
-                    seeds: k,
-                    positions: t.len(),
-                    bytes: t.file_len(),
-                    escapes: t.escape_count() as u64,
-                    seconds: 0.0,
-                    found: true,
-                });
-                tb.push(t);
-                continue;
-            }
-            Err(Error::MissingTable { .. }) => {}
-            Err(e) => {
-                if opts.progress {
-                    eprintln!("{e}\n  -> rebuilding it");
-                }
-            }
-        }
-        let start = Instant::now();
-        let shares = pool.install(|| build_awari_layer(&tb, k, opts.progress))?;
-        let info = write_table(&opts.dir, s, &shares)?;
-        drop(shares);
-        let t = Table::open(&opts.dir, s)?;
-        let seconds = start.elapsed().as_secs_f64();
-        if opts.progress {
-            eprintln!(
-                "k={k:>2}: {:>13} boards in {seconds:7.2} s ({:6.2} M/s), {}, {} escapes",
-                t.len(),
-                t.len() as f64 / seconds.max(1e-9) / 1e6,
-                human_bytes(info.bytes),
-                info.escapes
-            );
-        }
-        reports.push(TableReport {
-            seeds: k,
-            positions: t.len(),
-            bytes: info.bytes,
-            escapes: info.escapes,
-            seconds,
-            found: false,
-        });
-        tb.push(t);
-    }
-    Ok(BuildReport {
-        tables: reports,
-        threads,
-        peak_memory: peak,
-    })
+    run_build(
+        &job,
+        &mut tb,
+        |k| awari_spec(opts.game, opts.pits, k),
+        |tb, k| build_awari_layer(tb, k, opts.progress),
+        AwariTablebase::push,
+    )
 }
 
 /// Compute the shares (`value + k`) of every board with `k` seeds, given

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::index::{all_rows, rank_and_sum, Indexer};
 use crate::rules::{KalahRules, KalahSowing, Landing, MAX_TABLE_PITS};
-use crate::table::{prefetch, write_table, Table};
+use crate::table::{prefetch, write_table, Table, TableSpec};
 use crate::tablebase::{spec, Tablebase};
 
 const UNKNOWN: u8 = 0xff;
@@ -165,17 +165,72 @@ pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
         )));
     }
     let peak = estimate_peak_memory(opts.rules, opts.pits, opts.max_seeds)?;
-    if peak > opts.memory_budget {
+    let job = Job {
+        dir: &opts.dir,
+        max_seeds: opts.max_seeds,
+        threads: opts.threads,
+        memory_budget: opts.memory_budget,
+        progress: opts.progress,
+        title: format!(
+            "Kalah tables ({} rules, {} pits, 1..={} seeds)",
+            opts.rules, opts.pits, opts.max_seeds
+        ),
+        unit: "positions",
+        peak,
+    };
+    let mut tb = Tablebase::empty(&opts.dir, opts.rules, opts.pits);
+    run_build(
+        &job,
+        &mut tb,
+        |k| spec(opts.rules, opts.pits, k),
+        |tb, k| build_layer(tb, k, opts.progress),
+        Tablebase::push,
+    )
+}
+
+/// What the Kalah and the Awari builders share: the memory check, the
+/// thread pool, and the loop over seed counts that keeps the sound tables
+/// found on disk and builds, writes and reopens the others.
+pub(crate) struct Job<'a> {
+    /// Directory of the tables.
+    pub dir: &'a Path,
+    /// Build the tables for 1..=max_seeds seeds.
+    pub max_seeds: usize,
+    /// Worker threads (None: all cores).
+    pub threads: Option<usize>,
+    /// Most bytes of memory the build may use.
+    pub memory_budget: u64,
+    /// Show progress on stderr.
+    pub progress: bool,
+    /// What is built, for messages ("Kalah tables (default rules, ...)").
+    pub title: String,
+    /// What a table entry is called in messages ("positions", "boards").
+    pub unit: &'static str,
+    /// Estimated peak memory in bytes.
+    pub peak: u64,
+}
+
+/// Run `job`: for every seed count, keep the table on disk when it opens
+/// and checks, else compute its shares with `layer` (given the finished
+/// smaller tables in `tb`) on the job's thread pool, write it atomically,
+/// reopen it, and `push` it onto `tb`.
+pub(crate) fn run_build<T: Sync>(
+    job: &Job,
+    tb: &mut T,
+    spec: impl Fn(usize) -> TableSpec,
+    layer: impl Fn(&T, usize) -> Result<Vec<u8>> + Sync,
+    push: impl Fn(&mut T, Table),
+) -> Result<BuildReport> {
+    if job.peak > job.memory_budget {
         return Err(Error::Memory(format!(
-            "building {}-pit tables up to {} seeds needs about {} of memory, over the budget of {}: \
+            "building the {} needs about {} of memory, over the budget of {}: \
              build fewer seeds or raise the budget with --memory",
-            opts.pits,
-            opts.max_seeds,
-            human_bytes(peak),
-            human_bytes(opts.memory_budget)
+            job.title,
+            human_bytes(job.peak),
+            human_bytes(job.memory_budget)
         )));
     }
-    let threads = opts
+    let threads = job
         .threads
         .unwrap_or_else(rayon::current_num_threads)
         .max(1);
@@ -183,25 +238,22 @@ pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
         .num_threads(threads)
         .build()
         .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
-    if opts.progress {
+    if job.progress {
         eprintln!(
-            "building Kalah tables ({} rules, {} pits, 1..={} seeds) in {}: peak memory about {} (budget {}), {} threads",
-            opts.rules,
-            opts.pits,
-            opts.max_seeds,
-            opts.dir.display(),
-            human_bytes(peak),
-            human_bytes(opts.memory_budget),
+            "building {} in {}: peak memory about {} (budget {}), {} threads",
+            job.title,
+            job.dir.display(),
+            human_bytes(job.peak),
+            human_bytes(job.memory_budget),
             threads
         );
     }
-    std::fs::create_dir_all(&opts.dir).map_err(|e| Error::io(&opts.dir, e))?;
-    remove_stale_temporaries(&opts.dir);
-    let mut tb = Tablebase::empty(&opts.dir, opts.rules, opts.pits);
+    std::fs::create_dir_all(job.dir).map_err(|e| Error::io(job.dir, e))?;
+    remove_stale_temporaries(job.dir);
     let mut reports = Vec::new();
-    for k in 1..=opts.max_seeds {
-        let s = spec(opts.rules, opts.pits, k);
-        match Table::open(&opts.dir, s) {
+    for k in 1..=job.max_seeds {
+        let s = spec(k);
+        match Table::open(job.dir, s) {
             Ok(t) => {
                 reports.push(TableReport {
                     seeds: k,
@@ -211,26 +263,28 @@ pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
                     seconds: 0.0,
                     found: true,
                 });
-                tb.push(t);
+                push(tb, t);
                 continue;
             }
             Err(Error::MissingTable { .. }) => {}
             Err(e) => {
-                if opts.progress {
+                if job.progress {
                     eprintln!("{e}\n  -> rebuilding it");
                 }
             }
         }
         let start = Instant::now();
-        let shares = pool.install(|| build_layer(&tb, k, opts.progress))?;
-        let info = write_table(&opts.dir, s, &shares)?;
+        let finished: &T = tb;
+        let shares = pool.install(|| layer(finished, k))?;
+        let info = write_table(job.dir, s, &shares)?;
         drop(shares);
-        let t = Table::open(&opts.dir, s)?;
+        let t = Table::open(job.dir, s)?;
         let seconds = start.elapsed().as_secs_f64();
-        if opts.progress {
+        if job.progress {
             eprintln!(
-                "k={k:>2}: {:>13} positions in {seconds:7.2} s ({:6.2} M/s), {}, {} escapes",
+                "k={k:>2}: {:>13} {} in {seconds:7.2} s ({:6.2} M/s), {}, {} escapes",
                 t.len(),
+                job.unit,
                 t.len() as f64 / seconds.max(1e-9) / 1e6,
                 human_bytes(info.bytes),
                 info.escapes
@@ -244,12 +298,12 @@ pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
             seconds,
             found: false,
         });
-        tb.push(t);
+        push(tb, t);
     }
     Ok(BuildReport {
         tables: reports,
         threads,
-        peak_memory: peak,
+        peak_memory: job.peak,
     })
 }
 
