@@ -417,12 +417,24 @@ fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Re
                 let moves = MoverMoves::new(mover);
                 let first = layer.indexer.block_offset(a) + r1 as u64 * layer.indexer.row_count(b);
                 let opps = &groups[b][d2 as usize];
-                for &r2 in opps {
+                // Software pipeline: the children of the next position are
+                // located (and their entries prefetched) before the values
+                // of the current one are read.
+                let opp_row = |r2: u32| -> &[u8; M] {
                     let r2 = r2 as usize;
-                    let opp: &[u8; M] = rows[b][r2 * M..(r2 + 1) * M].try_into().unwrap();
-                    let v = layer.solve(&moves, opp, r2 as u64, b);
+                    rows[b][r2 * M..(r2 + 1) * M].try_into().unwrap()
+                };
+                let mut current = layer.locate(&moves, opp_row(opps[0]), opps[0] as u64, b);
+                for (i, &r2) in opps.iter().enumerate() {
+                    let next = opps
+                        .get(i + 1)
+                        .map(|&r| layer.locate(&moves, opp_row(r), r as u64, b));
+                    let v = layer.evaluate(&current, moves.len);
                     layer.shares[(first + r2 as u64) as usize]
                         .store(((v + k as i32) / 2) as u8, Ordering::Relaxed);
+                    if let Some(next) = next {
+                        current = next;
+                    }
                 }
                 positions += opps.len() as u64;
             }
@@ -504,12 +516,13 @@ impl<const M: usize> MoverMoves<M> {
 }
 
 impl<const M: usize> Layer<'_, M> {
-    /// Value (mover minus opponent, seeds in play only) of the position made
-    /// of the mover row behind `moves` and the opponent row `opp` (rank `r2`,
-    /// `b` seeds). All children are located first and their entries
-    /// prefetched, so that their cache misses overlap.
+    /// The children of the position made of the mover row behind `moves`
+    /// and the opponent row `opp` (rank `r2`, `b` seeds), located and their
+    /// entries prefetched, so that their cache misses overlap (with each
+    /// other, and with the evaluation of the previous position: see
+    /// [`Layer::evaluate`]).
     #[inline]
-    fn solve(&self, moves: &MoverMoves<M>, opp: &[u8; M], r2: u64, b: usize) -> i32 {
+    fn locate(&self, moves: &MoverMoves<M>, opp: &[u8; M], r2: u64, b: usize) -> [Child; M] {
         let mut children = [Child {
             base: 0,
             sign: 0,
@@ -551,8 +564,15 @@ impl<const M: usize> Layer<'_, M> {
                 prefetch(self.shares.as_ptr().wrapping_add(ch.index as usize) as *const u8);
             }
         }
+        children
+    }
+
+    /// Value (mover minus opponent, seeds in play only) of a position from
+    /// its `n` located children.
+    #[inline]
+    fn evaluate(&self, children: &[Child; M], n: usize) -> i32 {
         let mut best = i32::MIN;
-        for ch in &children[..moves.len] {
+        for ch in &children[..n] {
             let v = if ch.sign == 0 {
                 ch.base
             } else {
