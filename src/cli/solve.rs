@@ -102,7 +102,7 @@ pub struct SolveArgs {
 }
 
 /// Seeds of the tables built on first use: 20 for 6 pits (225,332,381
-/// positions, about 2 minutes on two cores), never more than the position
+/// positions, about 15 seconds on two cores), never more than the position
 /// has in play. Narrower boards only use what is on disk unless
 /// `--max-table-seeds` asks for more.
 fn default_table_seeds(m: usize, in_play: usize) -> usize {
