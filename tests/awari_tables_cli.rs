@@ -408,6 +408,14 @@ fn bad_input_and_bad_tables_get_one_line_errors() {
         1,
         "over the budget",
     );
+    // Beyond what the builder can index: refused before anything is built.
+    expect_error(
+        &["solve", "awari", "6", "3", "--db", dbs],
+        d,
+        2,
+        "6-pit tables go up to",
+    );
+    assert!(!db.join("awari-m6-k1.tbl").exists());
     for seeds in ["0", "65"] {
         for game in ["awari", "kalah"] {
             expect_error(

@@ -59,7 +59,7 @@ use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use super::{run_build, BuildReport, Job};
+use super::{human_bytes, run_build, BuildReport, Job};
 use crate::error::{Error, Result};
 use crate::index::{all_rows, rank_and_sum, Indexer, MAX_INDEX_SEEDS};
 use crate::rules::awari::{awari_turn, AwariGame, AwariTurn};
@@ -105,12 +105,11 @@ pub fn estimate_awari_peak_memory(game: AwariGame, pits: usize, max_seeds: usize
     Ok(peak + (64 << 20))
 }
 
-/// Build (or finish building) the Awari or Oware tables described by `opts`.
-///
-/// Tables already on disk are opened and checked (header and checksum) and
-/// kept, so a killed build resumes where it stopped. Refuses to start when
-/// the estimated peak memory is over the budget.
-pub fn build_awari(opts: &AwariBuildOptions) -> Result<BuildReport> {
+/// Check that the tables of `opts` can be built here: a supported width
+/// and seed count, every table within what the builder indexes (2^32
+/// boards), and the estimated peak memory within the budget. Returns that
+/// estimate.
+pub fn check_awari_build(opts: &AwariBuildOptions) -> Result<u64> {
     check_awari_pits(opts.pits)?;
     if opts.max_seeds == 0 || opts.max_seeds > MAX_INDEX_SEEDS {
         return Err(Error::Unsupported(format!(
@@ -122,12 +121,42 @@ pub fn build_awari(opts: &AwariBuildOptions) -> Result<BuildReport> {
         .indexer()?
         .count();
     if largest >= u32::MAX as u64 {
+        let most = (1..=opts.max_seeds)
+            .take_while(|&k| {
+                awari_spec(opts.game, opts.pits, k)
+                    .indexer()
+                    .is_ok_and(|ix| ix.count() < u32::MAX as u64)
+            })
+            .last()
+            .unwrap_or(0);
         return Err(Error::Unsupported(format!(
-            "the {}-pit table for {} seeds holds {largest} boards, more than this builder indexes (2^32): build fewer seeds",
-            opts.pits, opts.max_seeds
+            "the {}-pit {} table for {} seeds would hold {largest} boards, more than the builder indexes \
+             (2^32 per table): {}-pit tables go up to {most} seeds",
+            opts.pits, opts.game, opts.max_seeds, opts.pits
         )));
     }
     let peak = estimate_awari_peak_memory(opts.game, opts.pits, opts.max_seeds)?;
+    if peak > opts.memory_budget {
+        return Err(Error::Memory(format!(
+            "building the {}-pit {} tables up to {} seeds needs about {} of memory, over the budget of {}: \
+             build fewer seeds or raise the budget with --memory",
+            opts.pits,
+            opts.game,
+            opts.max_seeds,
+            human_bytes(peak),
+            human_bytes(opts.memory_budget)
+        )));
+    }
+    Ok(peak)
+}
+
+/// Build (or finish building) the Awari or Oware tables described by `opts`.
+///
+/// Tables already on disk are opened and checked (header and checksum) and
+/// kept, so a killed build resumes where it stopped. Refuses to start when
+/// the estimated peak memory is over the budget.
+pub fn build_awari(opts: &AwariBuildOptions) -> Result<BuildReport> {
+    let peak = check_awari_build(opts)?;
     let job = Job {
         dir: &opts.dir,
         max_seeds: opts.max_seeds,

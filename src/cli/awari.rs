@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use mancala::awari_position::{format_awari_line, AwariPosition};
-use mancala::build::awari::{build_awari, AwariBuildOptions};
+use mancala::build::awari::{build_awari, check_awari_build, AwariBuildOptions};
 use mancala::build::human_bytes;
 use mancala::error::{Error, Result};
 use mancala::index::MAX_INDEX_SEEDS;
@@ -129,11 +129,7 @@ fn tables_for(
             command: tb.build_command(k),
         });
     }
-    eprintln!(
-        "building the missing {m}-pit {game} tables up to {k} seeds in {} (first use; {needed} boards, kept for later)",
-        dir.display()
-    );
-    build_awari(&AwariBuildOptions {
+    let opts = AwariBuildOptions {
         dir: dir.to_path_buf(),
         game,
         pits: m,
@@ -141,7 +137,13 @@ fn tables_for(
         threads: None,
         memory_budget: mancala::build::default_memory_budget(),
         progress: true,
-    })?;
+    };
+    check_awari_build(&opts)?;
+    eprintln!(
+        "building the missing {m}-pit {game} tables up to {k} seeds in {} (first use; {needed} boards, kept for later)",
+        dir.display()
+    );
+    build_awari(&opts)?;
     AwariTablebase::open(dir, game, m, k)
 }
 
