@@ -1,6 +1,7 @@
 //! # mancala
 //!
-//! Rules engine, endgame tables, solver and agents for the mancala family.
+//! Rules engine, endgame tables, solver and agents for the mancala family
+//! (Kalah, Awari, Oware).
 //!
 //! - [`rules`]: one sowing core, the Kalah capture and end rules, and the
 //!   Awari and Oware rules ([`rules::awari`]);
@@ -8,9 +9,13 @@
 //! - [`awari_position`]: Awari and Oware positions, notation, move lines;
 //! - [`index`]: dense rank/unrank of positions with k seeds in play;
 //! - [`table`]: the table file format and its memory-mapped reader;
-//! - [`tablebase`]: the tables of one game and board width, position look-ups;
-//! - [`build`]: the parallel table builder;
-//! - [`verify`]: re-deriving table entries from their children;
+//! - [`tablebase`]: the tables of one game and board width, position look-ups
+//!   ([`tablebase::awari`] for Awari and Oware boards, with best moves that
+//!   force progress where boards repeat);
+//! - [`build`]: the parallel table builders (Kalah; [`build::awari`]:
+//!   retrograde analysis with cycles for Awari and Oware);
+//! - [`verify`]: re-deriving table entries from their children
+//!   ([`verify::awari`] also checks that no value rests on a cycle);
 //! - [`search`]: the solver (MTD(f), transposition table, futility, ETC,
 //!   table probes, two threads);
 //! - [`graph`]: full game graphs of small Kalah instances, valued from the tables;
