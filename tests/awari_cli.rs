@@ -1,21 +1,8 @@
 //! `mancala play awari|oware`: positions reached, captured totals, the end
 //! of the game, and one-line usage errors (exit code 2) for bad input.
 
-use std::path::Path;
-use std::process::Command;
-
-fn mancala(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run mancala");
-    (
-        out.status.code().expect("exit code, not a signal"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::mancala;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();

@@ -4,24 +4,13 @@
 //! input and bad tables.
 
 use std::path::Path;
-use std::process::Command;
+
+mod common;
+use common::mancala;
 
 use mancala::rules::awari::{awari_turn, AwariGame, AwariTurn};
 use mancala::table::{write_table, Table};
 use mancala::tablebase::awari::awari_spec;
-
-fn mancala(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run mancala");
-    (
-        out.status.code().expect("exit code, not a signal"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn ok_json(args: &[&str], cwd: &Path) -> serde_json::Value {
     let (code, out, err) = mancala(args, cwd);

@@ -2,20 +2,9 @@
 //! problem, exit code 2 (usage) or 1 (data), and never a panic.
 
 use std::path::Path;
-use std::process::Command;
 
-fn mancala(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run mancala");
-    (
-        out.status.code().expect("exit code, not a signal"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::mancala;
 
 fn expect_error(args: &[&str], cwd: &Path, code: i32, needle: &str) {
     let (got, _out, err) = mancala(args, cwd);
