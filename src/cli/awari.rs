@@ -8,7 +8,6 @@ use serde_json::json;
 
 use mancala::awari_position::{format_awari_line, AwariPosition};
 use mancala::build::awari::{build_awari, check_awari_build, AwariBuildOptions};
-use mancala::build::human_bytes;
 use mancala::error::{Error, Result};
 use mancala::index::MAX_INDEX_SEEDS;
 use mancala::rules::awari::{AwariGame, AwariTurn};
@@ -82,29 +81,16 @@ fn boards_up_to(game: AwariGame, m: usize, k: usize) -> Result<u64> {
 /// `mancala build awari|oware`.
 pub fn build(opts: &AwariBuildOptions, json: bool) -> Result<ExitCode> {
     let report = build_awari(opts)?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
-    } else {
-        let built: Vec<_> = report.tables.iter().filter(|t| !t.found).collect();
-        let boards: u64 = report.tables.iter().map(|t| t.positions).sum();
-        let bytes: u64 = report.tables.iter().map(|t| t.bytes).sum();
-        let secs: f64 = built.iter().map(|t| t.seconds).sum();
-        let built_boards: u64 = built.iter().map(|t| t.positions).sum();
-        println!(
-            "{} tables for 1..={} seeds, {} pits: {boards} boards, {} on disk in {}",
-            opts.game,
-            opts.max_seeds,
-            opts.pits,
-            human_bytes(bytes),
-            opts.dir.display()
-        );
-        println!(
-            "built {} tables ({built_boards} boards) in {secs:.2} s ({:.2} M boards/s), {} found on disk",
-            built.len(),
-            built_boards as f64 / secs.max(1e-9) / 1e6,
-            report.tables.len() - built.len()
-        );
-    }
+    super::print_build_report(
+        &report,
+        &format!(
+            "{} tables for 1..={} seeds, {} pits",
+            opts.game, opts.max_seeds, opts.pits
+        ),
+        "boards",
+        &opts.dir,
+        json,
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -275,26 +275,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 progress: true,
             };
             let report = build::build_kalah(&opts)?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&report).expect("json"));
-            } else {
-                let built: Vec<_> = report.tables.iter().filter(|t| !t.found).collect();
-                let positions: u64 = report.tables.iter().map(|t| t.positions).sum();
-                let bytes: u64 = report.tables.iter().map(|t| t.bytes).sum();
-                let secs: f64 = built.iter().map(|t| t.seconds).sum();
-                let built_positions: u64 = built.iter().map(|t| t.positions).sum();
-                println!(
-                    "tables for 1..={max_seeds} seeds, {pits} pits, {} rules: {positions} positions, {} on disk in {}",
-                    opts.rules,
-                    build::human_bytes(bytes),
-                    opts.dir.display()
-                );
-                println!(
-                    "built {} tables ({built_positions} positions) in {secs:.2} s, {} found on disk",
-                    built.len(),
-                    report.tables.len() - built.len()
-                );
-            }
+            print_build_report(
+                &report,
+                &format!(
+                    "tables for 1..={max_seeds} seeds, {pits} pits, {} rules",
+                    opts.rules
+                ),
+                "positions",
+                &opts.dir,
+                json,
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Query {
@@ -375,6 +365,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Solve(args) => solve::run(args),
     }
+}
+
+/// Print what a build did: the JSON report, or two lines (the tables in
+/// all, and what was built now, with its rate) headed by `title`; `unit`
+/// names a table entry ("positions", "boards").
+fn print_build_report(
+    report: &build::BuildReport,
+    title: &str,
+    unit: &str,
+    dir: &Path,
+    json: bool,
+) {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report).expect("json"));
+        return;
+    }
+    let built: Vec<_> = report.tables.iter().filter(|t| !t.found).collect();
+    let entries: u64 = report.tables.iter().map(|t| t.positions).sum();
+    let bytes: u64 = report.tables.iter().map(|t| t.bytes).sum();
+    let secs: f64 = built.iter().map(|t| t.seconds).sum();
+    let built_entries: u64 = built.iter().map(|t| t.positions).sum();
+    println!(
+        "{title}: {entries} {unit}, {} on disk in {}",
+        build::human_bytes(bytes),
+        dir.display()
+    );
+    println!(
+        "built {} tables ({built_entries} {unit}) in {secs:.2} s ({:.2} M {unit}/s), {} found on disk",
+        built.len(),
+        built_entries as f64 / secs.max(1e-9) / 1e6,
+        report.tables.len() - built.len()
+    );
 }
 
 fn check_table_pits(pits: usize) -> Result<()> {
