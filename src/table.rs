@@ -2,16 +2,25 @@
 //!
 //! One file holds the exact value of every position of one (game, rules,
 //! pits per side, seeds in play). Values are stored as a small unsigned
-//! *share* `j` per position, in 4 bits per position. Kalah stores the mover's
-//! final share of the seeds in play (`value = 2j - k`: a Kalah value always
-//! has the parity of k, so k + 1 values are possible, not 2k + 1); Awari and
-//! Oware store `j = value + k` (`0..=2k`: their values have any parity).
-//! Positions are grouped in chunks of 4096 consecutive indices, and each chunk
-//! has its own window: code `c < 15` means `j = base + c`, code 15 is an
-//! escape whose exact `j` is in the chunk's part of a sorted escape list.
-//! Consecutive indices share the mover's row, so their values are close and
-//! per-chunk windows leave very few escapes (about 0.1% of the positions
-//! with 20 seeds on 6 pits). No value is ever stored as a bound.
+//! *share* `j` per position. Kalah stores the mover's final share of the
+//! seeds in play (`value = 2j - k`: a Kalah value always has the parity of
+//! k, so k + 1 values are possible, not 2k + 1); Awari and Oware store
+//! `j = value + k` (`0..=2k`: their values have any parity).
+//!
+//! **Encoding (mixed radix per chunk).** Positions are grouped in chunks of
+//! 512 consecutive indices. Consecutive indices share the mover's row, so
+//! their values are close: a chunk whose shares lie in `base..base + r`
+//! stores each share as a digit `j - base` in radix `r`, `g` digits packed
+//! into one group of `b <= 31` bits (`r^g <= 2^b`; `g` and `b` fixed per
+//! radix, chosen to pack a whole chunk in the fewest bits: radix 11 packs 7
+//! digits in 25 bits, 3.57 bits each, radix 16 one digit in 4 bits, radix 1
+//! takes no bits at all). Digit `d` of a group `x` is `(x / r^d) % r`,
+//! computed with multiplications by precomputed reciprocals (exact for
+//! every `x < 2^31`). Every value is exact (no escapes, no bounds), and a
+//! look-up is one directory read and one code read, straight from the map.
+//! The 6-pit Kalah tables up to 20 seeds take 3.80 bits per position in all,
+//! 102.2 MiB (at 4 bits they would take 107.45 MiB; the first version of
+//! this format, 4-bit codes with an escape list, took 108.4 MiB).
 //!
 //! Layout (little-endian):
 //!
@@ -24,29 +33,27 @@
 //! | 14 | 1 | pits per side m |
 //! | 15 | 1 | seeds in play k |
 //! | 16 | 1 | index layout id |
-//! | 17 | 1 | encoding (1: 4-bit codes, 2: 5-bit codes; per-chunk windows, escapes) |
+//! | 17 | 1 | encoding (3: mixed radix per chunk) |
 //! | 18 | 1 | reserved (0) |
-//! | 19 | 1 | log2 of the chunk size (12) |
+//! | 19 | 1 | log2 of the chunk size (9) |
 //! | 20 | 4 | reserved (0) |
 //! | 24 | 8 | positions |
-//! | 32 | 8 | escapes |
+//! | 32 | 8 | bytes of codes |
 //! | 40 | 8 | chunk-directory offset |
-//! | 48 | 8 | escape-list offset |
+//! | 48 | 8 | reserved (0) |
 //! | 56 | 4 | CRC-32 of everything after the header |
 //! | 60 | 4 | CRC-32 of bytes 0..60 |
 //!
-//! After the header: the codes, padded to 8 bytes; the chunk directory, one
-//! `u64` per chunk plus one (`first_escape << 8 | base`, the last entry
-//! holding the escape count); the escapes, one `u32` each
-//! (`offset_in_chunk << 8 | j`), sorted.
+//! After the header: the codes (the chunks' groups, one bit stream,
+//! little-endian bit order, then at least 8 bytes of zero padding so that
+//! every group can be read as one unaligned 64-bit word, padded to 8
+//! bytes); the chunk directory, one `u64` per chunk plus one
+//! (`first_bit << 16 | radix << 8 | base`, the last entry holding the total
+//! number of code bits).
 //!
-//! Kalah tables use 4-bit codes (encoding 1: position i in byte i/2, low
-//! nibble for even i; windows of 15 shares, code 15 escapes). Awari and Oware
-//! values spread over `2k + 1` shares and a window of 15 leaves about 6% of
-//! the boards with 24 seeds escaped (5.9 bits per board in all), so their
-//! tables use 5-bit codes (encoding 2: position i at bit 5i, little-endian;
-//! windows of 31 shares, code 31 escapes), one byte of padding after the last
-//! code so that every code can be read as a 16-bit word.
+//! Format version 1 (4- and 5-bit codes with escape lists) is no longer
+//! read: opening such a file says so and names the command that rebuilds
+//! it, and `mancala build` replaces it.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -62,16 +69,115 @@ use crate::rules::KalahRules;
 /// First bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"MANCALA\x1a";
 /// Current table format version.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Header size in bytes.
 pub const HEADER_LEN: usize = 64;
-/// Encoding id: 4-bit codes with per-chunk windows and an escape list.
-pub const ENCODING_NIBBLE_ESCAPE: u8 = 1;
-/// Encoding id: 5-bit codes with per-chunk windows and an escape list.
-pub const ENCODING_FIVE_BIT_ESCAPE: u8 = 2;
-/// log2 of the number of positions sharing one window.
-const CHUNK_BITS: u32 = 12;
+/// Encoding id: mixed-radix digits per chunk.
+pub const ENCODING_RADIX: u8 = 3;
+/// log2 of the number of positions in one chunk.
+const CHUNK_BITS: u32 = 9;
 const CHUNK: usize = 1 << CHUNK_BITS;
+/// Zero bytes after the last code: every group is read as 8 bytes.
+const CODE_PADDING: u64 = 8;
+/// The largest radix (number of distinct shares in one chunk).
+pub const MAX_RADIX: usize = 64;
+
+/// Bits of one group at most: small enough that every division of a group
+/// is one 64-bit multiplication and a shift (see [`Radix`]).
+const GROUP_BITS: u32 = 31;
+/// Digits of one group at most (radix 2 would allow 31; it packs 1 digit
+/// per bit anyway).
+const MAX_DIGITS: usize = 20;
+
+/// How chunks in one radix `r` are packed and unpacked.
+#[derive(Clone, Copy)]
+struct Radix {
+    /// Digits per group `g`.
+    digits: u32,
+    /// Bits per group `b` (`r^g <= 2^b`, `b <= 31`).
+    bits: u32,
+    /// `floor(p / g) = (p * digits_mul) >> 16` for every offset `p` in a
+    /// chunk.
+    digits_mul: u32,
+    /// `floor(x / r^d) = (x * div_mul[d]) >> div_shift[d]` for every group
+    /// `x < 2^31` and `d <= g`.
+    div_mul: [u64; MAX_DIGITS + 1],
+    div_shift: [u8; MAX_DIGITS + 1],
+}
+
+impl Radix {
+    /// The layout for radix `r`: of the groups of at most 31 bits, the one
+    /// that packs a full chunk in the fewest bits (whole groups).
+    const fn new(r: usize) -> Radix {
+        let mut best = (1u32, 0u32, u64::MAX);
+        if r >= 2 {
+            let mut g = 1u32;
+            let mut p: u64 = 1;
+            while g as usize <= MAX_DIGITS {
+                p *= r as u64;
+                if p > 1u64 << GROUP_BITS {
+                    break;
+                }
+                let bits = 64 - (p - 1).leading_zeros();
+                let cost = (CHUNK as u64).div_ceil(g as u64) * bits as u64;
+                if cost < best.2 {
+                    best = (g, bits, cost);
+                }
+                g += 1;
+            }
+        }
+        let (digits, bits, _) = best;
+        let mut div_mul = [0u64; MAX_DIGITS + 1];
+        let mut div_shift = [0u8; MAX_DIGITS + 1];
+        let mut d = 0;
+        let mut power: u64 = 1;
+        while d <= digits as usize {
+            // s = 31 + ceil(log2 D), m = ceil(2^s / D): exact for x < 2^31
+            // (x * (m D - 2^s) < 2^31 D <= 2^s), and x * m < 2^63.
+            let log = 64 - (power - 1).leading_zeros();
+            let shift = GROUP_BITS + log;
+            div_mul[d] = ((1u128 << shift).div_ceil(power as u128)) as u64;
+            div_shift[d] = shift as u8;
+            if d < digits as usize {
+                power *= r as u64;
+            }
+            d += 1;
+        }
+        Radix {
+            digits,
+            bits,
+            digits_mul: (1 << 16) / digits + 1,
+            div_mul,
+            div_shift,
+        }
+    }
+
+    /// Digit `d` of group `x`: `(x / r^d) % r`.
+    #[inline(always)]
+    fn digit(&self, x: u64, d: usize, r: usize) -> u64 {
+        let q = (x * self.div_mul[d]) >> self.div_shift[d];
+        let q1 = (x * self.div_mul[d + 1]) >> self.div_shift[d + 1];
+        q - q1 * r as u64
+    }
+
+    /// Group and digit of offset `p` in a chunk.
+    #[inline(always)]
+    fn locate(&self, p: u32) -> (u32, usize) {
+        let group = (p * self.digits_mul) >> 16;
+        (group, (p - group * self.digits) as usize)
+    }
+}
+
+/// `RADIX[r]`: the packing of radix `r` (`r = 0` unused).
+static RADIX: [Radix; MAX_RADIX + 1] = {
+    let mut t = [Radix::new(1); MAX_RADIX + 1];
+    let mut r = 2;
+    while r <= MAX_RADIX {
+        t[r] = Radix::new(r);
+        r += 1;
+    }
+    t
+};
 
 /// Which game and rules a table is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,22 +229,6 @@ impl TableGame {
         match self {
             TableGame::Kalah(_) => k,
             TableGame::Awari(_) => 2 * k,
-        }
-    }
-
-    /// The code width of the game's tables: 4 bits for Kalah, 5 for Awari
-    /// and Oware.
-    pub fn code_bits(self) -> u32 {
-        match self {
-            TableGame::Kalah(_) => 4,
-            TableGame::Awari(_) => 5,
-        }
-    }
-
-    fn encoding_id(self) -> u8 {
-        match self.code_bits() {
-            4 => ENCODING_NIBBLE_ESCAPE,
-            _ => ENCODING_FIVE_BIT_ESCAPE,
         }
     }
 
@@ -228,18 +318,15 @@ pub struct Table {
     spec: TableSpec,
     /// `value = scale * share - k`.
     scale: i32,
-    /// Bits per code (4 or 5); the all-ones code escapes.
-    code_bits: u32,
     indexer: Indexer,
     map: Mmap,
-    escapes: usize,
     directory_offset: usize,
-    escape_offset: usize,
 }
 
 impl Table {
-    /// Open and check the table for `spec` in `dir`: header, sizes, rules
-    /// and checksums. Any mismatch is an error that says how to fix it.
+    /// Open and check the table for `spec` in `dir`: header, sizes, rules,
+    /// checksums and the chunk directory. Any mismatch is an error that says
+    /// how to fix it.
     pub fn open(dir: &Path, spec: TableSpec) -> Result<Table> {
         let path = spec.path(dir);
         let bad = |reason: String| Error::BadTable {
@@ -295,7 +382,7 @@ impl Table {
             )));
         }
         let indexer = spec.indexer()?;
-        if h[16] != indexer.layout().id() || h[17] != spec.game.encoding_id() {
+        if h[16] != indexer.layout().id() || h[17] != ENCODING_RADIX {
             return Err(bad(format!(
                 "unknown layout {} or encoding {}",
                 h[16], h[17]
@@ -305,17 +392,18 @@ impl Table {
             return Err(bad(format!("unknown chunk size 2^{}", h[19])));
         }
         let read = |at: usize| u64::from_le_bytes(h[at..at + 8].try_into().unwrap());
-        let (count, escapes, directory_offset, escape_offset) =
-            (read(24), read(32), read(40), read(48));
+        let (count, code_bytes, directory_offset) = (read(24), read(32), read(40));
         if count != indexer.count() {
             return Err(bad(format!(
                 "{count} positions, the indexer has {}",
                 indexer.count()
             )));
         }
-        let (want_directory, want_escapes, want_len) =
-            layout_of(count, escapes, spec.game.code_bits());
-        if directory_offset != want_directory || escape_offset != want_escapes {
+        if code_bytes % 8 != 0 || code_bytes < CODE_PADDING || code_bytes > map.len() as u64 {
+            return Err(bad("inconsistent code size in the header".into()));
+        }
+        let (want_directory, want_len) = layout_of(count, code_bytes);
+        if directory_offset != want_directory {
             return Err(bad("inconsistent offsets in the header".into()));
         }
         if map.len() as u64 != want_len {
@@ -331,25 +419,32 @@ impl Table {
         let table = Table {
             spec,
             scale: spec.game.value_scale(),
-            code_bits: spec.game.code_bits(),
             indexer,
-            escapes: escapes as usize,
             directory_offset: directory_offset as usize,
-            escape_offset: escape_offset as usize,
             map,
         };
-        // The directory must be consistent, or a look-up could fail.
+        // The directory must be consistent, or a look-up could read outside
+        // the codes or decode a share the game cannot have.
         let chunks = count.div_ceil(CHUNK as u64) as usize;
-        let mut previous = 0;
-        for c in 0..=chunks {
-            let (first, base) = table.directory(c);
-            if first < previous || first > escapes || (c == chunks && first != escapes) {
-                return Err(bad("inconsistent chunk directory".into()));
+        let max_share = spec.game.max_share(spec.seeds);
+        let mut next = 0u64;
+        for c in 0..chunks {
+            let (start, radix, base) = table.directory(c);
+            if start != next {
+                return Err(bad(format!("inconsistent chunk directory at chunk {c}")));
             }
-            if base as usize > spec.game.max_share(spec.seeds) {
-                return Err(bad("window base above the largest share".into()));
+            if radix == 0 || radix > MAX_RADIX || base + radix - 1 > max_share {
+                return Err(bad(format!(
+                    "chunk {c}: shares {base}..{} outside 0..={max_share}",
+                    base + radix
+                )));
             }
-            previous = first;
+            let len = (count - (c * CHUNK) as u64).min(CHUNK as u64);
+            next = start + group_bits(len, radix);
+        }
+        let (end, _, _) = table.directory(chunks);
+        if end != next || end > (code_bytes - CODE_PADDING) * 8 {
+            return Err(bad("inconsistent chunk directory at its end".into()));
         }
         Ok(table)
     }
@@ -374,11 +469,6 @@ impl Table {
         self.len() == 0
     }
 
-    /// Number of escaped entries.
-    pub fn escape_count(&self) -> usize {
-        self.escapes
-    }
-
     /// Size of the file in bytes.
     pub fn file_len(&self) -> u64 {
         self.map.len() as u64
@@ -388,39 +478,51 @@ impl Table {
     /// the seeds in play; Awari and Oware: value + k).
     #[inline]
     pub fn share(&self, index: u64) -> u8 {
-        let (code, escape) = if self.code_bits == 4 {
-            let byte = self.map[HEADER_LEN + (index / 2) as usize];
-            ((byte >> ((index & 1) * 4)) & 0x0f, 0x0f)
-        } else {
-            let bit = index * 5;
-            let at = HEADER_LEN + (bit / 8) as usize;
-            let word = u16::from_le_bytes([self.map[at], self.map[at + 1]]);
-            ((word >> (bit & 7)) as u8 & 0x1f, 0x1f)
-        };
-        let chunk = (index >> CHUNK_BITS) as usize;
-        if code != escape {
-            self.map[self.directory_offset + 8 * chunk] + code
-        } else {
-            self.escaped(index)
-        }
+        let (start, radix, base) = self.directory((index >> CHUNK_BITS) as usize);
+        let packing = &RADIX[radix];
+        let (group, d) = packing.locate((index as u32) & (CHUNK as u32 - 1));
+        let bit = start + group as u64 * packing.bits as u64;
+        let at = HEADER_LEN + (bit / 8) as usize;
+        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
+        let x = (word >> (bit % 8)) & ((1u64 << packing.bits) - 1);
+        (base + packing.digit(x, d, radix) as usize) as u8
     }
 
-    /// Directory entry of chunk `c`: index of its first escape, and its base.
+    /// Directory entry of chunk `c`: first code bit, radix and base.
     #[inline]
-    fn directory(&self, c: usize) -> (u64, u8) {
+    fn directory(&self, c: usize) -> (u64, usize, usize) {
         let at = self.directory_offset + 8 * c;
         let e = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
-        (e >> 8, e as u8)
+        (e >> 16, (e >> 8) as u8 as usize, e as u8 as usize)
+    }
+
+    /// Ask the processor to start loading the directory entry of the chunk
+    /// of `index` (a hint; it never faults): the first stage of a two-stage
+    /// prefetch, [`Table::prefetch`] being the second.
+    #[inline]
+    pub fn prefetch_directory(&self, index: u64) {
+        let c = (index >> CHUNK_BITS) as usize;
+        prefetch(
+            self.map
+                .as_ptr()
+                .wrapping_add(self.directory_offset + 8 * c),
+        );
     }
 
     /// Ask the processor to start loading the entry at `index` (a hint; it
     /// never faults). Used to overlap the cache misses of several look-ups.
+    /// Reads the chunk's directory entry to find the code: callers that can
+    /// plan ahead prefetch that first ([`Table::prefetch_directory`]).
     #[inline]
     pub fn prefetch(&self, index: u64) {
+        let (start, radix, _) = self.directory((index >> CHUNK_BITS) as usize);
+        let packing = &RADIX[radix];
+        let (group, _) = packing.locate((index as u32) & (CHUNK as u32 - 1));
+        let bit = start + group as u64 * packing.bits as u64;
         prefetch(
             self.map[HEADER_LEN..]
                 .as_ptr()
-                .wrapping_add((index * self.code_bits as u64 / 8) as usize),
+                .wrapping_add((bit / 8) as usize),
         );
     }
 
@@ -429,30 +531,6 @@ impl Table {
     #[inline]
     pub fn value(&self, index: u64) -> i32 {
         self.scale * self.share(index) as i32 - self.spec.seeds as i32
-    }
-
-    #[cold]
-    fn escaped(&self, index: u64) -> u8 {
-        let chunk = (index >> CHUNK_BITS) as usize;
-        let offset = (index as u32) & (CHUNK as u32 - 1);
-        let entry = |i: u64| {
-            let at = self.escape_offset + 4 * i as usize;
-            u32::from_le_bytes(self.map[at..at + 4].try_into().unwrap())
-        };
-        let (mut lo, _) = self.directory(chunk);
-        let (mut hi, _) = self.directory(chunk + 1);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let e = entry(mid);
-            match (e >> 8).cmp(&offset) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return e as u8,
-            }
-        }
-        // The writer lists every code it escapes, and the checksum ties the
-        // list to the codes: a file that opened cannot get here.
-        unreachable!("escape code without an escape entry at {index}")
     }
 }
 
@@ -469,48 +547,18 @@ pub fn prefetch(ptr: *const u8) {
     let _ = ptr;
 }
 
-/// Bytes of the codes of `count` positions at `bits` bits each, padded to
-/// 8 bytes (5-bit codes: at least one byte after the last code, so that
-/// every code can be read as a 16-bit word).
-fn codes_len(count: u64, bits: u32) -> u64 {
-    let bytes = if bits == 4 {
-        count.div_ceil(2)
-    } else {
-        (count * bits as u64).div_ceil(8) + 1
-    };
-    bytes.div_ceil(8) * 8
+/// Bits taken by `len` shares in radix `radix`: whole groups.
+fn group_bits(len: u64, radix: usize) -> u64 {
+    let packing = &RADIX[radix];
+    len.div_ceil(packing.digits as u64) * packing.bits as u64
 }
 
-/// Offsets of the chunk directory and the escape list, and the file length,
-/// for `count` positions and `escapes` escapes at `bits` bits per code.
-fn layout_of(count: u64, escapes: u64, bits: u32) -> (u64, u64, u64) {
-    let codes = codes_len(count, bits);
-    let directory = HEADER_LEN as u64 + codes;
+/// Offset of the chunk directory and the file length, for `count`
+/// positions and `code_bytes` bytes of codes (padding included).
+fn layout_of(count: u64, code_bytes: u64) -> (u64, u64) {
+    let directory = HEADER_LEN as u64 + code_bytes;
     let chunks = count.div_ceil(CHUNK as u64);
-    let escape_list = directory + 8 * (chunks + 1);
-    (directory, escape_list, escape_list + 4 * escapes)
-}
-
-/// Pick the base that leaves the fewest shares outside `base..base+window`.
-fn choose_base(shares: &[u8], k: usize, window: usize) -> u8 {
-    let mut hist = [0u32; 256];
-    for &j in shares {
-        hist[j as usize] += 1;
-    }
-    let mut best = (0u32, 0usize);
-    let mut inside: u32 = hist[..window.min(k + 1)].iter().sum();
-    for base in 0..=k.saturating_sub(window - 1) {
-        if base > 0 {
-            inside -= hist[base - 1];
-            if base + window - 1 <= k {
-                inside += hist[base + window - 1];
-            }
-        }
-        if inside > best.0 {
-            best = (inside, base);
-        }
-    }
-    best.1 as u8
+    (directory, directory + 8 * (chunks + 1))
 }
 
 /// Statistics of a written table.
@@ -518,13 +566,12 @@ fn choose_base(shares: &[u8], k: usize, window: usize) -> u8 {
 pub struct WriteInfo {
     /// Bytes on disk.
     pub bytes: u64,
-    /// Escaped entries.
-    pub escapes: u64,
 }
 
 /// Write the table for `spec` into `dir` from the shares `j` of every
-/// position (at most [`TableGame::max_share`]), atomically: a temporary file in the same directory, synced,
-/// then renamed over the final name.
+/// position (each at most [`TableGame::max_share`]), atomically: a
+/// temporary file in the same directory, synced, then renamed over the
+/// final name.
 pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteInfo> {
     let indexer = spec.indexer()?;
     assert_eq!(
@@ -532,49 +579,44 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
         indexer.count(),
         "one share per position"
     );
-    let k = spec.game.max_share(spec.seeds);
-    let bits = spec.game.code_bits();
-    let escape = ((1u32 << bits) - 1) as u8;
+    let max_share = spec.game.max_share(spec.seeds);
+    assert!(max_share < MAX_RADIX, "shares up to {max_share} do not fit");
     let count = shares.len() as u64;
-    let mut codes = vec![0u8; codes_len(count, bits) as usize];
+    // First pass: each chunk's base and radix, and where its codes start.
     let mut directory: Vec<u64> = Vec::with_capacity(shares.len() / CHUNK + 2);
-    let mut escapes: Vec<u32> = Vec::new();
-    // A chunk's codes fill whole bytes (4096 codes of 4 or 5 bits); the last
-    // chunk's slice also holds the padding.
-    for (c, (chunk, out)) in shares
-        .chunks(CHUNK)
-        .zip(codes.chunks_mut(CHUNK * bits as usize / 8))
-        .enumerate()
-    {
-        let base = choose_base(chunk, k, escape as usize);
-        directory.push((escapes.len() as u64) << 8 | base as u64);
-        for (i, &j) in chunk.iter().enumerate() {
-            debug_assert!(j as usize <= k, "share {j} above {k} in chunk {c}");
-            let code = if j >= base && j - base < escape {
-                j - base
-            } else {
-                escapes.push((i as u32) << 8 | j as u32);
-                escape
-            };
-            let bit = i * bits as usize;
-            let word = (code as u16) << (bit & 7);
-            out[bit / 8] |= word as u8;
-            if word > 0xff {
-                out[bit / 8 + 1] |= (word >> 8) as u8;
-            }
+    let mut total_bits = 0u64;
+    for chunk in shares.chunks(CHUNK) {
+        let lo = *chunk.iter().min().unwrap() as usize;
+        let hi = *chunk.iter().max().unwrap() as usize;
+        assert!(hi <= max_share, "share {hi} above {max_share}");
+        let radix = hi - lo + 1;
+        directory.push(total_bits << 16 | (radix as u64) << 8 | lo as u64);
+        total_bits += group_bits(chunk.len() as u64, radix);
+    }
+    directory.push(total_bits << 16);
+    let code_bytes = (total_bits.div_ceil(8) + CODE_PADDING).div_ceil(8) * 8;
+    let (directory_offset, file_len) = layout_of(count, code_bytes);
+    // Second pass: the digits, `digits` per group, digit d worth radix^d.
+    let mut body = vec![0u8; (file_len - HEADER_LEN as u64) as usize];
+    for (chunk, &entry) in shares.chunks(CHUNK).zip(&directory) {
+        let (mut bit, radix, base) = (entry >> 16, (entry >> 8) as u8 as usize, entry as u8);
+        let packing = &RADIX[radix];
+        for group in chunk.chunks(packing.digits as usize) {
+            let x = group
+                .iter()
+                .rev()
+                .fold(0u64, |x, &j| x * radix as u64 + (j - base) as u64);
+            let at = (bit / 8) as usize;
+            let mut w = u64::from_le_bytes(body[at..at + 8].try_into().unwrap());
+            w |= x << (bit % 8);
+            body[at..at + 8].copy_from_slice(&w.to_le_bytes());
+            bit += packing.bits as u64;
         }
     }
-    directory.push((escapes.len() as u64) << 8);
-    let (directory_offset, escape_offset, file_len) = layout_of(count, escapes.len() as u64, bits);
-    let mut body = codes;
-    body.reserve((file_len as usize).saturating_sub(HEADER_LEN + body.len()));
-    for d in &directory {
-        body.extend_from_slice(&d.to_le_bytes());
+    let dir_at = (directory_offset - HEADER_LEN as u64) as usize;
+    for (i, d) in directory.iter().enumerate() {
+        body[dir_at + 8 * i..dir_at + 8 * i + 8].copy_from_slice(&d.to_le_bytes());
     }
-    for e in &escapes {
-        body.extend_from_slice(&e.to_le_bytes());
-    }
-    debug_assert_eq!((HEADER_LEN + body.len()) as u64, file_len);
     let mut header = [0u8; HEADER_LEN];
     header[..8].copy_from_slice(&MAGIC);
     header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -583,12 +625,11 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
     header[14] = spec.pits as u8;
     header[15] = spec.seeds as u8;
     header[16] = indexer.layout().id();
-    header[17] = spec.game.encoding_id();
+    header[17] = ENCODING_RADIX;
     header[19] = CHUNK_BITS as u8;
     header[24..32].copy_from_slice(&count.to_le_bytes());
-    header[32..40].copy_from_slice(&(escapes.len() as u64).to_le_bytes());
+    header[32..40].copy_from_slice(&code_bytes.to_le_bytes());
     header[40..48].copy_from_slice(&directory_offset.to_le_bytes());
-    header[48..56].copy_from_slice(&escape_offset.to_le_bytes());
     header[56..60].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
     let hcrc = crc32fast::hash(&header[..60]);
     header[60..64].copy_from_slice(&hcrc.to_le_bytes());
@@ -607,10 +648,7 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
         let _ = fs::remove_file(&tmp);
         return Err(Error::io(&path, e));
     }
-    Ok(WriteInfo {
-        bytes: file_len,
-        escapes: escapes.len() as u64,
-    })
+    Ok(WriteInfo { bytes: file_len })
 }
 
 #[cfg(test)]
@@ -626,35 +664,80 @@ mod tests {
     }
 
     #[test]
-    fn write_then_read_back_with_escapes() {
+    fn radix_packing_is_exact_for_every_radix_digit_and_group() {
+        for (r, p) in RADIX.iter().enumerate().skip(1) {
+            assert!(p.bits <= GROUP_BITS && (p.digits as usize) <= MAX_DIGITS);
+            if r >= 2 {
+                assert!((r as u128).pow(p.digits) <= 1u128 << p.bits, "radix {r}");
+            }
+            for off in 0..CHUNK as u32 {
+                assert_eq!(p.locate(off), (off / p.digits, (off % p.digits) as usize));
+            }
+            // Every digit of the largest groups and of pseudo-random ones.
+            let top = if r == 1 { 1 } else { (r as u64).pow(p.digits) };
+            let mut x = 12345u64;
+            for n in 0..2000u64 {
+                let g = if n < 1000 {
+                    top - 1 - n.min(top - 1)
+                } else {
+                    x % top
+                };
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
+                    >> 1;
+                for d in 0..p.digits as usize {
+                    let want = g / (r as u64).pow(d as u32) % r as u64;
+                    assert_eq!(p.digit(g, d, r), want, "radix {r} group {g} digit {d}");
+                }
+            }
+        }
+        // The packing is at least as tight as 4 bits for 16 values, and
+        // tighter below.
+        assert_eq!((RADIX[16].digits, RADIX[16].bits), (1, 4));
+        assert!(group_bits(CHUNK as u64, 11) * 100 <= 351 * CHUNK as u64);
+    }
+
+    #[test]
+    fn write_then_read_back_every_radix() {
         let dir = tempfile::tempdir().unwrap();
         let s = spec(20);
         let n = s.indexer().unwrap().count() as usize;
-        let shares: Vec<u8> = (0..n).map(|i| ((i * 7919) % 21) as u8).collect();
+        // Chunk c spans (c % 22) values (all 21 shares when c % 22 == 21),
+        // from a base that moves, with one odd chunk of a single value.
+        let shares: Vec<u8> = (0..n)
+            .map(|i| {
+                let c = i >> CHUNK_BITS;
+                let span = (c % 21) + 1;
+                let base = (c * 7) % (21 - span + 1);
+                (base + (i * 7919) % span) as u8
+            })
+            .collect();
         let info = write_table(dir.path(), s, &shares).unwrap();
-        assert!(info.escapes > 0);
         let t = Table::open(dir.path(), s).unwrap();
         for (i, &j) in shares.iter().enumerate() {
-            assert_eq!(t.share(i as u64), j);
+            assert_eq!(t.share(i as u64), j, "i={i}");
+            assert_eq!(t.value(i as u64), 2 * j as i32 - 20);
         }
         assert_eq!(t.file_len(), info.bytes);
     }
 
     #[test]
-    fn five_bit_codes_round_trip_with_escapes() {
+    fn awari_shares_round_trip() {
         let dir = tempfile::tempdir().unwrap();
-        for k in [1, 7, 20, 40] {
+        for k in [1, 7, 20, 31] {
             let s = TableSpec {
                 game: TableGame::Awari(AwariGame::Oware),
                 pits: 3,
                 seeds: k,
             };
             let n = s.indexer().unwrap().count() as usize;
-            // Wide spread (escapes) in odd chunks, narrow in even ones.
+            // The widest spread (2k + 1 shares) in odd chunks, narrow in
+            // even ones.
             let shares: Vec<u8> = (0..n)
                 .map(|i| {
                     let wide = (i >> CHUNK_BITS) % 2 == 1;
-                    let span = if wide { 2 * k + 1 } else { (2 * k + 1).min(31) };
+                    let span = if wide { 2 * k + 1 } else { (2 * k + 1).min(5) };
                     ((i * 7919) % span) as u8
                 })
                 .collect();
@@ -665,7 +748,36 @@ mod tests {
                 assert_eq!(t.value(i as u64), j as i32 - k as i32);
             }
             assert_eq!(t.file_len(), info.bytes);
-            assert_eq!(info.escapes > 0, k == 20 || k == 40, "k={k}");
+        }
+    }
+
+    #[test]
+    fn refuses_an_inconsistent_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = spec(12);
+        let n = s.indexer().unwrap().count() as usize;
+        let shares: Vec<u8> = (0..n).map(|i| (i % 5) as u8).collect();
+        write_table(dir.path(), s, &shares).unwrap();
+        let path = s.path(dir.path());
+        let good = fs::read(&path).unwrap();
+        let directory = u64::from_le_bytes(good[40..48].try_into().unwrap()) as usize;
+        // A radix that takes the shares above k, a radix of 0, a wrong
+        // start: each with the checksum recomputed, as a buggy writer
+        // would leave it.
+        for (byte, value, want) in [
+            (directory + 1, 20u8, "outside"),
+            (directory + 1, 0, "outside"),
+            (directory + 8 + 2, 0xff, "inconsistent chunk directory"),
+        ] {
+            let mut bytes = good.clone();
+            bytes[byte] = value;
+            let crc = crc32fast::hash(&bytes[HEADER_LEN..]);
+            bytes[56..60].copy_from_slice(&crc.to_le_bytes());
+            let hcrc = crc32fast::hash(&bytes[..60]);
+            bytes[60..64].copy_from_slice(&hcrc.to_le_bytes());
+            fs::write(&path, &bytes).unwrap();
+            let err = Table::open(dir.path(), s).unwrap_err().to_string();
+            assert!(err.contains(want), "{err}");
         }
     }
 

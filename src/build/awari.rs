@@ -98,7 +98,7 @@ pub fn estimate_awari_peak_memory(game: AwariGame, pits: usize, max_seeds: usize
     let mut peak = 0u64;
     for k in 1..=max_seeds {
         let n = awari_spec(game, pits, k).indexer()?.count();
-        let packed = n / 2 + n / 16 + 4096;
+        let packed = n * 6 / 8 + n / 64 + 4096;
         peak = peak.max(3 * n + packed + below);
         below += packed;
     }

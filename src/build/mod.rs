@@ -12,9 +12,12 @@
 //! Inside a level the positions are independent; the work is split over
 //! mover rows (each a contiguous stretch of the table, so threads write to
 //! separate cache lines) and run with rayon. Shares are kept one byte per
-//! position while a table is built and packed to 4 bits when it is written.
-//! All children of a position are located first and their entries
-//! prefetched, so that their cache misses overlap.
+//! position while a table is built and packed (about 3.8 bits, see
+//! [`crate::table`]) when it is written. The positions go through a
+//! software pipeline: the children of a position are located (and the
+//! directory entries of their chunks prefetched) three positions ahead,
+//! their codes prefetched two ahead, so that the cache misses of many
+//! look-ups overlap.
 
 pub mod awari;
 
@@ -61,8 +64,8 @@ pub struct TableReport {
     pub positions: u64,
     /// Bytes on disk.
     pub bytes: u64,
-    /// Escaped entries.
-    pub escapes: u64,
+    /// Bits on disk per position (header and directory included).
+    pub bits_per_position: f64,
     /// Seconds spent building (0 when found on disk).
     pub seconds: f64,
     /// Whether the table was already on disk and sound.
@@ -93,15 +96,20 @@ pub fn default_memory_budget() -> u64 {
     total_memory().map(|m| m / 10 * 8).unwrap_or(8 << 30)
 }
 
+/// Bits per position of a file of `bytes` bytes holding `positions`.
+fn bits_per_position(bytes: u64, positions: u64) -> f64 {
+    bytes as f64 * 8.0 / positions.max(1) as f64
+}
+
 /// Estimated peak memory of building tables 1..=max_seeds: while table k is
-/// built, one byte per position of k, its packed form (half a byte per
-/// position plus escapes), and the mapped smaller tables.
+/// built, one byte per position of k, its packed form (at most 5 bits per
+/// position plus the chunk directory), and the mapped smaller tables.
 pub fn estimate_peak_memory(rules: KalahRules, pits: usize, max_seeds: usize) -> Result<u64> {
     let mut below = 0u64;
     let mut peak = 0u64;
     for k in 1..=max_seeds {
         let n = spec(rules, pits, k).indexer()?.count();
-        let packed = n / 2 + n / 16 + 4096;
+        let packed = n * 5 / 8 + n / 64 + 4096;
         peak = peak.max(n + packed + below);
         below += packed;
     }
@@ -259,7 +267,7 @@ pub(crate) fn run_build<T: Sync>(
                     seeds: k,
                     positions: t.len(),
                     bytes: t.file_len(),
-                    escapes: t.escape_count() as u64,
+                    bits_per_position: bits_per_position(t.file_len(), t.len()),
                     seconds: 0.0,
                     found: true,
                 });
@@ -282,19 +290,19 @@ pub(crate) fn run_build<T: Sync>(
         let seconds = start.elapsed().as_secs_f64();
         if job.progress {
             eprintln!(
-                "k={k:>2}: {:>13} {} in {seconds:7.2} s ({:6.2} M/s), {}, {} escapes",
+                "k={k:>2}: {:>13} {} in {seconds:7.2} s ({:6.2} M/s), {}, {:.2} bits each",
                 t.len(),
                 job.unit,
                 t.len() as f64 / seconds.max(1e-9) / 1e6,
                 human_bytes(info.bytes),
-                info.escapes
+                bits_per_position(info.bytes, t.len())
             );
         }
         reports.push(TableReport {
             seeds: k,
             positions: t.len(),
             bytes: info.bytes,
-            escapes: info.escapes,
+            bits_per_position: bits_per_position(info.bytes, t.len()),
             seconds,
             found: false,
         });
@@ -417,24 +425,36 @@ fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Re
                 let moves = MoverMoves::new(mover);
                 let first = layer.indexer.block_offset(a) + r1 as u64 * layer.indexer.row_count(b);
                 let opps = &groups[b][d2 as usize];
-                // Software pipeline: the children of the next position are
-                // located (and their entries prefetched) before the values
-                // of the current one are read.
+                // Software pipeline, two deep: the children of position
+                // i + 2 are located (their chunks' directory entries
+                // prefetched), the codes of the children of i + 1 are
+                // prefetched (their directory entries are in cache by
+                // then), and only then are the values of i's children read.
                 let opp_row = |r2: u32| -> &[u8; M] {
                     let r2 = r2 as usize;
                     rows[b][r2 * M..(r2 + 1) * M].try_into().unwrap()
                 };
-                let mut current = layer.locate(&moves, opp_row(opps[0]), opps[0] as u64, b);
+                const AHEAD: usize = PIPELINE - 1;
+                let mut ring = [[Child::default(); M]; PIPELINE];
+                let locate = |ring: &mut [[Child; M]; PIPELINE], i: usize| {
+                    if let Some(&r2) = opps.get(i) {
+                        layer.locate(&mut ring[i % PIPELINE], &moves, opp_row(r2), r2 as u64, b);
+                    }
+                };
+                for i in 0..AHEAD {
+                    locate(&mut ring, i);
+                    if i >= 1 {
+                        layer.prefetch_codes(&ring[i - 1], moves.len);
+                    }
+                }
                 for (i, &r2) in opps.iter().enumerate() {
-                    let next = opps
-                        .get(i + 1)
-                        .map(|&r| layer.locate(&moves, opp_row(r), r as u64, b));
-                    let v = layer.evaluate(&current, moves.len);
+                    locate(&mut ring, i + AHEAD);
+                    if i + AHEAD - 1 < opps.len() {
+                        layer.prefetch_codes(&ring[(i + AHEAD - 1) % PIPELINE], moves.len);
+                    }
+                    let v = layer.evaluate(&ring[i % PIPELINE], moves.len);
                     layer.shares[(first + r2 as u64) as usize]
                         .store(((v + k as i32) / 2) as u8, Ordering::Relaxed);
-                    if let Some(next) = next {
-                        current = next;
-                    }
                 }
                 positions += opps.len() as u64;
             }
@@ -445,8 +465,11 @@ fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Re
     Ok(layer.shares.into_iter().map(AtomicU8::into_inner).collect())
 }
 
+/// Positions in flight in the builder's software pipeline.
+const PIPELINE: usize = 4;
+
 /// One child of a position, between locating it and reading its value.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Child {
     /// Store difference the move made (mover's view), incl. the final sweep.
     base: i32,
@@ -516,19 +539,20 @@ impl<const M: usize> MoverMoves<M> {
 }
 
 impl<const M: usize> Layer<'_, M> {
-    /// The children of the position made of the mover row behind `moves`
-    /// and the opponent row `opp` (rank `r2`, `b` seeds), located and their
-    /// entries prefetched, so that their cache misses overlap (with each
+    /// Locate into `children` the children of the position made of the
+    /// mover row behind `moves` and the opponent row `opp` (rank `r2`, `b`
+    /// seeds), their entries (or their chunks' directory entries) prefetched, so that their cache misses overlap (with each
     /// other, and with the evaluation of the previous position: see
     /// [`Layer::evaluate`]).
     #[inline]
-    fn locate(&self, moves: &MoverMoves<M>, opp: &[u8; M], r2: u64, b: usize) -> [Child; M] {
-        let mut children = [Child {
-            base: 0,
-            sign: 0,
-            seeds: 0,
-            index: 0,
-        }; M];
+    fn locate(
+        &self,
+        children: &mut [Child; M],
+        moves: &MoverMoves<M>,
+        opp: &[u8; M],
+        r2: u64,
+        b: usize,
+    ) {
         for (ch, mv) in children.iter_mut().zip(&moves.moves[..moves.len]) {
             let f = mv.sowing.finish(opp, self.rules);
             let (own_rank, own_sum) = if f.captured > 0 {
@@ -558,13 +582,24 @@ impl<const M: usize> Layer<'_, M> {
             if ch.seeds < self.k {
                 let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
                 ch.index = table.indexer().offset_rank(a, r1, r2);
-                table.prefetch(ch.index);
+                table.prefetch_directory(ch.index);
             } else {
                 ch.index = self.indexer.offset_rank(a, r1, r2);
                 prefetch(self.shares.as_ptr().wrapping_add(ch.index as usize) as *const u8);
             }
         }
-        children
+    }
+
+    /// Prefetch the codes of the `n` located children in smaller tables
+    /// (reads their directory entries, prefetched by [`Layer::locate`]).
+    #[inline]
+    fn prefetch_codes(&self, children: &[Child; M], n: usize) {
+        for ch in &children[..n] {
+            if ch.sign != 0 && ch.seeds < self.k {
+                let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
+                table.prefetch(ch.index);
+            }
+        }
     }
 
     /// Value (mover minus opponent, seeds in play only) of a position from

@@ -384,13 +384,20 @@ fn print_build_report(
     let built: Vec<_> = report.tables.iter().filter(|t| !t.found).collect();
     let entries: u64 = report.tables.iter().map(|t| t.positions).sum();
     let bytes: u64 = report.tables.iter().map(|t| t.bytes).sum();
-    let secs: f64 = built.iter().map(|t| t.seconds).sum();
+    let secs = built.iter().fold(0.0, |s, t| s + t.seconds);
     let built_entries: u64 = built.iter().map(|t| t.positions).sum();
     println!(
         "{title}: {entries} {unit}, {} on disk in {}",
         build::human_bytes(bytes),
         dir.display()
     );
+    if built.is_empty() {
+        println!(
+            "all {} tables found on disk, nothing to build",
+            report.tables.len()
+        );
+        return;
+    }
     println!(
         "built {} tables ({built_entries} {unit}) in {secs:.2} s ({:.2} M {unit}/s), {} found on disk",
         built.len(),
