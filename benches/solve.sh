@@ -5,7 +5,7 @@
 # and of the process's user CPU time (`/usr/bin/time`; the machine is shared,
 # so wall times vary with the load, CPU time much less).
 #
-# Usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|tables65|all]
+# Usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|kalah56|tables65|all]
 #   RUNS=5 (runs per measurement), DB=db (table directory; missing tables
 #   are built first, which takes ~2 min for 20 seeds and ~10 min for 24).
 #
@@ -14,8 +14,11 @@
 #   enhancements  each enhancement switched off in turn, Kalah(5,4) with
 #                 5-pit tables up to 16 seeds and Kalah(6,3) without tables.
 #   kalah55       Kalah(5,5), 5-pit tables up to 24 seeds, 1 and 2 threads.
-#   tables65      Kalah(6,5) with tables up to 20, 22 and 24 seeds (long;
-#                 TIME65=SECONDS stops each solve there with proven bounds).
+#   kalah56       Kalah(5,6), 5-pit tables up to 30 seeds, 2 threads (long;
+#                 TIME56=SECONDS stops it there with proven bounds).
+#   tables65      Kalah(6,5) with tables up to 20, 22, 24 and 26 seeds
+#                 (long: hours; TIME65=SECONDS stops each solve there with
+#                 proven bounds; SEEDS65="26" picks the table sizes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -82,12 +85,19 @@ kalah55() {
   done
 }
 
+kalah56() {
+  local limit=()
+  if [ -n "${TIME56:-}" ]; then limit=(--time "$TIME56"); fi
+  tables 5 30
+  RUNS=${RUNS56:-1} measure "Kalah(5,6) K=30 2 threads" 5 6 --max-table-seeds 30 --threads 2 --tt-mb 8192 "${limit[@]}"
+}
+
 tables65() {
   local limit=()
   if [ -n "${TIME65:-}" ]; then limit=(--time "$TIME65"); fi
-  for k in 20 22 24; do
+  for k in ${SEEDS65:-20 22 24 26}; do
     tables 6 "$k"
-    RUNS=${RUNS65:-1} measure "Kalah(6,5) K=$k 2 threads" 6 5 --max-table-seeds "$k" --threads 2 --tt-mb 4096 "${limit[@]}"
+    RUNS=${RUNS65:-1} measure "Kalah(6,5) K=$k 2 threads" 6 5 --max-table-seeds "$k" --threads 2 --tt-mb 8192 "${limit[@]}"
   done
 }
 
@@ -96,7 +106,8 @@ case "${1:-kalah64}" in
   threads) threads ;;
   enhancements) enhancements ;;
   kalah55) kalah55 ;;
+  kalah56) kalah56 ;;
   tables65) tables65 ;;
-  all) kalah64; threads; enhancements; kalah55; tables65 ;;
-  *) echo "usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|tables65|all]" >&2; exit 2 ;;
+  all) kalah64; threads; enhancements; kalah55; kalah56; tables65 ;;
+  *) echo "usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|kalah56|tables65|all]" >&2; exit 2 ;;
 esac

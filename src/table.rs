@@ -62,7 +62,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 use crate::error::{Error, Result};
-use crate::index::{Indexer, Layout};
+use crate::index::{Indexer, Layout, MAX_INDEX_SEEDS};
 use crate::rules::awari::AwariGame;
 use crate::rules::KalahRules;
 
@@ -79,8 +79,9 @@ const CHUNK_BITS: u32 = 9;
 const CHUNK: usize = 1 << CHUNK_BITS;
 /// Zero bytes after the last code: every group is read as 8 bytes.
 const CODE_PADDING: u64 = 8;
-/// The largest radix (number of distinct shares in one chunk).
-pub const MAX_RADIX: usize = 64;
+/// The largest radix (number of distinct shares in one chunk): Awari and
+/// Oware shares go up to `2k` for k up to [`MAX_INDEX_SEEDS`].
+pub const MAX_RADIX: usize = 2 * MAX_INDEX_SEEDS + 1;
 
 /// Bits of one group at most: small enough that every division of a group
 /// is one 64-bit multiplication and a shift (see [`Radix`]).
@@ -725,10 +726,10 @@ mod tests {
     #[test]
     fn awari_shares_round_trip() {
         let dir = tempfile::tempdir().unwrap();
-        for k in [1, 7, 20, 31] {
+        for (pits, k) in [(3, 1), (3, 7), (3, 20), (3, 31), (2, MAX_INDEX_SEEDS)] {
             let s = TableSpec {
                 game: TableGame::Awari(AwariGame::Oware),
-                pits: 3,
+                pits,
                 seeds: k,
             };
             let n = s.indexer().unwrap().count() as usize;

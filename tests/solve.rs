@@ -112,6 +112,35 @@ fn published_results_five_and_six_pits() {
     }
 }
 
+/// 5-pit table size for the Kalah(5,5) test.
+const SEEDS55: usize = 24;
+
+/// Kalah(6,4) (+10) with the 6-pit tables up to 20 seeds, the table size
+/// of the first study, and Kalah(5,5) (+2) with the 5-pit tables up to
+/// SEEDS55 seeds: the largest published results that solve within the CI
+/// budget (about a minute each in the test profile).
+#[test]
+fn published_results_kalah_6_4_and_5_5() {
+    let big = SolveOptions {
+        tt_mb: 256,
+        ..SolveOptions::default()
+    };
+    let dir6 = tempfile::tempdir().unwrap();
+    let tb6 = tables(dir6.path(), 6, 20);
+    let start = Position::start(6, 4).unwrap();
+    let sol = solve(&start, Some(&tb6), &big).unwrap();
+    assert_eq!(sol.value, 10, "Kalah(6,4)");
+    check_pv(&start, &sol, KalahRules::Default);
+    drop(tb6);
+    drop(dir6);
+    let dir5 = tempfile::tempdir().unwrap();
+    let tb5 = tables(dir5.path(), 5, SEEDS55);
+    let start = Position::start(5, 5).unwrap();
+    let sol = solve(&start, Some(&tb5), &big).unwrap();
+    assert_eq!(sol.value, 2, "Kalah(5,5)");
+    check_pv(&start, &sol, KalahRules::Default);
+}
+
 fn random_position(rng: &mut impl Rng, m: usize, seeds: usize) -> Position {
     loop {
         let mut cells = vec![0u8; 2 * m + 2];
