@@ -87,7 +87,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Split between threads only this many plies or fewer from the root.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 12)]
     pub split_plies: u32,
     /// Stop after this many seconds of search and print the best result so
     /// far: proven bounds and the best move found (not an exact value).

@@ -145,7 +145,7 @@ impl Default for SolveOptions {
             id_jump: 30,
             guess: None,
             threads: 1,
-            split_plies: 6,
+            split_plies: 12,
             progress: false,
             deadline: None,
             stop: None,
