@@ -479,14 +479,26 @@ impl Table {
     /// the seeds in play; Awari and Oware: value + k).
     #[inline]
     pub fn share(&self, index: u64) -> u8 {
+        let c = self.code(index);
+        let at = HEADER_LEN + (c.bit / 8) as usize;
+        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
+        let x = (word >> (c.bit % 8)) & ((1u64 << RADIX[c.radix].bits) - 1);
+        (c.base + RADIX[c.radix].digit(x, c.digit, c.radix) as usize) as u8
+    }
+
+    /// Where the share at `index` is: its group's first bit in the codes,
+    /// its digit in the group, and its chunk's radix and base.
+    #[inline(always)]
+    fn code(&self, index: u64) -> Code {
         let (start, radix, base) = self.directory((index >> CHUNK_BITS) as usize);
         let packing = &RADIX[radix];
-        let (group, d) = packing.locate((index as u32) & (CHUNK as u32 - 1));
-        let bit = start + group as u64 * packing.bits as u64;
-        let at = HEADER_LEN + (bit / 8) as usize;
-        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
-        let x = (word >> (bit % 8)) & ((1u64 << packing.bits) - 1);
-        (base + packing.digit(x, d, radix) as usize) as u8
+        let (group, digit) = packing.locate((index as u32) & (CHUNK as u32 - 1));
+        Code {
+            bit: start + group as u64 * packing.bits as u64,
+            digit,
+            radix,
+            base,
+        }
     }
 
     /// Directory entry of chunk `c`: first code bit, radix and base.
@@ -516,10 +528,7 @@ impl Table {
     /// plan ahead prefetch that first ([`Table::prefetch_directory`]).
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        let (start, radix, _) = self.directory((index >> CHUNK_BITS) as usize);
-        let packing = &RADIX[radix];
-        let (group, _) = packing.locate((index as u32) & (CHUNK as u32 - 1));
-        let bit = start + group as u64 * packing.bits as u64;
+        let bit = self.code(index).bit;
         prefetch(
             self.map[HEADER_LEN..]
                 .as_ptr()
@@ -533,6 +542,14 @@ impl Table {
     pub fn value(&self, index: u64) -> i32 {
         self.scale * self.share(index) as i32 - self.spec.seeds as i32
     }
+}
+
+/// The place of one share in a table's codes (see [`Table::share`]).
+struct Code {
+    bit: u64,
+    digit: usize,
+    radix: usize,
+    base: usize,
 }
 
 /// Prefetch the cache line holding `ptr` (no-op off x86-64).
