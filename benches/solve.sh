@@ -5,7 +5,7 @@
 # and of the process's user CPU time (`/usr/bin/time`; the machine is shared,
 # so wall times vary with the load, CPU time much less).
 #
-# Usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|kalah56|tables65|all]
+# Usage: benches/solve.sh [kalah64|threads|enhancements|ordering|kalah55|kalah56|tables65|all]
 #   RUNS=5 (runs per measurement), DB=db (table directory; missing tables
 #   are built first, which takes ~2 min for 20 seeds and ~10 min for 24).
 #
@@ -13,6 +13,9 @@
 #   threads       1 vs 2 threads on Kalah(6,4) and Kalah(5,4) (speed-up).
 #   enhancements  each enhancement switched off in turn, Kalah(5,4) with
 #                 5-pit tables up to 16 seeds and Kalah(6,3) without tables.
+#   ordering      the move orders (--order banked|published) on the starts
+#                 of Kalah(6,4) and Kalah(5,5) and on 20 random positions
+#                 of each (benches/ordering.rs), 1 thread, tables to 20 seeds.
 #   kalah55       Kalah(5,5), 5-pit tables up to 24 seeds, 1 and 2 threads.
 #   kalah56       Kalah(5,6), 5-pit tables up to 30 seeds, 2 threads (long;
 #                 TIME56=SECONDS stops it there with proven bounds).
@@ -78,6 +81,15 @@ enhancements() {
   done
 }
 
+ordering() {
+  tables 6 20; tables 5 20
+  for order in published banked; do
+    measure "Kalah(6,4) K=20 order $order" 6 4 --max-table-seeds 20 --threads 1 --order "$order"
+    measure "Kalah(5,5) K=20 order $order" 5 5 --max-table-seeds 20 --threads 1 --order "$order"
+  done
+  DB="$DB" cargo bench --quiet --bench ordering
+}
+
 kalah55() {
   tables 5 24
   for t in 1 2; do
@@ -105,9 +117,10 @@ case "${1:-kalah64}" in
   kalah64) kalah64 ;;
   threads) threads ;;
   enhancements) enhancements ;;
+  ordering) ordering ;;
   kalah55) kalah55 ;;
   kalah56) kalah56 ;;
   tables65) tables65 ;;
-  all) kalah64; threads; enhancements; kalah55; kalah56; tables65 ;;
-  *) echo "usage: benches/solve.sh [kalah64|threads|enhancements|kalah55|kalah56|tables65|all]" >&2; exit 2 ;;
+  all) kalah64; threads; enhancements; ordering; kalah55; kalah56; tables65 ;;
+  *) echo "usage: benches/solve.sh [kalah64|threads|enhancements|ordering|kalah55|kalah56|tables65|all]" >&2; exit 2 ;;
 esac

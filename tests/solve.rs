@@ -9,7 +9,7 @@ use mancala::build::{build_kalah, BuildOptions};
 use mancala::position::{Position, Side};
 use mancala::reference::Minimax;
 use mancala::rules::KalahRules;
-use mancala::search::{solve, Solution, SolveOptions};
+use mancala::search::{solve, MoveOrder, Solution, SolveOptions};
 use mancala::tablebase::Tablebase;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -205,13 +205,13 @@ fn random_positions_agree_with_tables_and_minimax() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
 
-    /// Switching any enhancement off (or changing the search schedule or the
-    /// thread count) never changes the value.
+    /// Switching any enhancement off (or changing the search schedule, the
+    /// move order or the thread count) never changes the value.
     #[test]
     fn enhancements_never_change_values(
         cells in proptest::collection::vec(0u8..5, 10),
         stores in (0u8..20, 0u8..20),
-        mask in 0u32..64,
+        mask in 0u32..128,
         guess in -30i32..30,
     ) {
         let m = 4;
@@ -231,6 +231,7 @@ proptest! {
             guess: Some(guess),
             threads: if mask & 16 == 0 { 1 } else { 2 },
             split_plies: 3,
+            order: if mask & 64 == 0 { MoveOrder::Banked } else { MoveOrder::Published },
             ..opts()
         };
         let sol = solve(&pos, None, &o).unwrap();

@@ -12,7 +12,7 @@ use mancala::index::{size_up_to, MAX_INDEX_SEEDS};
 use mancala::position::Position;
 use mancala::rules::awari::AwariGame;
 use mancala::rules::{KalahRules, MAX_TABLE_PITS};
-use mancala::search::{solve, SolveOptions};
+use mancala::search::{solve, MoveOrder, SolveOptions};
 use mancala::tablebase::Tablebase;
 
 /// Positions in the tables built by default on first use (the 6-pit tables
@@ -72,13 +72,19 @@ pub struct SolveArgs {
     /// Do not probe the tables (same as --max-table-seeds 0).
     #[arg(long)]
     pub no_tables: bool,
+    /// Move ordering after the transposition move: "banked" (extra turns,
+    /// then most seeds banked; see benches/solve.sh ordering) or
+    /// "published" (extra turns, captures, right to left).
+    #[arg(long, default_value = "banked")]
+    pub order: MoveOrder,
     /// Iterative-deepening step in plies (3 in the first published solver);
-    /// 0, the default, searches at full depth at once: measured faster here
-    /// (see benches/solve.sh enhancements).
-    #[arg(long, default_value_t = 0)]
+    /// the default, two iterations of 10 and 20 plies, gives the exact
+    /// search its first guess (see benches/solve.sh enhancements); 0
+    /// searches at full depth at once.
+    #[arg(long, default_value_t = 10)]
     pub id_step: u32,
     /// Last limited iterative-deepening depth before the jump to full depth.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=254))]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=254))]
     pub id_jump: u32,
     /// First guess of the value (final store difference for the side to move).
     #[arg(long, allow_hyphen_values = true)]
@@ -234,6 +240,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         use_tt: !args.no_tt,
         use_futility: !args.no_futility,
         use_etc: !args.no_etc,
+        order: args.order,
         use_tables: tables.is_some(),
         max_table_seeds: args.max_table_seeds,
         id_step: args.id_step,
