@@ -11,8 +11,10 @@
 #
 #   kalah64       Kalah(6,4), tables up to 20 seeds, 1 and 2 threads.
 #   threads       1 vs 2 threads on Kalah(6,4) and Kalah(5,4) (speed-up).
-#   enhancements  each enhancement switched off in turn, Kalah(5,4) with
-#                 5-pit tables up to 16 seeds and Kalah(6,3) without tables.
+#   enhancements  each enhancement switched off in turn (and the published
+#                 search schedule and move order instead of the defaults),
+#                 Kalah(5,4) with 5-pit tables up to 16 seeds and Kalah(6,3)
+#                 without tables.
 #   ordering      the move orders (--order banked|published) on the starts
 #                 of Kalah(6,4) and Kalah(5,5) and on 20 random positions
 #                 of each (benches/ordering.rs), 1 thread, tables to 20 seeds.
@@ -71,11 +73,11 @@ threads() {
 
 enhancements() {
   tables 5 16
-  for off in "" --no-tt --no-futility --no-etc --no-tables "--id-step 3 --id-jump 30"; do
+  for off in "" --no-tt --no-futility --no-etc --no-tables "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
     # shellcheck disable=SC2086
     measure "Kalah(5,4) K=16 ${off:-all on}" 5 4 --max-table-seeds 16 --threads 1 $off
   done
-  for off in "" --no-futility --no-etc "--id-step 3 --id-jump 30"; do
+  for off in "" --no-futility --no-etc "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
     # shellcheck disable=SC2086
     measure "Kalah(6,3) no tables ${off:-all on}" 6 3 --max-table-seeds 0 --threads 1 $off
   done
