@@ -373,6 +373,14 @@ fn solve_command_errors() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+    // An unknown move order is refused by the argument parser, naming the
+    // accepted ones.
+    let (got, out, err) = mancala(&["solve", "kalah", "4", "3", "--order", "bogus"]);
+    assert_eq!(got, 2, "{out}{err}");
+    assert!(
+        err.contains("unknown move order 'bogus': use banked or published"),
+        "{err}"
+    );
 }
 
 // ---- Time budget (deadline, stop flag) and the perfect agent on the solver.
