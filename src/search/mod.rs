@@ -168,7 +168,7 @@ impl Default for SolveOptions {
 pub enum MoveOrder {
     /// Extra turns, then the other moves by the seeds they bank for the
     /// mover, most first; ties: fewest seeds sown into the opponent's pits,
-    /// then the smallest pit, then right to left (see [`order_rank`]).
+    /// then the smallest pit, then right to left.
     #[default]
     Banked,
     /// The first published solver's order: extra turns, then captures, then
@@ -615,8 +615,6 @@ struct Child {
     captured: u8,
     /// Seeds the move sowed into the opponent's pits.
     given: u8,
-    /// Seeds in the pit played.
-    sown: u8,
     lo: i32,
     hi: i32,
     /// Index of the child in its endgame table, once computed
@@ -636,7 +634,6 @@ const EMPTY_CHILD: Child = Child {
     over: false,
     captured: 0,
     given: 0,
-    sown: 0,
     lo: 0,
     hi: 0,
     tix: NO_INDEX,
@@ -655,8 +652,9 @@ struct Searcher<'s, const M: usize> {
     root_move: u8,
 }
 
-/// The search order of a child (lower first; ties keep the right-to-left
-/// order of generation): the transposition move; then the extra turns; then,
+/// The search order of a child that sowed `sown` seeds (lower first; ties
+/// keep the right-to-left order of generation): the transposition move;
+/// then the extra turns; then,
 /// with [`MoveOrder::Banked`], the other moves by the seeds they bank for the
 /// mover (sown into the store, captured, or swept at the end, minus what the
 /// opponent sweeps), most first, which also puts first the moves that take
@@ -666,7 +664,7 @@ struct Searcher<'s, const M: usize> {
 /// `benches/solve.sh ordering` (random positions), banking halves the tree
 /// of the published order and the two tie-breaks take another quarter.
 #[inline]
-fn order_rank(c: &Child, tt_move: u8, order: MoveOrder) -> u32 {
+fn order_rank(c: &Child, sown: u8, tt_move: u8, order: MoveOrder) -> u32 {
     if c.pit == tt_move {
         0
     } else if c.extra {
@@ -679,7 +677,7 @@ fn order_rank(c: &Child, tt_move: u8, order: MoveOrder) -> u32 {
         }
     } else {
         let banked = (1024 - c.delta).clamp(0, 2047) as u32;
-        2 + (banked << 16 | (c.given as u32) << 8 | c.sown as u32)
+        2 + (banked << 16 | (c.given as u32) << 8 | sown as u32)
     }
 }
 
@@ -918,7 +916,6 @@ impl<'s, const M: usize> Searcher<'s, M> {
             over: mv.game_over,
             captured: mv.captured,
             given,
-            sown: pits[pit],
             lo,
             hi,
             tix: NO_INDEX,
@@ -935,7 +932,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 continue;
             }
             let c = self.make_child(pits, s, pit);
-            rank[n] = order_rank(&c, tt_move, self.sh.opts.order);
+            rank[n] = order_rank(&c, pits[pit], tt_move, self.sh.opts.order);
             out[n] = c;
             n += 1;
         }
