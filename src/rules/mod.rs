@@ -1,5 +1,7 @@
 //! Game rules: one sowing core shared by the whole family, and the Kalah
 //! capture and end rules with their named variants (see `RULES.md`).
+//! [`packed`] plays the same Kalah moves on a packed board for the solver's
+//! inner loop, and is tested against the sowing core.
 //!
 //! Positions are always seen from the side to move (see [`crate::position`]),
 //! so the rules only ever speak of "the mover" and "the opponent".
@@ -10,6 +12,7 @@ use std::str::FromStr;
 use crate::error::Error;
 
 pub mod awari;
+pub mod packed;
 
 /// Largest number of pits per side the engine plays on.
 pub const MAX_PITS: usize = 10;

@@ -85,7 +85,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::position::{format_line, Position};
-use crate::rules::{KalahMove, KalahRules, KalahSowing, MAX_TABLE_PITS};
+use crate::rules::{packed, KalahRules, MAX_TABLE_PITS};
 use crate::tablebase::Tablebase;
 pub use tt::TransTable;
 use tt::{Entry, Key, FULL_DEPTH, NO_MOVE};
@@ -829,7 +829,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             .and_then(|tt| tt.probe(Key::new(&root[..2 * M])))
             .map_or(NO_MOVE, |e| e.best);
         let mut kids = [EMPTY_CHILD; 6];
-        let n = self.children(root, s, tt_move, &mut kids);
+        let n = self.children(root, s, tt_move, &mut kids, false);
         debug_assert!(n > 0);
         kids[0].pit
     }
@@ -856,6 +856,15 @@ impl<'s, const M: usize> Searcher<'s, M> {
         Some(ix.rank_with_sum(&pits[..M], &pits[M..2 * M], a))
     }
 
+    /// The loaded table of `s` seeds in play (`s` within the loaded tables).
+    #[inline]
+    fn table(&self, s: i32) -> &'s crate::table::Table {
+        self.sh
+            .tb
+            .and_then(|tb| tb.table(s as usize))
+            .expect("a loaded table")
+    }
+
     /// Exact active value of a position in play from the tables, if loaded.
     #[inline]
     fn probe_table(&self, pits: &[u8; 12], s: i32) -> Option<i32> {
@@ -870,52 +879,25 @@ impl<'s, const M: usize> Searcher<'s, M> {
         tb.rows_value(&pits[..M], &pits[M..2 * M], a, s as usize)
     }
 
+    /// Child `pit` of a position in play packed as `ring`
+    /// ([`packed::pack`]) with `s` seeds in play.
     #[inline(always)]
-    fn make_child(&self, pits: &[u8; 12], s: i32, pit: usize) -> Child {
-        let own: [u8; M] = pits[..M].try_into().unwrap();
-        let opp: [u8; M] = pits[M..2 * M].try_into().unwrap();
-        let sowing = KalahSowing::new(&own, pit);
-        let given = sowing.to_opponent.iter().sum::<u8>();
-        let f = sowing.finish(&opp, self.sh.rules);
-        let gained;
-        let lost;
-        let mut np = [0u8; 12];
-        if f.game_over {
-            // Each side sweeps its own row.
-            gained = (f.gained + f.own.iter().sum::<u8>()) as i32;
-            lost = f.opponent.iter().sum::<u8>() as i32;
-        } else {
-            gained = f.gained as i32;
-            lost = 0;
-            if f.extra_turn {
-                np[..M].copy_from_slice(&f.own);
-                np[M..2 * M].copy_from_slice(&f.opponent);
-            } else {
-                np[..M].copy_from_slice(&f.opponent);
-                np[M..2 * M].copy_from_slice(&f.own);
-            }
-        }
-        let mv = KalahMove {
-            gained: f.gained,
-            captured: f.captured,
-            extra_turn: f.extra_turn,
-            game_over: f.game_over,
-        };
-        let delta = gained - lost;
+    fn make_child(&self, ring: u128, s: i32, pit: usize) -> Child {
+        let mv = packed::packed_move::<M>(ring, s, pit, self.sh.rules);
         let (lo, hi) = if mv.game_over {
-            (delta, delta)
+            (mv.delta, mv.delta)
         } else {
             (i32::MIN / 4, i32::MAX / 4)
         };
         Child {
             pit: pit as u8,
-            pits: np,
-            seeds: s - gained - lost,
-            delta,
+            pits: mv.next,
+            seeds: mv.seeds,
+            delta: mv.delta,
             extra: mv.extra_turn,
             over: mv.game_over,
             captured: mv.captured,
-            given,
+            given: mv.given,
             lo,
             hi,
             tix: NO_INDEX,
@@ -923,15 +905,38 @@ impl<'s, const M: usize> Searcher<'s, M> {
     }
 
     /// The children of a position in play, best-ordered (see [`order_rank`]).
+    /// With `prefetch`, each child's transposition bucket, or its table
+    /// index and directory entry, starts loading as soon as the child is
+    /// made, so the cache misses of the enhanced transposition cut-off
+    /// overlap with generating and ordering the others.
     #[inline]
-    fn children(&self, pits: &[u8; 12], s: i32, tt_move: u8, out: &mut [Child; 6]) -> usize {
+    fn children(
+        &self,
+        pits: &[u8; 12],
+        s: i32,
+        tt_move: u8,
+        out: &mut [Child; 6],
+        prefetch: bool,
+    ) -> usize {
+        let sh = self.sh;
+        let ring = packed::pack::<M>(pits);
         let mut n = 0;
         let mut rank = [0u32; 6];
         for pit in (0..M).rev() {
             if pits[pit] == 0 {
                 continue;
             }
-            let c = self.make_child(pits, s, pit);
+            let mut c = self.make_child(ring, s, pit);
+            if prefetch && !c.over {
+                if c.seeds > sh.tmax {
+                    if let Some(tt) = &sh.tt {
+                        tt.prefetch(Key::new(&c.pits[..2 * M]));
+                    }
+                } else if let Some(ix) = self.table_index(&c.pits, c.seeds) {
+                    self.table(c.seeds).prefetch_directory(ix);
+                    c.tix = ix;
+                }
+            }
             rank[n] = order_rank(&c, pits[pit], tt_move, self.sh.opts.order);
             out[n] = c;
             n += 1;
@@ -965,8 +970,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             }
         };
         let table_value = if c.tix != NO_INDEX {
-            let table = self.sh.tb.and_then(|tb| tb.table(c.seeds as usize));
-            Some(table.expect("the table of a prefetched entry").value(c.tix))
+            Some(self.table(c.seeds).value(c.tix))
         } else {
             self.probe_table(&c.pits, c.seeds)
         };
@@ -1079,26 +1083,14 @@ impl<'s, const M: usize> Searcher<'s, M> {
         }
         let nodes_before = self.stats.nodes;
         let mut kids = [EMPTY_CHILD; 6];
-        let n = self.children(pits, s, tt_move, &mut kids);
+        let n = self.children(pits, s, tt_move, &mut kids, o.use_etc);
         if o.use_etc {
-            // Start loading every child's table entry or transposition
-            // bucket before reading any of them, so the cache misses overlap.
-            for c in kids[..n].iter_mut() {
-                if c.over {
-                    continue;
-                }
-                if c.seeds > sh.tmax {
-                    if let Some(tt) = &sh.tt {
-                        tt.prefetch(Key::new(&c.pits[..2 * M]));
-                    }
-                } else if let Some(ix) = self.table_index(&c.pits, c.seeds) {
-                    self.sh
-                        .tb
-                        .expect("tables")
-                        .table(c.seeds as usize)
-                        .expect("table")
-                        .prefetch(ix);
-                    c.tix = ix;
+            // The children's transposition buckets and table directory
+            // entries were prefetched as they were generated; a table
+            // look-up needs a second dependent load, the code.
+            for c in kids[..n].iter() {
+                if c.tix != NO_INDEX {
+                    self.table(c.seeds).prefetch(c.tix);
                 }
             }
             let mut max_hi = i32::MIN;
@@ -1250,7 +1242,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 .and_then(|tt| tt.probe(Key::new(&pits[..2 * M])))
                 .map_or(NO_MOVE, |e| e.best);
             let mut kids = [EMPTY_CHILD; 6];
-            let n = self.children(&pits, s, tt_move, &mut kids);
+            let n = self.children(&pits, s, tt_move, &mut kids, false);
             let mut chosen = None;
             for c in kids[..n].iter() {
                 let d = c.delta;
