@@ -103,6 +103,30 @@ impl KalahRules {
         KalahRules::EndWhenMoverEmpty,
     ];
 
+    /// Whether a last seed sown into an empty own pit captures, the
+    /// opposite pit holding `across` seeds.
+    #[inline(always)]
+    pub fn captures(self, across: u8) -> bool {
+        across > 0 || self != KalahRules::CaptureNeedsOpposite
+    }
+
+    /// Whether the game ends after a move that leaves the rows as told
+    /// (`extra_turn`: the last seed fell into the mover's store).
+    #[inline(always)]
+    pub fn ends(self, extra_turn: bool, mover_empty: bool, opponent_empty: bool) -> bool {
+        match self {
+            KalahRules::Default | KalahRules::CaptureNeedsOpposite => mover_empty || opponent_empty,
+            // The game ends when the player to move next has no seed.
+            KalahRules::EndWhenMoverEmpty => {
+                if extra_turn {
+                    mover_empty
+                } else {
+                    opponent_empty
+                }
+            }
+        }
+    }
+
     /// The name used on the command line and in file names.
     pub fn name(self) -> &'static str {
         match self {
@@ -252,7 +276,7 @@ impl<const M: usize> KalahSowing<M> {
         let mut captured = 0;
         if let Some(i) = self.capture_pit() {
             let across = opp[M - 1 - i];
-            if across > 0 || rules != KalahRules::CaptureNeedsOpposite {
+            if rules.captures(across) {
                 captured = across + 1;
                 own[i] = 0;
                 opp[M - 1 - i] = 0;
@@ -261,17 +285,7 @@ impl<const M: usize> KalahSowing<M> {
         let mover_empty = own.iter().all(|&c| c == 0);
         let opponent_empty = opp.iter().all(|&c| c == 0);
         let extra_turn = self.last == Landing::Store;
-        let game_over = match rules {
-            KalahRules::Default | KalahRules::CaptureNeedsOpposite => mover_empty || opponent_empty,
-            // The game ends when the player to move next has no seed.
-            KalahRules::EndWhenMoverEmpty => {
-                if extra_turn {
-                    mover_empty
-                } else {
-                    opponent_empty
-                }
-            }
-        };
+        let game_over = rules.ends(extra_turn, mover_empty, opponent_empty);
         KalahFinish {
             own,
             opponent: opp,

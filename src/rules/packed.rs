@@ -119,7 +119,7 @@ pub fn packed_move<const M: usize>(
     if last < M && (r >> (8 * last)) as u8 == 1 {
         let across = 2 * M - last;
         let seeds = (r >> (8 * across)) as u8 as u32;
-        if seeds > 0 || rules != KalahRules::CaptureNeedsOpposite {
+        if rules.captures(seeds as u8) {
             captured = seeds + 1;
             r &= !(0xffu128 << (8 * last) | 0xffu128 << (8 * across));
         }
@@ -127,16 +127,7 @@ pub fn packed_move<const M: usize>(
     let own = (r & Ring::<M>::OWN) as u64;
     let opponent = ((r >> (8 * (M + 1))) & Ring::<M>::OWN) as u64;
     let extra = last == M;
-    let game_over = match rules {
-        KalahRules::Default | KalahRules::CaptureNeedsOpposite => own == 0 || opponent == 0,
-        KalahRules::EndWhenMoverEmpty => {
-            if extra {
-                own == 0
-            } else {
-                opponent == 0
-            }
-        }
-    };
+    let game_over = rules.ends(extra, own == 0, opponent == 0);
     let gained = to_store + captured;
     let (delta, next) = if game_over {
         let swept = byte_sum(own) as i32 - byte_sum(opponent) as i32;
