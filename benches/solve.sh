@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Solve-time benchmarks of `mancala solve` (release build). Medians of RUNS
 # runs of the search time reported by the solver (`solve_seconds` in --json:
-# the value search only; table loading and the principal variation excluded)
-# and of the process's user CPU time (`/usr/bin/time`; the machine is shared,
-# so wall times vary with the load, CPU time much less).
+# the value search only; table loading and the principal variation excluded),
+# of the time to decode the tables into memory before the search
+# (`table_load_seconds`), and of the process's user CPU time (`/usr/bin/time`;
+# everything, the decoding included; the machine is shared, so wall times vary
+# with the load, CPU time much less).
 #
 # Usage: benches/solve.sh [kalah64|threads|enhancements|ordering|kalah55|kalah56|tables65|all]
 #   RUNS=5 (runs per measurement), DB=db (table directory; missing tables
@@ -11,7 +13,8 @@
 #
 #   kalah64       Kalah(6,4), tables up to 20 seeds, 1 and 2 threads.
 #   threads       1 vs 2 threads on Kalah(6,4) and Kalah(5,4) (speed-up).
-#   enhancements  each enhancement switched off in turn (and the published
+#   enhancements  each enhancement switched off in turn (the near
+#                 transposition table and the tables in memory included; and the published
 #                 search schedule and move order instead of the defaults),
 #                 Kalah(5,4) with 5-pit tables up to 16 seeds and Kalah(6,3)
 #                 without tables.
@@ -33,15 +36,17 @@ cargo build --release --quiet
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# measure LABEL ARGS...: prints label, median search seconds, median user
-# CPU seconds, value (or proven bounds when stopped), nodes.
+# measure LABEL ARGS...: prints label, median search seconds, median table
+# decoding seconds, median user CPU seconds, value (or proven bounds when
+# stopped), nodes.
 measure() {
   local label=$1; shift
-  local times=() users=() out value nodes cpu
+  local times=() loads=() users=() out value nodes cpu
   cpu=$(mktemp)
   for _ in $(seq "$RUNS"); do
     out=$(/usr/bin/time -f %U -o "$cpu" "$BIN" solve kalah "$@" --db "$DB" --json --quiet)
     times+=("$(grep -o '"solve_seconds": [0-9.e-]*' <<<"$out" | awk '{print $2}')")
+    loads+=("$(grep -o '"table_load_seconds": [0-9.e-]*' <<<"$out" | awk '{print $2}')")
     users+=("$(tail -1 "$cpu")")
     value=$(grep -o '"value": -\?[0-9]*' <<<"$out" | head -1 | awk '{print $2}')
     if grep -q '"exact": false' <<<"$out"; then
@@ -50,8 +55,9 @@ measure() {
     nodes=$(grep -o '"nodes": [0-9]*' <<<"$out" | awk '{print $2}')
   done
   rm -f "$cpu"
-  printf '%-34s median %8.3f s (runs: %s)  user CPU %8.2f s (runs: %s)  value %s  nodes %s\n' \
+  printf '%-34s median %8.3f s (runs: %s)  tables decoded in %.2f s  user CPU %8.2f s (runs: %s)  value %s  nodes %s\n' \
     "$label" "$(printf '%s\n' "${times[@]}" | median)" "${times[*]}" \
+    "$(printf '%s\n' "${loads[@]}" | median)" \
     "$(printf '%s\n' "${users[@]}" | median)" "${users[*]}" "$value" "$nodes"
 }
 
@@ -73,11 +79,11 @@ threads() {
 
 enhancements() {
   tables 5 16
-  for off in "" --no-tt --no-futility --no-etc --no-tables "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
+  for off in "" --no-tt "--near-tt-kb 0" --no-futility --no-etc --no-tables "--table-memory-mb 0" "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
     # shellcheck disable=SC2086
     measure "Kalah(5,4) K=16 ${off:-all on}" 5 4 --max-table-seeds 16 --threads 1 $off
   done
-  for off in "" --no-futility --no-etc "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
+  for off in "" "--near-tt-kb 0" --no-futility --no-etc "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
     # shellcheck disable=SC2086
     measure "Kalah(6,3) no tables ${off:-all on}" 6 3 --max-table-seeds 0 --threads 1 $off
   done

@@ -61,6 +61,8 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+mod memory;
+
 use crate::error::{Error, Result};
 use crate::index::{Indexer, Layout, MAX_INDEX_SEEDS};
 use crate::rules::awari::AwariGame;
@@ -313,7 +315,8 @@ impl TableSpec {
     }
 }
 
-/// A table file opened through a memory map. Lookups never copy the file.
+/// A table file opened through a memory map. Look-ups read the map, or,
+/// after [`Table::load_into_memory`], a copy decoded at a fixed width.
 #[derive(Debug)]
 pub struct Table {
     spec: TableSpec,
@@ -322,6 +325,7 @@ pub struct Table {
     indexer: Indexer,
     map: Mmap,
     directory_offset: usize,
+    resident: Option<memory::Resident>,
 }
 
 impl Table {
@@ -423,6 +427,7 @@ impl Table {
             indexer,
             directory_offset: directory_offset as usize,
             map,
+            resident: None,
         };
         // The directory must be consistent, or a look-up could read outside
         // the codes or decode a share the game cannot have.
@@ -475,15 +480,74 @@ impl Table {
         self.map.len() as u64
     }
 
+    /// Decode the whole table into memory at a fixed width (the fewest bits
+    /// that hold its largest share: 5 per position for 16 to 31 Kalah
+    /// seeds), so that every later look-up is one read instead of two
+    /// dependent ones (directory, then code). Takes [`Table::memory_bytes`]
+    /// of memory; a no-op if already done. Uses the rayon thread pool.
+    pub fn load_into_memory(&mut self) -> Result<()> {
+        if self.resident.is_none() {
+            self.resident = Some(memory::Resident::decode(self)?);
+        }
+        Ok(())
+    }
+
+    /// Whether look-ups read a decoded copy in memory
+    /// ([`Table::load_into_memory`]) rather than the map.
+    pub fn in_memory(&self) -> bool {
+        self.resident.is_some()
+    }
+
+    /// Bytes the decoded copy of [`Table::load_into_memory`] takes (or
+    /// would take).
+    pub fn memory_bytes(&self) -> u64 {
+        match &self.resident {
+            Some(r) => r.len() as u64,
+            None => memory::bytes(
+                self.len(),
+                memory::width(self.spec.game.max_share(self.spec.seeds)),
+            ),
+        }
+    }
+
     /// The share `j` stored at `index` (Kalah: the mover's final share of
     /// the seeds in play; Awari and Oware: value + k).
     #[inline]
     pub fn share(&self, index: u64) -> u8 {
+        if let Some(r) = &self.resident {
+            return r.share(index);
+        }
+        self.mapped_share(index)
+    }
+
+    /// The share at `index`, read from the map.
+    #[inline]
+    fn mapped_share(&self, index: u64) -> u8 {
         let c = self.code(index);
         let at = HEADER_LEN + (c.bit / 8) as usize;
         let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
         let x = (word >> (c.bit % 8)) & ((1u64 << RADIX[c.radix].bits) - 1);
         (c.base + RADIX[c.radix].digit(x, c.digit, c.radix) as usize) as u8
+    }
+
+    /// Decode the shares of chunk `c` from the map into `out`; returns how
+    /// many positions the chunk holds (`CHUNK`, less for the last one).
+    fn chunk_shares(&self, c: usize, out: &mut [u8; CHUNK]) -> usize {
+        let first = (c * CHUNK) as u64;
+        let n = (self.len() - first).min(CHUNK as u64) as usize;
+        let (start, radix, base) = self.directory(c);
+        let packing = &RADIX[radix];
+        let mask = (1u64 << packing.bits) - 1;
+        for (g, group) in out[..n].chunks_mut(packing.digits as usize).enumerate() {
+            let bit = start + g as u64 * packing.bits as u64;
+            let at = HEADER_LEN + (bit / 8) as usize;
+            let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
+            let x = (word >> (bit % 8)) & mask;
+            for (d, share) in group.iter_mut().enumerate() {
+                *share = (base + packing.digit(x, d, radix) as usize) as u8;
+            }
+        }
+        n
     }
 
     /// Where the share at `index` is: its group's first bit in the codes,
@@ -509,11 +573,15 @@ impl Table {
         (e >> 16, (e >> 8) as u8 as usize, e as u8 as usize)
     }
 
-    /// Ask the processor to start loading the directory entry of the chunk
-    /// of `index` (a hint; it never faults): the first stage of a two-stage
-    /// prefetch, [`Table::prefetch`] being the second.
+    /// Ask the processor to start loading what a look-up of `index` reads
+    /// first (a hint; it never faults): the chunk's directory entry, or, for
+    /// a table in memory, the share itself. The first stage of a two-stage
+    /// prefetch, [`Table::prefetch_code`] being the second.
     #[inline]
-    pub fn prefetch_directory(&self, index: u64) {
+    pub fn prefetch_start(&self, index: u64) {
+        if let Some(r) = &self.resident {
+            return r.prefetch(index);
+        }
         let c = (index >> CHUNK_BITS) as usize;
         prefetch(
             self.map
@@ -522,18 +590,29 @@ impl Table {
         );
     }
 
-    /// Ask the processor to start loading the entry at `index` (a hint; it
-    /// never faults). Used to overlap the cache misses of several look-ups.
-    /// Reads the chunk's directory entry to find the code: callers that can
-    /// plan ahead prefetch that first ([`Table::prefetch_directory`]).
+    /// The second stage of a two-stage prefetch: reads the chunk's
+    /// directory entry (which [`Table::prefetch_start`] should have
+    /// started loading) and starts loading the code. Nothing to do for a
+    /// table in memory.
     #[inline]
-    pub fn prefetch(&self, index: u64) {
+    pub fn prefetch_code(&self, index: u64) {
+        if self.resident.is_some() {
+            return;
+        }
         let bit = self.code(index).bit;
         prefetch(
             self.map[HEADER_LEN..]
                 .as_ptr()
                 .wrapping_add((bit / 8) as usize),
         );
+    }
+
+    /// Ask the processor to start loading the entry at `index` (a hint; it
+    /// never faults), both stages at once.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        self.prefetch_start(index);
+        self.prefetch_code(index);
     }
 
     /// The value (final difference of the seeds in play, mover minus
@@ -732,12 +811,25 @@ mod tests {
             })
             .collect();
         let info = write_table(dir.path(), s, &shares).unwrap();
-        let t = Table::open(dir.path(), s).unwrap();
+        let mut t = Table::open(dir.path(), s).unwrap();
         for (i, &j) in shares.iter().enumerate() {
             assert_eq!(t.share(i as u64), j, "i={i}");
             assert_eq!(t.value(i as u64), 2 * j as i32 - 20);
         }
         assert_eq!(t.file_len(), info.bytes);
+        // The copy decoded into memory (5 bits per position) reads the same.
+        assert!(!t.in_memory());
+        let want = t.memory_bytes();
+        t.load_into_memory().unwrap();
+        assert!(t.in_memory());
+        assert_eq!(t.memory_bytes(), want);
+        assert_eq!(
+            want,
+            (n as u64).div_ceil(CHUNK as u64) * CHUNK as u64 * 5 / 8 + 8
+        );
+        for (i, &j) in shares.iter().enumerate() {
+            assert_eq!(t.share(i as u64), j, "in memory, i={i}");
+        }
     }
 
     #[test]
@@ -760,12 +852,17 @@ mod tests {
                 })
                 .collect();
             let info = write_table(dir.path(), s, &shares).unwrap();
-            let t = Table::open(dir.path(), s).unwrap();
+            let mut t = Table::open(dir.path(), s).unwrap();
             for (i, &j) in shares.iter().enumerate() {
                 assert_eq!(t.share(i as u64), j, "k={k} i={i}");
                 assert_eq!(t.value(i as u64), j as i32 - k as i32);
             }
             assert_eq!(t.file_len(), info.bytes);
+            // In memory at the width of the largest share 2k (up to 8 bits).
+            t.load_into_memory().unwrap();
+            for (i, &j) in shares.iter().enumerate() {
+                assert_eq!(t.share(i as u64), j, "in memory, k={k} i={i}");
+            }
         }
     }
 

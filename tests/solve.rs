@@ -211,7 +211,7 @@ proptest! {
     fn enhancements_never_change_values(
         cells in proptest::collection::vec(0u8..5, 10),
         stores in (0u8..20, 0u8..20),
-        mask in 0u32..128,
+        mask in 0u32..256,
         guess in -30i32..30,
     ) {
         let m = 4;
@@ -232,6 +232,10 @@ proptest! {
             threads: if mask & 16 == 0 { 1 } else { 2 },
             split_plies: 3,
             order: if mask & 64 == 0 { MoveOrder::Banked } else { MoveOrder::Published },
+            // A near transposition table of a single KiB (16 buckets, so
+            // entries are replaced all the time), or none.
+            near_tt_kb: if mask & 128 == 0 { 0 } else { 1 },
+            near_seeds: 8,
             ..opts()
         };
         let sol = solve(&pos, None, &o).unwrap();
@@ -266,6 +270,60 @@ fn tables_switched_off_give_the_same_values() {
         assert_eq!(with.value, without.value, "{pos}");
         assert!(with.stats.table_hits > 0);
         assert_eq!(without.stats.table_hits, 0);
+    }
+}
+
+/// Tables decoded into memory read the same as from their files, the
+/// budget is honoured largest table first, and the solver finds the same
+/// values with either, with or without the near transposition table.
+#[test]
+fn tables_in_memory_give_the_same_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let mapped = tables(dir.path(), 6, 12);
+    let mut part = Tablebase::open(dir.path(), KalahRules::Default, 6, 12).unwrap();
+    let (b12, b11) = (
+        part.table(12).unwrap().memory_bytes(),
+        part.table(11).unwrap().memory_bytes(),
+    );
+    // A budget for the two largest tables but not the third.
+    let used = part.load_into_memory(12, b12 + b11 + 100).unwrap();
+    assert_eq!(used, b12 + b11);
+    assert!(part.table(12).unwrap().in_memory() && part.table(11).unwrap().in_memory());
+    assert!(!part.table(10).unwrap().in_memory());
+    // 4 bits per position for 12 seeds (shares 0..=12), whole chunks of 512.
+    assert_eq!(
+        b12,
+        mapped.table(12).unwrap().len().div_ceil(512) * 512 * 4 / 8 + 8
+    );
+    let mut all = Tablebase::open(dir.path(), KalahRules::Default, 6, 12).unwrap();
+    let used = all.load_into_memory(usize::MAX, u64::MAX).unwrap();
+    assert_eq!(
+        used,
+        (2..=12)
+            .map(|k| all.table(k).unwrap().memory_bytes())
+            .sum::<u64>()
+    );
+    for k in 2..=12 {
+        let (a, b) = (mapped.table(k).unwrap(), all.table(k).unwrap());
+        assert!(b.in_memory() && !a.in_memory());
+        for i in 0..a.len() {
+            assert_eq!(a.share(i), b.share(i), "k={k} index {i}");
+        }
+    }
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    for i in 0..30 {
+        let seeds = rng.gen_range(13..=18);
+        let pos = random_position(&mut rng, 6, seeds);
+        let o = SolveOptions {
+            near_tt_kb: if i % 2 == 0 { 0 } else { 4 },
+            threads: 1 + i % 2,
+            ..opts()
+        };
+        let from_files = solve(&pos, Some(&mapped), &o).unwrap();
+        let in_memory = solve(&pos, Some(&all), &o).unwrap();
+        assert_eq!(from_files.value, in_memory.value, "{pos}");
+        assert!(in_memory.stats.table_hits > 0);
+        check_pv(&pos, &in_memory, KalahRules::Default);
     }
 }
 
@@ -337,9 +395,38 @@ fn solve_command_json_and_pv_replay_with_play() {
         "futility cut-offs",
         "ETC cut-offs",
         "to solve",
+        "to decode the tables into memory",
+        "KiB near the tables",
     ] {
         assert!(out.contains(needle), "missing {needle}: {out}");
     }
+    assert!(err.contains("tables decoded into memory"), "{err}");
+
+    // The same position with the tables read from their files and one
+    // transposition table: the same value, nothing in memory.
+    let json = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "kalah",
+            "1 0 2 0 0 3 5 0 1 0 1 2 0 4",
+            "--db",
+            db,
+            "--max-table-seeds",
+            "10",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = mancala(&args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let memory = json(&[]);
+    let files = json(&["--table-memory-mb", "0", "--near-tt-kb", "0"]);
+    assert_eq!(memory["value"], files["value"]);
+    assert!(memory["table_memory_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(files["table_memory_bytes"], 0);
+    assert_eq!(memory["near_tt_kb"], 256);
+    assert_eq!(files["near_tt_kb"], 0);
 }
 
 #[test]

@@ -582,7 +582,7 @@ impl<const M: usize> Layer<'_, M> {
             if ch.seeds < self.k {
                 let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
                 ch.index = table.indexer().offset_rank(a, r1, r2);
-                table.prefetch_directory(ch.index);
+                table.prefetch_start(ch.index);
             } else {
                 ch.index = self.indexer.offset_rank(a, r1, r2);
                 prefetch(self.shares.as_ptr().wrapping_add(ch.index as usize) as *const u8);
@@ -597,7 +597,7 @@ impl<const M: usize> Layer<'_, M> {
         for ch in &children[..n] {
             if ch.sign != 0 && ch.seeds < self.k {
                 let table = self.m_tables[ch.seeds].expect("smaller tables are built first");
-                table.prefetch(ch.index);
+                table.prefetch_code(ch.index);
             }
         }
     }

@@ -97,6 +97,16 @@ pub struct SolveOptions {
     pub rules: KalahRules,
     /// Size of the transposition table in mebibytes.
     pub tt_mb: usize,
+    /// Size of the near transposition table in kibibytes (0: none). The
+    /// positions within [`SolveOptions::near_seeds`] seeds of the largest
+    /// loaded table are most of the nodes, and few of them are ever seen
+    /// twice; they get a table of their own, small enough to stay in the
+    /// processor's cache, so that probing and storing them costs no cache
+    /// miss and does not evict the entries of the big table.
+    pub near_tt_kb: usize,
+    /// Positions with at most this many seeds in play above the largest
+    /// loaded table use the near transposition table.
+    pub near_seeds: u32,
     /// Use the transposition table.
     pub use_tt: bool,
     /// Use futility pruning.
@@ -143,6 +153,8 @@ impl Default for SolveOptions {
         SolveOptions {
             rules: KalahRules::Default,
             tt_mb: 64,
+            near_tt_kb: 256,
+            near_seeds: 6,
             use_tt: true,
             use_futility: true,
             use_etc: true,
@@ -355,6 +367,14 @@ pub fn solve(
         } else {
             None
         },
+        near: if options.use_tt && options.near_tt_kb > 0 {
+            (0..threads)
+                .map(|_| TransTable::with_kib(options.near_tt_kb))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        near_max: tmax as i32 + options.near_seeds.min(1000) as i32,
         tb,
         tmax: tmax as i32,
         threads,
@@ -548,6 +568,11 @@ struct Shared<'t> {
     rules: KalahRules,
     opts: SolveOptions,
     tt: Option<Arc<TransTable>>,
+    /// The near transposition tables ([`SolveOptions::near_tt_kb`]), one
+    /// per thread: shared, their cache lines would bounce between the cores.
+    near: Vec<TransTable>,
+    /// Positions with at most this many seeds in play use `near`.
+    near_max: i32,
     tb: Option<&'t Tablebase>,
     tmax: i32,
     threads: usize,
@@ -620,6 +645,10 @@ struct Child {
     /// Index of the child in its endgame table, once computed
     /// ([`NO_INDEX`]: not computed or not in the tables).
     tix: u64,
+    /// The child's transposition entry, once probed by ETC (`None`: not
+    /// probed): the child's own search starts from it instead of probing
+    /// again.
+    entry: Option<Option<Entry>>,
 }
 
 /// "No table index" in a [`Child`].
@@ -637,6 +666,7 @@ const EMPTY_CHILD: Child = Child {
     lo: 0,
     hi: 0,
     tix: NO_INDEX,
+    entry: None,
 };
 
 struct Searcher<'s, const M: usize> {
@@ -650,6 +680,8 @@ struct Searcher<'s, const M: usize> {
     stoppable: bool,
     /// Best move of the root found by the last pass (`NO_MOVE` if none).
     root_move: u8,
+    /// This thread's near transposition table, if any.
+    near: Option<&'s TransTable>,
 }
 
 /// The search order of a child that sowed `sown` seeds (lower first; ties
@@ -710,6 +742,19 @@ impl<'s, const M: usize> Searcher<'s, M> {
             flushed: 0,
             stoppable: true,
             root_move: NO_MOVE,
+            near: sh
+                .near
+                .get(rayon::current_thread_index().unwrap_or(0))
+                .or(sh.near.first()),
+        }
+    }
+
+    /// The transposition table of the positions with `s` seeds in play.
+    #[inline(always)]
+    fn tt(&self, s: i32) -> Option<&'s TransTable> {
+        match self.near {
+            Some(near) if s <= self.sh.near_max => Some(near),
+            _ => self.sh.tt.as_deref(),
         }
     }
 
@@ -794,7 +839,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             };
             self.stats.mtdf_passes += 1;
             self.root_move = NO_MOVE;
-            g = self.search(root, s, depth, 0, beta);
+            g = self.search(root, s, depth, 0, beta, None);
             if self.aborted {
                 return r;
             }
@@ -823,9 +868,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
     /// first).
     fn first_move(&self, root: &[u8; 12], s: i32) -> u8 {
         let tt_move = self
-            .sh
-            .tt
-            .as_ref()
+            .tt(s)
             .and_then(|tt| tt.probe(Key::new(&root[..2 * M])))
             .map_or(NO_MOVE, |e| e.best);
         let mut kids = [EMPTY_CHILD; 6];
@@ -901,6 +944,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             lo,
             hi,
             tix: NO_INDEX,
+            entry: None,
         }
     }
 
@@ -929,11 +973,11 @@ impl<'s, const M: usize> Searcher<'s, M> {
             let mut c = self.make_child(ring, s, pit);
             if prefetch && !c.over {
                 if c.seeds > sh.tmax {
-                    if let Some(tt) = &sh.tt {
+                    if let Some(tt) = self.tt(c.seeds) {
                         tt.prefetch(Key::new(&c.pits[..2 * M]));
                     }
                 } else if let Some(ix) = self.table_index(&c.pits, c.seeds) {
-                    self.table(c.seeds).prefetch_directory(ix);
+                    self.table(c.seeds).prefetch_start(ix);
                     c.tix = ix;
                 }
             }
@@ -984,8 +1028,10 @@ impl<'s, const M: usize> Searcher<'s, M> {
         } else {
             (i32::MIN / 4, i32::MAX / 4)
         };
-        if let Some(tt) = &self.sh.tt {
-            if let Some(e) = tt.probe(Key::new(&c.pits[..2 * M])) {
+        if let Some(tt) = self.tt(c.seeds) {
+            let entry = tt.probe(Key::new(&c.pits[..2 * M]));
+            c.entry = Some(entry);
+            if let Some(e) = entry {
                 self.stats.tt_hits += 1;
                 if e.depth >= dec(depth) {
                     lo = lo.max(e.lower(c.seeds));
@@ -1000,15 +1046,22 @@ impl<'s, const M: usize> Searcher<'s, M> {
     fn child_value(&mut self, c: &Child, depth: u8, ply: u32, gamma: i32) -> i32 {
         let d = c.delta;
         if c.extra {
-            d + self.search(&c.pits, c.seeds, dec(depth), ply + 1, gamma - d)
+            d + self.search(&c.pits, c.seeds, dec(depth), ply + 1, gamma - d, c.entry)
         } else {
-            d - self.search(&c.pits, c.seeds, dec(depth), ply + 1, d - gamma + 1)
+            d - self.search(
+                &c.pits,
+                c.seeds,
+                dec(depth),
+                ply + 1,
+                d - gamma + 1,
+                c.entry,
+            )
         }
     }
 
     #[allow(clippy::too_many_arguments)]
     fn store(&self, pits: &[u8; 12], s: i32, depth: u8, gamma: i32, best: i32, mv: u8, work: u64) {
-        if let Some(tt) = &self.sh.tt {
+        if let Some(tt) = self.tt(s) {
             let (lo_share, hi_share) = if best >= gamma {
                 (share_ceil(best, s), s as u8)
             } else {
@@ -1030,7 +1083,17 @@ impl<'s, const M: usize> Searcher<'s, M> {
     /// Zero-window, fail-soft alpha-beta: a value `>= gamma` is a lower bound,
     /// a value `< gamma` an upper bound on the active value of the position
     /// in play `pits` (mover's row then opponent's) with `s` seeds in play.
-    fn search(&mut self, pits: &[u8; 12], s: i32, depth: u8, ply: u32, gamma: i32) -> i32 {
+    /// `entry` is the position's transposition entry when the caller has
+    /// just probed it (`None`: not probed).
+    fn search(
+        &mut self,
+        pits: &[u8; 12],
+        s: i32,
+        depth: u8,
+        ply: u32,
+        gamma: i32,
+        entry: Option<Option<Entry>>,
+    ) -> i32 {
         self.stats.nodes += 1;
         if self.stats.nodes & 0x3ff == 0 {
             self.flush();
@@ -1063,9 +1126,16 @@ impl<'s, const M: usize> Searcher<'s, M> {
             return -(s & 1);
         }
         let mut tt_move = NO_MOVE;
-        if let Some(tt) = &sh.tt {
-            if let Some(e) = tt.probe(Key::new(&pits[..2 * M])) {
-                self.stats.tt_hits += 1;
+        if let Some(tt) = self.tt(s) {
+            let entry = match entry {
+                Some(probed) => probed,
+                None => {
+                    let probed = tt.probe(Key::new(&pits[..2 * M]));
+                    self.stats.tt_hits += probed.is_some() as u64;
+                    probed
+                }
+            };
+            if let Some(e) = entry {
                 tt_move = e.best;
                 if e.depth >= depth {
                     let lo = e.lower(s);
@@ -1090,7 +1160,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             // look-up needs a second dependent load, the code.
             for c in kids[..n].iter() {
                 if c.tix != NO_INDEX {
-                    self.table(c.seeds).prefetch(c.tix);
+                    self.table(c.seeds).prefetch_code(c.tix);
                 }
             }
             let mut max_hi = i32::MIN;
@@ -1236,9 +1306,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         let (mut pits, mut s, mut v) = (*root, s, v);
         loop {
             let tt_move = self
-                .sh
-                .tt
-                .as_ref()
+                .tt(s)
                 .and_then(|tt| tt.probe(Key::new(&pits[..2 * M])))
                 .map_or(NO_MOVE, |e| e.best);
             let mut kids = [EMPTY_CHILD; 6];
@@ -1251,9 +1319,9 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 } else if let Some(cv) = self.probe_table(&c.pits, c.seeds) {
                     (if c.extra { d + cv } else { d - cv }) == v
                 } else if c.extra {
-                    self.search(&c.pits, c.seeds, FULL_DEPTH, 1, v - d) >= v - d
+                    self.search(&c.pits, c.seeds, FULL_DEPTH, 1, v - d, None) >= v - d
                 } else {
-                    self.search(&c.pits, c.seeds, FULL_DEPTH, 1, d - v + 1) < d - v + 1
+                    self.search(&c.pits, c.seeds, FULL_DEPTH, 1, d - v + 1, None) < d - v + 1
                 };
                 if reaches {
                     chosen = Some(*c);

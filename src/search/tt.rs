@@ -141,7 +141,15 @@ impl TransTable {
     /// # Panics
     /// When the operating system refuses the memory.
     pub fn new(mb: usize) -> TransTable {
-        let bytes = mb.max(1) << 20;
+        TransTable::with_kib(mb.max(1) << 10)
+    }
+
+    /// A table using about `kib` kibibytes (at least one bucket).
+    ///
+    /// # Panics
+    /// When the operating system refuses the memory.
+    pub fn with_kib(kib: usize) -> TransTable {
+        let bytes = kib.max(1) << 10;
         let buckets = (bytes / (16 * WAYS)).max(1);
         let len = buckets * WAYS * 2;
         let map = memmap2::MmapMut::map_anon(len * 8 + HUGE_PAGE)

@@ -110,6 +110,29 @@ impl Tablebase {
         self.tables.get(k).and_then(|t| t.as_ref())
     }
 
+    /// Decode tables into memory ([`Table::load_into_memory`]: one read per
+    /// look-up instead of two), from the largest seed count up to
+    /// `max_seeds` downwards, each one that still fits in `budget` bytes
+    /// with those before it (tables without positions are left alone).
+    /// Returns the bytes held in memory.
+    pub fn load_into_memory(&mut self, max_seeds: usize, budget: u64) -> Result<u64> {
+        let mut used = 0;
+        for table in self
+            .tables
+            .iter_mut()
+            .take(max_seeds.saturating_add(1))
+            .rev()
+            .flatten()
+        {
+            let bytes = table.memory_bytes();
+            if !table.is_empty() && used + bytes <= budget {
+                table.load_into_memory()?;
+                used += bytes;
+            }
+        }
+        Ok(used)
+    }
+
     /// Total bytes of the loaded table files.
     pub fn total_bytes(&self) -> u64 {
         self.tables.iter().flatten().map(|t| t.file_len()).sum()
