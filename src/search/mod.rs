@@ -645,11 +645,24 @@ struct Child {
     /// Index of the child in its endgame table, once computed
     /// ([`NO_INDEX`]: not computed or not in the tables).
     tix: u64,
+    /// The child's transposition bucket, once computed ([`NO_BUCKET`]: not
+    /// computed).
+    bucket: usize,
     /// The child's transposition entry, once probed by ETC (`None`: not
     /// probed): the child's own search starts from it instead of probing
     /// again.
-    entry: Option<Option<Entry>>,
+    probed: Option<Probed>,
 }
+
+/// A position's transposition entry as a probe found it, and its bucket.
+#[derive(Clone, Copy)]
+struct Probed {
+    entry: Option<Entry>,
+    bucket: usize,
+}
+
+/// "No bucket computed" in a [`Child`].
+const NO_BUCKET: usize = usize::MAX;
 
 /// "No table index" in a [`Child`].
 const NO_INDEX: u64 = u64::MAX;
@@ -666,7 +679,8 @@ const EMPTY_CHILD: Child = Child {
     lo: 0,
     hi: 0,
     tix: NO_INDEX,
-    entry: None,
+    bucket: NO_BUCKET,
+    probed: None,
 };
 
 struct Searcher<'s, const M: usize> {
@@ -944,7 +958,8 @@ impl<'s, const M: usize> Searcher<'s, M> {
             lo,
             hi,
             tix: NO_INDEX,
-            entry: None,
+            bucket: NO_BUCKET,
+            probed: None,
         }
     }
 
@@ -974,7 +989,8 @@ impl<'s, const M: usize> Searcher<'s, M> {
             if prefetch && !c.over {
                 if c.seeds > sh.tmax {
                     if let Some(tt) = self.tt(c.seeds) {
-                        tt.prefetch(Key::new(&c.pits[..2 * M]));
+                        c.bucket = tt.bucket(Key::new(&c.pits[..2 * M]));
+                        tt.prefetch_at(c.bucket);
                     }
                 } else if let Some(ix) = self.table_index(&c.pits, c.seeds) {
                     self.table(c.seeds).prefetch_start(ix);
@@ -1029,8 +1045,14 @@ impl<'s, const M: usize> Searcher<'s, M> {
             (i32::MIN / 4, i32::MAX / 4)
         };
         if let Some(tt) = self.tt(c.seeds) {
-            let entry = tt.probe(Key::new(&c.pits[..2 * M]));
-            c.entry = Some(entry);
+            let key = Key::new(&c.pits[..2 * M]);
+            let bucket = if c.bucket == NO_BUCKET {
+                tt.bucket(key)
+            } else {
+                c.bucket
+            };
+            let entry = tt.probe_at(bucket, key);
+            c.probed = Some(Probed { entry, bucket });
             if let Some(e) = entry {
                 self.stats.tt_hits += 1;
                 if e.depth >= dec(depth) {
@@ -1046,7 +1068,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
     fn child_value(&mut self, c: &Child, depth: u8, ply: u32, gamma: i32) -> i32 {
         let d = c.delta;
         if c.extra {
-            d + self.search(&c.pits, c.seeds, dec(depth), ply + 1, gamma - d, c.entry)
+            d + self.search(&c.pits, c.seeds, dec(depth), ply + 1, gamma - d, c.probed)
         } else {
             d - self.search(
                 &c.pits,
@@ -1054,21 +1076,40 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 dec(depth),
                 ply + 1,
                 d - gamma + 1,
-                c.entry,
+                c.probed,
             )
         }
     }
 
+    /// Store the result `best` of a search with window `gamma` of the
+    /// position `pits` (in `bucket` of its table, [`NO_BUCKET`]: not computed).
     #[allow(clippy::too_many_arguments)]
-    fn store(&self, pits: &[u8; 12], s: i32, depth: u8, gamma: i32, best: i32, mv: u8, work: u64) {
+    fn store(
+        &self,
+        pits: &[u8; 12],
+        bucket: usize,
+        s: i32,
+        depth: u8,
+        gamma: i32,
+        best: i32,
+        mv: u8,
+        work: u64,
+    ) {
         if let Some(tt) = self.tt(s) {
             let (lo_share, hi_share) = if best >= gamma {
                 (share_ceil(best, s), s as u8)
             } else {
                 (0, share_floor(best, s))
             };
-            tt.store(
-                Key::new(&pits[..2 * M]),
+            let key = Key::new(&pits[..2 * M]);
+            let bucket = if bucket == NO_BUCKET {
+                tt.bucket(key)
+            } else {
+                bucket
+            };
+            tt.store_at(
+                bucket,
+                key,
                 Entry {
                     lo_share,
                     hi_share,
@@ -1083,8 +1124,8 @@ impl<'s, const M: usize> Searcher<'s, M> {
     /// Zero-window, fail-soft alpha-beta: a value `>= gamma` is a lower bound,
     /// a value `< gamma` an upper bound on the active value of the position
     /// in play `pits` (mover's row then opponent's) with `s` seeds in play.
-    /// `entry` is the position's transposition entry when the caller has
-    /// just probed it (`None`: not probed).
+    /// `probed` is the position's transposition entry and bucket when the
+    /// caller has just probed it (`None`: not probed).
     fn search(
         &mut self,
         pits: &[u8; 12],
@@ -1092,7 +1133,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         depth: u8,
         ply: u32,
         gamma: i32,
-        entry: Option<Option<Entry>>,
+        probed: Option<Probed>,
     ) -> i32 {
         self.stats.nodes += 1;
         if self.stats.nodes & 0x3ff == 0 {
@@ -1126,16 +1167,17 @@ impl<'s, const M: usize> Searcher<'s, M> {
             return -(s & 1);
         }
         let mut tt_move = NO_MOVE;
+        let mut bucket = NO_BUCKET;
         if let Some(tt) = self.tt(s) {
-            let entry = match entry {
-                Some(probed) => probed,
-                None => {
-                    let probed = tt.probe(Key::new(&pits[..2 * M]));
-                    self.stats.tt_hits += probed.is_some() as u64;
-                    probed
-                }
-            };
-            if let Some(e) = entry {
+            let probed = probed.unwrap_or_else(|| {
+                let key = Key::new(&pits[..2 * M]);
+                let bucket = tt.bucket(key);
+                let entry = tt.probe_at(bucket, key);
+                self.stats.tt_hits += entry.is_some() as u64;
+                Probed { entry, bucket }
+            });
+            bucket = probed.bucket;
+            if let Some(e) = probed.entry {
                 tt_move = e.best;
                 if e.depth >= depth {
                     let lo = e.lower(s);
@@ -1172,7 +1214,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
                     if ply == 0 {
                         self.root_move = c.pit;
                     }
-                    self.store(pits, s, depth, gamma, c.lo, c.pit, 1);
+                    self.store(pits, bucket, s, depth, gamma, c.lo, c.pit, 1);
                     return c.lo;
                 }
                 if c.hi > max_hi {
@@ -1185,7 +1227,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 if ply == 0 {
                     self.root_move = max_hi_move;
                 }
-                self.store(pits, s, depth, gamma, max_hi, max_hi_move, 1);
+                self.store(pits, bucket, s, depth, gamma, max_hi, max_hi_move, 1);
                 return max_hi;
             }
         }
@@ -1235,6 +1277,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         }
         self.store(
             pits,
+            bucket,
             s,
             depth,
             gamma,

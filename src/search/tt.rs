@@ -195,8 +195,12 @@ impl TransTable {
             .count()
     }
 
+    /// The bucket of `key` in this table (its first slot), for callers that
+    /// prefetch, probe and store one position: computed once, passed to
+    /// [`TransTable::prefetch_at`], [`TransTable::probe_at`] and
+    /// [`TransTable::store_at`]. Only meaningful for this table.
     #[inline]
-    fn bucket(&self, key: Key) -> usize {
+    pub fn bucket(&self, key: Key) -> usize {
         (((key.hash() as u128 * self.buckets as u128) >> 64) as usize) * WAYS * 2
     }
 
@@ -216,21 +220,33 @@ impl TransTable {
     /// processors without a prefetch instruction).
     #[inline]
     pub fn prefetch(&self, key: Key) {
+        self.prefetch_at(self.bucket(key));
+    }
+
+    /// [`TransTable::prefetch`] of the key whose [`TransTable::bucket`] is
+    /// `bucket`.
+    #[inline]
+    pub fn prefetch_at(&self, bucket: usize) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.slots()[self.bucket(key)..].as_ptr() as *const i8;
+            let p = self.slots()[bucket..].as_ptr() as *const i8;
             // SAFETY: prefetching has no observable effect on memory and the
             // pointer is inside the slot array.
             unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let _ = bucket;
     }
 
     /// The entry for `key`, if any.
     #[inline]
     pub fn probe(&self, key: Key) -> Option<Entry> {
-        let base = self.bucket(key);
+        self.probe_at(self.bucket(key), key)
+    }
+
+    /// [`TransTable::probe`] with the key's [`TransTable::bucket`] given.
+    #[inline]
+    pub fn probe_at(&self, base: usize, key: Key) -> Option<Entry> {
         for way in 0..WAYS {
             let (k, data, used) = self.read(base + 2 * way);
             if used && k == key {
@@ -243,8 +259,13 @@ impl TransTable {
     /// Store `entry` for `key`. When the key is present with the same depth,
     /// the bounds are merged (the tighter of each kept).
     #[inline]
-    pub fn store(&self, key: Key, mut entry: Entry) {
-        let base = self.bucket(key);
+    pub fn store(&self, key: Key, entry: Entry) {
+        self.store_at(self.bucket(key), key, entry)
+    }
+
+    /// [`TransTable::store`] with the key's [`TransTable::bucket`] given.
+    #[inline]
+    pub fn store_at(&self, base: usize, key: Key, mut entry: Entry) {
         let mut victim = base;
         let mut victim_rank = u32::MAX;
         for way in 0..WAYS {
