@@ -524,10 +524,16 @@ impl Table {
     #[inline]
     fn mapped_share(&self, index: u64) -> u8 {
         let c = self.code(index);
-        let at = HEADER_LEN + (c.bit / 8) as usize;
-        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
-        let x = (word >> (c.bit % 8)) & ((1u64 << RADIX[c.radix].bits) - 1);
+        let x = self.group(c.bit, RADIX[c.radix].bits);
         (c.base + RADIX[c.radix].digit(x, c.digit, c.radix) as usize) as u8
+    }
+
+    /// The group of `bits` bits that starts at bit `bit` of the codes.
+    #[inline(always)]
+    fn group(&self, bit: u64, bits: u32) -> u64 {
+        let at = HEADER_LEN + (bit / 8) as usize;
+        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
+        (word >> (bit % 8)) & ((1u64 << bits) - 1)
     }
 
     /// Decode the shares of chunk `c` from the map into `out`; returns how
@@ -537,12 +543,8 @@ impl Table {
         let n = (self.len() - first).min(CHUNK as u64) as usize;
         let (start, radix, base) = self.directory(c);
         let packing = &RADIX[radix];
-        let mask = (1u64 << packing.bits) - 1;
         for (g, group) in out[..n].chunks_mut(packing.digits as usize).enumerate() {
-            let bit = start + g as u64 * packing.bits as u64;
-            let at = HEADER_LEN + (bit / 8) as usize;
-            let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap());
-            let x = (word >> (bit % 8)) & mask;
+            let x = self.group(start + g as u64 * packing.bits as u64, packing.bits);
             for (d, share) in group.iter_mut().enumerate() {
                 *share = (base + packing.digit(x, d, radix) as usize) as u8;
             }
@@ -576,7 +578,7 @@ impl Table {
     /// Ask the processor to start loading what a look-up of `index` reads
     /// first (a hint; it never faults): the chunk's directory entry, or, for
     /// a table in memory, the share itself. The first stage of a two-stage
-    /// prefetch, [`Table::prefetch_code`] being the second.
+    /// prefetch, [`Table::prefetch_code`] being the second (call both).
     #[inline]
     pub fn prefetch_start(&self, index: u64) {
         if let Some(r) = &self.resident {
@@ -605,14 +607,6 @@ impl Table {
                 .as_ptr()
                 .wrapping_add((bit / 8) as usize),
         );
-    }
-
-    /// Ask the processor to start loading the entry at `index` (a hint; it
-    /// never faults), both stages at once.
-    #[inline]
-    pub fn prefetch(&self, index: u64) {
-        self.prefetch_start(index);
-        self.prefetch_code(index);
     }
 
     /// The value (final difference of the seeds in play, mover minus

@@ -374,16 +374,22 @@ fn solve_command_json_and_pv_replay_with_play() {
     );
 
     // A position, text output, tables now found on disk (no build message).
-    let (code, out, err) = mancala(&[
-        "solve",
-        "kalah",
-        "1 0 2 0 0 3 5 0 1 0 1 2 0 4",
-        "--db",
-        db,
-        "--max-table-seeds",
-        "10",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "kalah",
+            "1 0 2 0 0 3 5 0 1 0 1 2 0 4",
+            "--db",
+            db,
+            "--max-table-seeds",
+            "10",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = mancala(&args);
+        assert_eq!(code, 0, "{err}");
+        (out, err)
+    };
+    let (out, err) = run(&[]);
     assert!(!err.contains("building"));
     for needle in [
         "value:",
@@ -396,7 +402,7 @@ fn solve_command_json_and_pv_replay_with_play() {
         "ETC cut-offs",
         "to solve",
         "to decode the tables into memory",
-        "KiB near the tables",
+        "KiB per thread near the tables",
     ] {
         assert!(out.contains(needle), "missing {needle}: {out}");
     }
@@ -405,20 +411,8 @@ fn solve_command_json_and_pv_replay_with_play() {
     // The same position with the tables read from their files and one
     // transposition table: the same value, nothing in memory.
     let json = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "kalah",
-            "1 0 2 0 0 3 5 0 1 0 1 2 0 4",
-            "--db",
-            db,
-            "--max-table-seeds",
-            "10",
-            "--json",
-        ];
-        args.extend_from_slice(extra);
-        let (code, out, err) = mancala(&args);
-        assert_eq!(code, 0, "{err}");
-        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+        let args: Vec<&str> = ["--json"].iter().chain(extra).copied().collect();
+        serde_json::from_str::<serde_json::Value>(&run(&args).0).unwrap()
     };
     let memory = json(&[]);
     let files = json(&["--table-memory-mb", "0", "--near-tt-kb", "0"]);

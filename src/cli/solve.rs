@@ -73,7 +73,7 @@ pub struct SolveArgs {
     pub near_seeds: u32,
     /// Decode the tables into memory, largest first, as long as they fit in
     /// this many MiB (one cache miss per look-up instead of two; the 6-pit
-    /// tables up to 20 seeds take 135 MiB); 0 reads them from the files.
+    /// tables up to 20 seeds take 132 MiB); 0 reads them from the files.
     #[arg(long, default_value_t = 4096, value_name = "MIB")]
     pub table_memory_mb: u64,
     /// Switch the transposition table off.
@@ -367,7 +367,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
                 (false, _) => "off".to_string(),
                 (true, 0) => format!("{} MiB", opts.tt_mb),
                 (true, kb) => format!(
-                    "{} MiB + {kb} KiB near the tables (up to {} seeds above them)",
+                    "{} MiB + {kb} KiB per thread near the tables (up to {} seeds above them)",
                     opts.tt_mb, opts.near_seeds
                 ),
             }

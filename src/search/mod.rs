@@ -56,7 +56,10 @@
 //!
 //! Every enhancement can be switched off in [`SolveOptions`] and is counted in
 //! [`SearchStats`]:
-//! - transposition table ([`tt`]): bounds and best move per position;
+//! - transposition table ([`tt`]): bounds and best move per position; the
+//!   positions within [`SolveOptions::near_seeds`] seeds of the tables use
+//!   a small table per thread that stays in the cache
+//!   ([`SolveOptions::near_tt_kb`]);
 //! - futility pruning: a node whose window lies outside `[-s, s]` is cut;
 //! - enhanced transposition cut-off (ETC): before searching any child, the
 //!   bounds every child already has (from the game end, the tables, the
@@ -64,7 +67,8 @@
 //!   at or above the window cuts at once, and when every child's upper bound
 //!   is below the window the node fails low without a search;
 //! - table probes: a position whose seeds in play are within the loaded
-//!   endgame tables is looked up.
+//!   endgame tables is looked up (one read when the tables were decoded
+//!   into memory, [`Tablebase::load_into_memory`]).
 //!
 //! # Threads
 //!
