@@ -454,6 +454,18 @@ fn solve_command_errors() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+    // Transposition tables too big to allocate: a clear error, no panic.
+    for flag in ["--tt-mb", "--near-tt-kb"] {
+        let args = ["solve", "kalah", "4", "3", "--max-table-seeds", "0", flag];
+        let (got, out, err) = mancala(&[&args[..], &["18446744073709551615"]].concat());
+        assert_eq!(got, 1, "{flag}: {out}{err}");
+        assert!(
+            err.contains("cannot allocate a transposition table")
+                && err.contains("more than the address space"),
+            "{flag}: {err}"
+        );
+        assert!(!err.contains("panicked"));
+    }
     // An unknown move order is refused by the argument parser, naming the
     // accepted ones.
     let (got, out, err) = mancala(&["solve", "kalah", "4", "3", "--order", "bogus"]);

@@ -243,7 +243,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let mut in_memory = 0;
     if let Some(tb) = tables.as_mut() {
         let k = args.max_table_seeds.unwrap_or(usize::MAX);
-        in_memory = tb.load_into_memory(k, args.table_memory_mb << 20)?;
+        in_memory = tb.load_into_memory(k, args.table_memory_mb.saturating_mul(1 << 20))?;
     }
     let load_seconds = load_start.elapsed().as_secs_f64();
     if in_memory > 0 && !args.quiet {

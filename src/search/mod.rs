@@ -362,19 +362,19 @@ pub fn solve(
         rules: options.rules,
         opts: options.clone(),
         tt: if options.use_tt {
-            Some(
-                options
-                    .shared_tt
-                    .clone()
-                    .unwrap_or_else(|| Arc::new(TransTable::new(options.tt_mb))),
-            )
+            Some(match &options.shared_tt {
+                Some(tt) => tt.clone(),
+                None => Arc::new(TransTable::try_with_kib(
+                    options.tt_mb.max(1).saturating_mul(1 << 10),
+                )?),
+            })
         } else {
             None
         },
         near: if options.use_tt && options.near_tt_kb > 0 {
             (0..threads)
-                .map(|_| TransTable::with_kib(options.near_tt_kb))
-                .collect()
+                .map(|_| TransTable::try_with_kib(options.near_tt_kb))
+                .collect::<Result<Vec<_>>>()?
         } else {
             Vec::new()
         },

@@ -26,6 +26,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::error::{Error, Result};
+
 /// Entries per bucket.
 const WAYS: usize = 4;
 
@@ -139,33 +141,42 @@ impl TransTable {
     /// A table using about `mb` mebibytes (at least one bucket).
     ///
     /// # Panics
-    /// When the operating system refuses the memory.
+    /// When the operating system refuses the memory ([`TransTable::try_with_kib`]
+    /// reports it instead).
     pub fn new(mb: usize) -> TransTable {
-        TransTable::with_kib(mb.max(1) << 10)
+        TransTable::try_with_kib(mb.max(1).saturating_mul(1 << 10))
+            .expect("memory for the transposition table")
     }
 
-    /// A table using about `kib` kibibytes (at least one bucket).
-    ///
-    /// # Panics
-    /// When the operating system refuses the memory.
-    pub fn with_kib(kib: usize) -> TransTable {
-        let bytes = kib.max(1) << 10;
+    /// A table using about `kib` kibibytes (at least one bucket), or an
+    /// error saying the memory is not available.
+    pub fn try_with_kib(kib: usize) -> Result<TransTable> {
+        let refused = |why: String| {
+            Error::Memory(format!(
+                "cannot allocate a transposition table of {kib} KiB: {why}; ask for less \
+                 (--tt-mb, --near-tt-kb)"
+            ))
+        };
+        let bytes = kib
+            .max(1)
+            .checked_mul(1 << 10)
+            .ok_or_else(|| refused("more than the address space".into()))?;
         let buckets = (bytes / (16 * WAYS)).max(1);
         let len = buckets * WAYS * 2;
-        let map = memmap2::MmapMut::map_anon(len * 8 + HUGE_PAGE)
-            .expect("memory for the transposition table");
+        let map =
+            memmap2::MmapMut::map_anon(len * 8 + HUGE_PAGE).map_err(|e| refused(e.to_string()))?;
         let offset = map.as_ptr().align_offset(HUGE_PAGE);
         #[cfg(target_os = "linux")]
         {
             // A hint only: without transparent huge pages the table works the same.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
-        TransTable {
+        Ok(TransTable {
             map,
             offset,
             len,
             buckets: buckets as u64,
-        }
+        })
     }
 
     #[inline(always)]
