@@ -59,15 +59,39 @@ fn byte_sum(x: u64) -> u32 {
     (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
+/// The pits of a position in play as one word: byte `i` is pit `i` of
+/// `pits[..2M]` (the mover's row, then the opponent's), the other bytes zero.
+#[inline(always)]
+pub fn word(pits: &[u8; 12]) -> u128 {
+    u128::from_le_bytes({
+        let mut b = [0u8; 16];
+        b[..12].copy_from_slice(pits);
+        b
+    })
+}
+
+/// The pits of a word made by [`word`].
+#[inline(always)]
+pub fn unword(word: u128) -> [u8; 12] {
+    word.to_le_bytes()[..12].try_into().unwrap()
+}
+
+/// The mover's seeds in a [`word`] of `M` pits per side.
+#[inline(always)]
+pub fn mover_seeds<const M: usize>(word: u128) -> u32 {
+    byte_sum((word & Ring::<M>::OWN) as u64)
+}
+
 /// Pack the rows of a position in play (`pits[..M]` the mover's,
 /// `pits[M..2M]` the opponent's) into a ring.
 #[inline(always)]
 pub fn pack<const M: usize>(pits: &[u8; 12]) -> u128 {
-    let all = u128::from_le_bytes({
-        let mut b = [0u8; 16];
-        b[..12].copy_from_slice(pits);
-        b
-    });
+    pack_word::<M>(word(pits))
+}
+
+/// [`pack`] from a [`word`].
+#[inline(always)]
+pub fn pack_word<const M: usize>(all: u128) -> u128 {
     let own = all & Ring::<M>::OWN;
     let opponent = (all >> (8 * M)) & Ring::<M>::OWN;
     own | opponent << (8 * (M + 1))
@@ -76,10 +100,10 @@ pub fn pack<const M: usize>(pits: &[u8; 12]) -> u128 {
 /// A whole Kalah move played on a ring (see [`packed_move`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PackedMove {
-    /// The position after the move, seen from the side to move next: its
-    /// row in bytes `0..M`, the other row in bytes `M..2M` (all zero when
-    /// the game is over).
-    pub next: [u8; 12],
+    /// The position after the move as a [`word`], seen from the side to
+    /// move next: its row in bytes `0..M`, the other row in bytes `M..2M`
+    /// (all zero when the game is over).
+    pub next: u128,
     /// Seeds the mover gained minus seeds the opponent gained: sown into
     /// the store, captured, and swept in when the game ends.
     pub delta: i32,
@@ -107,21 +131,23 @@ pub fn packed_move<const M: usize>(
     rules: KalahRules,
 ) -> PackedMove {
     let len = Ring::<M>::LEN;
-    let n = (ring >> (8 * pit)) as u8 as usize;
+    debug_assert!(pit < M);
+    // The mover's row is in the low 64 bits: shift that half only.
+    let n = (ring as u64 >> (8 * pit)) as u8 as usize;
     debug_assert!(n > 0, "sowing from an empty pit");
     let (laps, rest) = (n / len, n % len);
-    let mut r = ring & !(0xffu128 << (8 * pit));
+    let mut r = ring & !((0xffu64 << (8 * pit)) as u128);
     r += laps as u128 * Ring::<M>::LAP + Ring::<M>::MASKS[pit][rest];
     let last = (pit + rest) % len;
     let to_store = (r >> (8 * M)) as u8 as u32;
     let given = (laps * M) as u32 + byte_sum((Ring::<M>::MASKS[pit][rest] >> (8 * (M + 1))) as u64);
     let mut captured = 0u32;
-    if last < M && (r >> (8 * last)) as u8 == 1 {
+    if last < M && (r as u64 >> (8 * last)) as u8 == 1 {
         let across = 2 * M - last;
         let seeds = (r >> (8 * across)) as u8 as u32;
         if rules.captures(seeds as u8) {
             captured = seeds + 1;
-            r &= !(0xffu128 << (8 * last) | 0xffu128 << (8 * across));
+            r &= !((0xffu64 << (8 * last)) as u128 | 0xffu128 << (8 * across));
         }
     }
     let own = (r & Ring::<M>::OWN) as u64;
@@ -139,7 +165,7 @@ pub fn packed_move<const M: usize>(
     };
     let seeds = if game_over { 0 } else { s - gained as i32 };
     PackedMove {
-        next: next.to_le_bytes()[..12].try_into().unwrap(),
+        next,
         delta,
         seeds,
         captured: captured as u8,
@@ -179,7 +205,7 @@ mod tests {
             (f.gained as i32, 0)
         };
         PackedMove {
-            next,
+            next: word(&next),
             delta: gained - lost,
             seeds: s - gained - lost,
             captured: f.captured,

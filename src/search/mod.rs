@@ -480,6 +480,7 @@ struct Run {
 /// variation (or, when stopped, the best move so far).
 fn run<const M: usize>(sh: &Shared<'_>, root: &[u8; 12], s: i32, start: Instant) -> Run {
     let mut searcher = Searcher::<M>::new(sh, None);
+    let root = packed::word(root);
     let outcome = searcher.drive(root, s);
     let solve_seconds = start.elapsed().as_secs_f64();
     let pv_start = Instant::now();
@@ -635,27 +636,51 @@ impl Cancel<'_> {
 /// through it.
 #[derive(Clone, Copy)]
 struct Child {
-    pit: u8,
-    pits: [u8; 12],
-    seeds: i32,
-    delta: i32,
-    extra: bool,
-    over: bool,
-    captured: u8,
-    /// Seeds the move sowed into the opponent's pits.
-    given: u8,
+    /// The child's pits as a [`packed::word`], seen from its side to move.
+    pits: u128,
+    /// The child's index in its endgame table when its seeds in play are
+    /// within the tables, else its transposition bucket; [`NO_SLOT`]: not
+    /// computed.
+    slot: u64,
+    /// Bounds on the parent's value through this child.
     lo: i32,
     hi: i32,
-    /// Index of the child in its endgame table, once computed
-    /// ([`NO_INDEX`]: not computed or not in the tables).
-    tix: u64,
-    /// The child's transposition bucket, once computed ([`NO_BUCKET`]: not
-    /// computed).
-    bucket: usize,
-    /// The child's transposition entry, once probed by ETC (`None`: not
-    /// probed): the child's own search starts from it instead of probing
-    /// again.
-    probed: Option<Probed>,
+    /// Seeds the move banked for the mover minus the opponent's
+    /// ([`Child::delta`]).
+    banked: i16,
+    /// Seeds in play in the child ([`Child::seeds`]).
+    in_play: i16,
+    /// The child's transposition entry, when ETC probed it (`probed`): the
+    /// child's own search starts from it instead of probing again.
+    entry: Option<Entry>,
+    probed: bool,
+    pit: u8,
+    extra: bool,
+    over: bool,
+}
+
+impl Child {
+    /// Seeds the move banked for the mover minus the opponent's: sown into
+    /// the store, captured, and swept in when the game ends.
+    #[inline(always)]
+    fn delta(&self) -> i32 {
+        self.banked as i32
+    }
+
+    /// Seeds in play in the child.
+    #[inline(always)]
+    fn seeds(&self) -> i32 {
+        self.in_play as i32
+    }
+
+    /// The transposition entry and bucket ETC found, if it probed.
+    #[inline]
+    fn probed(&self) -> Option<Probed> {
+        self.probed.then_some(Probed {
+            entry: self.entry,
+            bucket: self.slot as usize,
+        })
+    }
 }
 
 /// A position's transposition entry as a probe found it, and its bucket.
@@ -665,26 +690,24 @@ struct Probed {
     bucket: usize,
 }
 
-/// "No bucket computed" in a [`Child`].
+/// "No bucket computed" in [`Searcher::store`].
 const NO_BUCKET: usize = usize::MAX;
 
-/// "No table index" in a [`Child`].
-const NO_INDEX: u64 = u64::MAX;
+/// "Not computed" in [`Child::slot`].
+const NO_SLOT: u64 = u64::MAX;
 
 const EMPTY_CHILD: Child = Child {
-    pit: 0,
-    pits: [0; 12],
-    seeds: 0,
-    delta: 0,
-    extra: false,
-    over: false,
-    captured: 0,
-    given: 0,
+    pits: 0,
+    slot: NO_SLOT,
     lo: 0,
     hi: 0,
-    tix: NO_INDEX,
-    bucket: NO_BUCKET,
-    probed: None,
+    banked: 0,
+    in_play: 0,
+    entry: None,
+    probed: false,
+    pit: 0,
+    extra: false,
+    over: false,
 };
 
 struct Searcher<'s, const M: usize> {
@@ -702,9 +725,9 @@ struct Searcher<'s, const M: usize> {
     near: Option<&'s TransTable>,
 }
 
-/// The search order of a child that sowed `sown` seeds (lower first; ties
-/// keep the right-to-left order of generation): the transposition move;
-/// then the extra turns; then,
+/// The search order of a move that sowed `sown` seeds (lower first; ties
+/// keep the right-to-left order of generation), after the transposition
+/// move: the extra turns first; then,
 /// with [`MoveOrder::Banked`], the other moves by the seeds they bank for the
 /// mover (sown into the store, captured, or swept at the end, minus what the
 /// opponent sweeps), most first, which also puts first the moves that take
@@ -714,20 +737,18 @@ struct Searcher<'s, const M: usize> {
 /// `benches/solve.sh ordering` (random positions), banking halves the tree
 /// of the published order and the two tie-breaks take another quarter.
 #[inline]
-fn order_rank(c: &Child, sown: u8, tt_move: u8, order: MoveOrder) -> u32 {
-    if c.pit == tt_move {
-        0
-    } else if c.extra {
+fn order_rank(mv: &packed::PackedMove, sown: u8, order: MoveOrder) -> u32 {
+    if mv.extra_turn {
         1
     } else if order == MoveOrder::Published {
-        if c.captured > 0 {
+        if mv.captured > 0 {
             2
         } else {
             3
         }
     } else {
-        let banked = (1024 - c.delta).clamp(0, 2047) as u32;
-        2 + (banked << 16 | (c.given as u32) << 8 | sown as u32)
+        let banked = (1024 - mv.delta).clamp(0, 2047) as u32;
+        2 + (banked << 16 | (mv.given as u32) << 8 | sown as u32)
     }
 }
 
@@ -785,7 +806,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
 
     /// Iterative deepening around MTD(f): the exact active value, or what
     /// was found when the search was stopped.
-    fn drive(&mut self, root: &[u8; 12], s: i32) -> Outcome {
+    fn drive(&mut self, root: u128, s: i32) -> Outcome {
         let sh = self.sh;
         let o = &sh.opts;
         let mut guess = o.guess.map_or(0, |g| g - sh.store_diff).clamp(-s, s);
@@ -838,7 +859,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         out
     }
 
-    fn mtdf(&mut self, root: &[u8; 12], s: i32, depth: u8, guess: i32) -> Mtd {
+    fn mtdf(&mut self, root: u128, s: i32, depth: u8, guess: i32) -> Mtd {
         self.stats.iterations += 1;
         self.sh.depth.store(depth as u32, Ordering::Relaxed);
         let mut r = Mtd {
@@ -884,15 +905,16 @@ impl<'s, const M: usize> Searcher<'s, M> {
 
     /// The first move of `root` in the search order (transposition move
     /// first).
-    fn first_move(&self, root: &[u8; 12], s: i32) -> u8 {
+    fn first_move(&self, root: u128, s: i32) -> u8 {
         let tt_move = self
             .tt(s)
-            .and_then(|tt| tt.probe(Key::new(&root[..2 * M])))
+            .and_then(|tt| tt.probe(Key::from_word(root)))
             .map_or(NO_MOVE, |e| e.best);
         let mut kids = [EMPTY_CHILD; 6];
-        let n = self.children(root, s, tt_move, &mut kids, false);
+        let mut order = [0u8; 6];
+        let n = self.children(root, s, tt_move, &mut kids, &mut order, false);
         debug_assert!(n > 0);
-        kids[0].pit
+        kids[order[0] as usize].pit
     }
 
     /// Whether this search must stop: a sibling split cut off, or the
@@ -902,19 +924,21 @@ impl<'s, const M: usize> Searcher<'s, M> {
         (self.stoppable && self.sh.stop_requested()) || self.cancel.is_some_and(|c| c.is_set())
     }
 
-    /// Index of a position in play in its table, if loaded.
+    /// Index of a position in play (a [`packed::word`]) in its table, if
+    /// loaded.
     #[inline]
-    fn table_index(&self, pits: &[u8; 12], s: i32) -> Option<u64> {
+    fn table_index(&self, pits: u128, s: i32) -> Option<u64> {
         if s > self.sh.tmax {
             return None;
         }
         let tb = self.sh.tb?;
-        let a: usize = pits[..M].iter().map(|&x| x as usize).sum();
+        let a = packed::mover_seeds::<M>(pits) as usize;
         let ix = tb.table(s as usize)?.indexer();
         if !ix.holds_mover_sum(a) {
             return None;
         }
-        Some(ix.rank_with_sum(&pits[..M], &pits[M..2 * M], a))
+        let b = packed::unword(pits);
+        Some(ix.rank_with_sum(&b[..M], &b[M..2 * M], a))
     }
 
     /// The loaded table of `s` seeds in play (`s` within the loaded tables).
@@ -928,91 +952,90 @@ impl<'s, const M: usize> Searcher<'s, M> {
 
     /// Exact active value of a position in play from the tables, if loaded.
     #[inline]
-    fn probe_table(&self, pits: &[u8; 12], s: i32) -> Option<i32> {
-        if s > self.sh.tmax {
-            return None;
-        }
-        let tb = self.sh.tb?;
-        let a: usize = pits[..M].iter().map(|&x| x as usize).sum();
-        if !tb.table(s as usize)?.indexer().holds_mover_sum(a) {
-            return None;
-        }
-        tb.rows_value(&pits[..M], &pits[M..2 * M], a, s as usize)
+    fn probe_table(&self, pits: u128, s: i32) -> Option<i32> {
+        self.table_index(pits, s).map(|ix| self.table(s).value(ix))
     }
 
-    /// Child `pit` of a position in play packed as `ring`
-    /// ([`packed::pack`]) with `s` seeds in play.
-    #[inline(always)]
-    fn make_child(&self, ring: u128, s: i32, pit: usize) -> Child {
-        let mv = packed::packed_move::<M>(ring, s, pit, self.sh.rules);
-        let (lo, hi) = if mv.game_over {
-            (mv.delta, mv.delta)
-        } else {
-            (i32::MIN / 4, i32::MAX / 4)
-        };
-        Child {
-            pit: pit as u8,
-            pits: mv.next,
-            seeds: mv.seeds,
-            delta: mv.delta,
-            extra: mv.extra_turn,
-            over: mv.game_over,
-            captured: mv.captured,
-            given: mv.given,
-            lo,
-            hi,
-            tix: NO_INDEX,
-            bucket: NO_BUCKET,
-            probed: None,
-        }
-    }
-
-    /// The children of a position in play, best-ordered (see [`order_rank`]).
-    /// With `prefetch`, each child's transposition bucket, or its table
-    /// index and directory entry, starts loading as soon as the child is
-    /// made, so the cache misses of the enhanced transposition cut-off
-    /// overlap with generating and ordering the others.
+    /// The children of the position in play `pits` (a [`packed::word`])
+    /// with `s` seeds in play, in `out` in the order of generation (right
+    /// to left), and the order to search them in `order` (the transposition
+    /// move first, then by [`order_rank`]). With `prefetch`, each child's
+    /// transposition bucket, or its table index and the table's data,
+    /// starts loading as soon as the child is made, so the cache misses of
+    /// the enhanced transposition cut-off overlap with generating and
+    /// ordering the others.
     #[inline]
     fn children(
         &self,
-        pits: &[u8; 12],
+        pits: u128,
         s: i32,
         tt_move: u8,
         out: &mut [Child; 6],
+        order: &mut [u8; 6],
         prefetch: bool,
     ) -> usize {
         let sh = self.sh;
-        let ring = packed::pack::<M>(pits);
+        let ring = packed::pack_word::<M>(pits);
         let mut n = 0;
-        let mut rank = [0u32; 6];
+        let mut key = [0u32; 6];
         for pit in (0..M).rev() {
-            if pits[pit] == 0 {
+            let sown = (pits as u64 >> (8 * pit)) as u8;
+            if sown == 0 {
                 continue;
             }
-            let mut c = self.make_child(ring, s, pit);
-            if prefetch && !c.over {
-                if c.seeds > sh.tmax {
-                    if let Some(tt) = self.tt(c.seeds) {
-                        c.bucket = tt.bucket(Key::new(&c.pits[..2 * M]));
-                        tt.prefetch_at(c.bucket);
+            let mv = packed::packed_move::<M>(ring, s, pit, sh.rules);
+            let (lo, hi) = if mv.game_over {
+                (mv.delta, mv.delta)
+            } else {
+                (i32::MIN / 4, i32::MAX / 4)
+            };
+            let mut slot = NO_SLOT;
+            if prefetch && !mv.game_over {
+                if mv.seeds > sh.tmax {
+                    if let Some(tt) = self.tt(mv.seeds) {
+                        let bucket = tt.bucket(Key::from_word(mv.next));
+                        tt.prefetch_at(bucket);
+                        slot = bucket as u64;
                     }
-                } else if let Some(ix) = self.table_index(&c.pits, c.seeds) {
-                    self.table(c.seeds).prefetch_start(ix);
-                    c.tix = ix;
+                } else if let Some(ix) = self.table_index(mv.next, mv.seeds) {
+                    self.table(mv.seeds).prefetch_start(ix);
+                    slot = ix;
                 }
             }
-            rank[n] = order_rank(&c, pits[pit], tt_move, self.sh.opts.order);
-            out[n] = c;
+            out[n] = Child {
+                pits: mv.next,
+                slot,
+                lo,
+                hi,
+                banked: mv.delta as i16,
+                in_play: mv.seeds as i16,
+                entry: None,
+                probed: false,
+                pit: pit as u8,
+                extra: mv.extra_turn,
+                over: mv.game_over,
+            };
+            let rank = if pit as u8 == tt_move {
+                0
+            } else {
+                order_rank(&mv, sown, sh.opts.order)
+            };
+            key[n] = rank << 3 | n as u32;
             n += 1;
         }
-        // Insertion sort by rank; stable, so right-to-left within a rank.
+        // Insertion sort of the ranks; the child's place in the low bits
+        // keeps it stable (right to left within a rank).
         for i in 1..n {
+            let k = key[i];
             let mut j = i;
-            while j > 0 && rank[j - 1] > rank[j] {
-                rank.swap(j - 1, j);
-                out.swap(j - 1, j);
+            while j > 0 && key[j - 1] > k {
+                key[j] = key[j - 1];
                 j -= 1;
             }
+            key[j] = k;
+        }
+        for i in 0..n {
+            order[i] = (key[i] & 7) as u8;
         }
         n
     }
@@ -1025,7 +1048,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             return;
         }
         let o = &self.sh.opts;
-        let d = c.delta;
+        let d = c.delta();
         let to_parent = |lo: i32, hi: i32| {
             if c.extra {
                 (d + lo, d + hi)
@@ -1033,35 +1056,39 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 (d - hi, d - lo)
             }
         };
-        let table_value = if c.tix != NO_INDEX {
-            Some(self.table(c.seeds).value(c.tix))
-        } else {
-            self.probe_table(&c.pits, c.seeds)
-        };
-        if let Some(v) = table_value {
-            self.stats.table_hits += 1;
-            (c.lo, c.hi) = to_parent(v, v);
-            return;
+        if c.seeds() <= self.sh.tmax {
+            let table_value = if c.slot != NO_SLOT {
+                Some(self.table(c.seeds()).value(c.slot))
+            } else {
+                self.probe_table(c.pits, c.seeds())
+            };
+            if let Some(v) = table_value {
+                self.stats.table_hits += 1;
+                (c.lo, c.hi) = to_parent(v, v);
+                return;
+            }
         }
         let (mut lo, mut hi) = if o.use_futility {
-            (-c.seeds, c.seeds)
+            (-c.seeds(), c.seeds())
         } else {
             (i32::MIN / 4, i32::MAX / 4)
         };
-        if let Some(tt) = self.tt(c.seeds) {
-            let key = Key::new(&c.pits[..2 * M]);
-            let bucket = if c.bucket == NO_BUCKET {
+        if let Some(tt) = self.tt(c.seeds()) {
+            let key = Key::from_word(c.pits);
+            let bucket = if c.slot == NO_SLOT {
                 tt.bucket(key)
             } else {
-                c.bucket
+                c.slot as usize
             };
             let entry = tt.probe_at(bucket, key);
-            c.probed = Some(Probed { entry, bucket });
+            c.slot = bucket as u64;
+            c.entry = entry;
+            c.probed = true;
             if let Some(e) = entry {
                 self.stats.tt_hits += 1;
                 if e.depth >= dec(depth) {
-                    lo = lo.max(e.lower(c.seeds));
-                    hi = hi.min(e.upper(c.seeds));
+                    lo = lo.max(e.lower(c.seeds()));
+                    hi = hi.min(e.upper(c.seeds()));
                 }
             }
         }
@@ -1070,27 +1097,35 @@ impl<'s, const M: usize> Searcher<'s, M> {
 
     #[inline]
     fn child_value(&mut self, c: &Child, depth: u8, ply: u32, gamma: i32) -> i32 {
-        let d = c.delta;
+        let d = c.delta();
         if c.extra {
-            d + self.search(&c.pits, c.seeds, dec(depth), ply + 1, gamma - d, c.probed)
+            d + self.search(
+                c.pits,
+                c.seeds(),
+                dec(depth),
+                ply + 1,
+                gamma - d,
+                c.probed(),
+            )
         } else {
             d - self.search(
-                &c.pits,
-                c.seeds,
+                c.pits,
+                c.seeds(),
                 dec(depth),
                 ply + 1,
                 d - gamma + 1,
-                c.probed,
+                c.probed(),
             )
         }
     }
 
     /// Store the result `best` of a search with window `gamma` of the
-    /// position `pits` (in `bucket` of its table, [`NO_BUCKET`]: not computed).
+    /// position `pits` (a [`packed::word`]; in `bucket` of its table,
+    /// [`NO_BUCKET`]: not computed).
     #[allow(clippy::too_many_arguments)]
     fn store(
         &self,
-        pits: &[u8; 12],
+        pits: u128,
         bucket: usize,
         s: i32,
         depth: u8,
@@ -1105,7 +1140,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             } else {
                 (0, share_floor(best, s))
             };
-            let key = Key::new(&pits[..2 * M]);
+            let key = Key::from_word(pits);
             let bucket = if bucket == NO_BUCKET {
                 tt.bucket(key)
             } else {
@@ -1127,12 +1162,12 @@ impl<'s, const M: usize> Searcher<'s, M> {
 
     /// Zero-window, fail-soft alpha-beta: a value `>= gamma` is a lower bound,
     /// a value `< gamma` an upper bound on the active value of the position
-    /// in play `pits` (mover's row then opponent's) with `s` seeds in play.
-    /// `probed` is the position's transposition entry and bucket when the
-    /// caller has just probed it (`None`: not probed).
+    /// in play `pits` (a [`packed::word`], mover's row then opponent's) with
+    /// `s` seeds in play. `probed` is the position's transposition entry and
+    /// bucket when the caller has just probed it (`None`: not probed).
     fn search(
         &mut self,
-        pits: &[u8; 12],
+        pits: u128,
         s: i32,
         depth: u8,
         ply: u32,
@@ -1174,7 +1209,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         let mut bucket = NO_BUCKET;
         if let Some(tt) = self.tt(s) {
             let probed = probed.unwrap_or_else(|| {
-                let key = Key::new(&pits[..2 * M]);
+                let key = Key::from_word(pits);
                 let bucket = tt.bucket(key);
                 let entry = tt.probe_at(bucket, key);
                 self.stats.tt_hits += entry.is_some() as u64;
@@ -1199,27 +1234,30 @@ impl<'s, const M: usize> Searcher<'s, M> {
         }
         let nodes_before = self.stats.nodes;
         let mut kids = [EMPTY_CHILD; 6];
-        let n = self.children(pits, s, tt_move, &mut kids, o.use_etc);
+        let mut order = [0u8; 6];
+        let n = self.children(pits, s, tt_move, &mut kids, &mut order, o.use_etc);
         if o.use_etc {
-            // The children's transposition buckets and table directory
-            // entries were prefetched as they were generated; a table
-            // look-up needs a second dependent load, the code.
+            // The children's transposition buckets and table data were
+            // prefetched as they were generated; a table read from its file
+            // needs a second dependent load, the code.
             for c in kids[..n].iter() {
-                if c.tix != NO_INDEX {
-                    self.table(c.seeds).prefetch_code(c.tix);
+                if c.seeds() <= sh.tmax && c.slot != NO_SLOT && !c.over {
+                    self.table(c.seeds()).prefetch_code(c.slot);
                 }
             }
             let mut max_hi = i32::MIN;
             let mut max_hi_move = NO_MOVE;
-            for c in kids[..n].iter_mut() {
+            for &k in order[..n].iter() {
+                let c = &mut kids[k as usize];
                 self.child_bounds(c, depth);
                 if c.lo >= gamma {
                     self.stats.etc_cutoffs += 1;
+                    let (lo, pit) = (c.lo, c.pit);
                     if ply == 0 {
-                        self.root_move = c.pit;
+                        self.root_move = pit;
                     }
-                    self.store(pits, bucket, s, depth, gamma, c.lo, c.pit, 1);
-                    return c.lo;
+                    self.store(pits, bucket, s, depth, gamma, lo, pit, 1);
+                    return lo;
                 }
                 if c.hi > max_hi {
                     max_hi = c.hi;
@@ -1244,7 +1282,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             && sh.tt.is_some();
         let mut i = 0;
         while i < n {
-            let c = kids[i];
+            let c = kids[order[i] as usize];
             i += 1;
             let v = if c.hi < gamma || c.lo == c.hi {
                 c.hi
@@ -1264,7 +1302,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
             }
             if split && i < n {
                 // Young brothers wait: the first child is done; the rest in parallel.
-                let rest: Vec<Child> = kids[i..n].to_vec();
+                let rest: Vec<Child> = order[i..n].iter().map(|&k| kids[k as usize]).collect();
                 i = n;
                 let (v, mv) = self.parallel(&rest, depth, ply, gamma);
                 if self.aborted {
@@ -1348,27 +1386,28 @@ impl<'s, const M: usize> Searcher<'s, M> {
 
     /// The principal variation from a position in play of active value `v`,
     /// turn by turn, to the end of the game.
-    fn principal_variation(&mut self, root: &[u8; 12], s: i32, v: i32) -> Vec<Vec<usize>> {
+    fn principal_variation(&mut self, root: u128, s: i32, v: i32) -> Vec<Vec<usize>> {
         let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
-        let (mut pits, mut s, mut v) = (*root, s, v);
+        let (mut pits, mut s, mut v) = (root, s, v);
         loop {
             let tt_move = self
                 .tt(s)
-                .and_then(|tt| tt.probe(Key::new(&pits[..2 * M])))
+                .and_then(|tt| tt.probe(Key::from_word(pits)))
                 .map_or(NO_MOVE, |e| e.best);
             let mut kids = [EMPTY_CHILD; 6];
-            let n = self.children(&pits, s, tt_move, &mut kids, false);
+            let mut order = [0u8; 6];
+            let n = self.children(pits, s, tt_move, &mut kids, &mut order, false);
             let mut chosen = None;
-            for c in kids[..n].iter() {
-                let d = c.delta;
+            for c in order[..n].iter().map(|&k| &kids[k as usize]) {
+                let d = c.delta();
                 let reaches = if c.over {
                     d == v
-                } else if let Some(cv) = self.probe_table(&c.pits, c.seeds) {
+                } else if let Some(cv) = self.probe_table(c.pits, c.seeds()) {
                     (if c.extra { d + cv } else { d - cv }) == v
                 } else if c.extra {
-                    self.search(&c.pits, c.seeds, FULL_DEPTH, 1, v - d, None) >= v - d
+                    self.search(c.pits, c.seeds(), FULL_DEPTH, 1, v - d, None) >= v - d
                 } else {
-                    self.search(&c.pits, c.seeds, FULL_DEPTH, 1, d - v + 1, None) < d - v + 1
+                    self.search(c.pits, c.seeds(), FULL_DEPTH, 1, d - v + 1, None) < d - v + 1
                 };
                 if reaches {
                     chosen = Some(*c);
@@ -1381,13 +1420,13 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 break;
             }
             if c.extra {
-                v -= c.delta;
+                v -= c.delta();
             } else {
-                v = c.delta - v;
+                v = c.delta() - v;
                 turns.push(Vec::new());
             }
             pits = c.pits;
-            s = c.seeds;
+            s = c.seeds();
         }
         turns
     }

@@ -57,6 +57,18 @@ impl Key {
         Key { lo, hi }
     }
 
+    /// The key of a position given as a word of up to 12 pits, one byte
+    /// each, mover's first (bytes 12..16 must be zero): the same key as
+    /// [`Key::new`] of those pits.
+    #[inline]
+    pub fn from_word(word: u128) -> Key {
+        debug_assert!(word >> 96 == 0);
+        Key {
+            lo: word as u64,
+            hi: (word >> 64) as u32,
+        }
+    }
+
     #[inline]
     fn hash(self) -> u64 {
         let mut h = self.lo ^ (self.hi as u64).rotate_left(29) ^ 0x2545_f491_4f6c_dd1d;
@@ -215,17 +227,6 @@ impl TransTable {
         (((key.hash() as u128 * self.buckets as u128) >> 64) as usize) * WAYS * 2
     }
 
-    #[inline]
-    fn read(&self, at: usize) -> (Key, u32, bool) {
-        let a = self.slots()[at].load(Ordering::Relaxed);
-        let b = self.slots()[at + 1].load(Ordering::Relaxed);
-        let key = Key {
-            lo: a ^ b,
-            hi: (b >> 32) as u32,
-        };
-        (key, b as u32, b != 0)
-    }
-
     /// Ask the processor to start loading the bucket of `key`, so that a
     /// later [`TransTable::probe`] does not wait on memory (a no-op on
     /// processors without a prefetch instruction).
@@ -258,10 +259,15 @@ impl TransTable {
     /// [`TransTable::probe`] with the key's [`TransTable::bucket`] given.
     #[inline]
     pub fn probe_at(&self, base: usize, key: Key) -> Option<Entry> {
+        let slots = &self.slots()[base..base + 2 * WAYS];
         for way in 0..WAYS {
-            let (k, data, used) = self.read(base + 2 * way);
-            if used && k == key {
-                return Some(Entry::unpack(data));
+            // The second word holds the key's high half: most misses end there.
+            let b = slots[2 * way + 1].load(Ordering::Relaxed);
+            if b != 0 && (b >> 32) as u32 == key.hi {
+                let a = slots[2 * way].load(Ordering::Relaxed);
+                if a ^ b == key.lo {
+                    return Some(Entry::unpack(b as u32));
+                }
             }
         }
         None
@@ -277,19 +283,21 @@ impl TransTable {
     /// [`TransTable::store`] with the key's [`TransTable::bucket`] given.
     #[inline]
     pub fn store_at(&self, base: usize, key: Key, mut entry: Entry) {
-        let mut victim = base;
+        let slots = &self.slots()[base..base + 2 * WAYS];
+        let mut victim = 0;
         let mut victim_rank = u32::MAX;
         for way in 0..WAYS {
-            let at = base + 2 * way;
-            let (k, data, used) = self.read(at);
-            if !used {
+            let at = 2 * way;
+            let b = slots[at + 1].load(Ordering::Relaxed);
+            if b == 0 {
                 if victim_rank > 0 {
                     victim = at;
                     victim_rank = 0;
                 }
                 continue;
             }
-            if k == key {
+            let data = b as u32;
+            if (b >> 32) as u32 == key.hi && slots[at].load(Ordering::Relaxed) ^ b == key.lo {
                 let old = Entry::unpack(data);
                 if old.depth > entry.depth {
                     // Keep the deeper result.
@@ -320,8 +328,8 @@ impl TransTable {
             }
         }
         let b = (key.hi as u64) << 32 | entry.pack() as u64;
-        self.slots()[victim].store(key.lo ^ b, Ordering::Relaxed);
-        self.slots()[victim + 1].store(b, Ordering::Relaxed);
+        slots[victim].store(key.lo ^ b, Ordering::Relaxed);
+        slots[victim + 1].store(b, Ordering::Relaxed);
     }
 }
 
