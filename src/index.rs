@@ -287,6 +287,19 @@ impl Indexer {
             + rank_row(opponent)
     }
 
+    /// Index of the position with these rows (of a length known at compile
+    /// time, holding k seeds together), or `None` when the mover row's sum
+    /// is not in the layout: [`Indexer::rank`] for the solver's hot path.
+    #[inline(always)]
+    pub fn rank_rows<const M: usize>(&self, mover: &[u8; M], opponent: &[u8; M]) -> Option<u64> {
+        let (mover_rank, a) = rank_and_sum(mover);
+        if !self.holds_mover_sum(a) {
+            return None;
+        }
+        let (opponent_rank, _) = rank_and_sum(opponent);
+        Some(self.offset_rank(a, mover_rank, opponent_rank))
+    }
+
     /// Index of the position whose mover row holds `mover_sum` seeds, from
     /// the two row ranks.
     #[inline]

@@ -31,6 +31,18 @@ proptest! {
         prop_assert!(sa > 0);
         if layout == Layout::BothRowsNonEmpty { prop_assert!(sb > 0); }
         prop_assert_eq!(ix.rank(&a, &b), Some(index));
+        prop_assert_eq!(rank_rows(&ix, &a, &b), Some(index));
+    }
+
+    /// The solver's fixed-size ranking agrees with `rank`, including on
+    /// rows whose sum the layout does not hold.
+    #[test]
+    fn rank_rows_agrees_with_rank(m in 1usize..=6, cells in proptest::collection::vec(0u8..=5, 12), layout in layouts()) {
+        let (a, b) = (&cells[..m], &cells[6..6 + m]);
+        let k: usize = a.iter().chain(b).map(|&x| x as usize).sum();
+        prop_assume!(k > 0);
+        let ix = Indexer::new(m, k, layout).unwrap();
+        prop_assert_eq!(rank_rows(&ix, a, b), ix.rank(a, b));
     }
 
     /// rank of a random valid position is in range and unranks back to it.
@@ -48,6 +60,21 @@ proptest! {
         ix.unrank(r, &mut a2, &mut b2);
         prop_assert_eq!(a2, a);
         prop_assert_eq!(b2, b);
+    }
+}
+
+/// [`Indexer::rank_rows`] for rows of a length known only at run time.
+fn rank_rows(ix: &Indexer, a: &[u8], b: &[u8]) -> Option<u64> {
+    fn go<const M: usize>(ix: &Indexer, a: &[u8], b: &[u8]) -> Option<u64> {
+        ix.rank_rows::<M>(a.try_into().unwrap(), b.try_into().unwrap())
+    }
+    match a.len() {
+        1 => go::<1>(ix, a, b),
+        2 => go::<2>(ix, a, b),
+        3 => go::<3>(ix, a, b),
+        4 => go::<4>(ix, a, b),
+        5 => go::<5>(ix, a, b),
+        _ => go::<6>(ix, a, b),
     }
 }
 

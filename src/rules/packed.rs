@@ -76,6 +76,12 @@ pub fn unword(word: u128) -> [u8; 12] {
     word.to_le_bytes()[..12].try_into().unwrap()
 }
 
+/// The mover's row in the low bytes of a [`word`] of `M` pits per side.
+#[inline(always)]
+pub const fn row_mask<const M: usize>() -> u64 {
+    Ring::<M>::OWN as u64
+}
+
 /// The mover's seeds in a [`word`] of `M` pits per side.
 #[inline(always)]
 pub fn mover_seeds<const M: usize>(word: u128) -> u32 {

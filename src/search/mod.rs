@@ -381,6 +381,8 @@ pub fn solve(
         near_max: tmax as i32 + options.near_seeds.min(1000) as i32,
         tb,
         tmax: tmax as i32,
+        mapped: tb
+            .is_some_and(|tb| (1..=tmax).any(|k| tb.table(k).is_some_and(|t| !t.in_memory()))),
         threads,
         nodes: AtomicU64::new(0),
         bound_lo: AtomicI32::new(-s + store_diff),
@@ -580,6 +582,9 @@ struct Shared<'t> {
     near_max: i32,
     tb: Option<&'t Tablebase>,
     tmax: i32,
+    /// Some loaded table is read from its file (not decoded into memory):
+    /// its look-ups need the second prefetch stage.
+    mapped: bool,
     threads: usize,
     nodes: AtomicU64,
     /// The deadline and stop flag are honoured (after the first iteration).
@@ -692,6 +697,11 @@ struct Probed {
 
 /// "No bucket computed" in [`Searcher::store`].
 const NO_BUCKET: usize = usize::MAX;
+
+/// Bit 7 of every byte.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+/// Bit 0 of every byte.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 
 /// "Not computed" in [`Child::slot`].
 const NO_SLOT: u64 = u64::MAX;
@@ -931,14 +941,12 @@ impl<'s, const M: usize> Searcher<'s, M> {
         if s > self.sh.tmax {
             return None;
         }
-        let tb = self.sh.tb?;
-        let a = packed::mover_seeds::<M>(pits) as usize;
-        let ix = tb.table(s as usize)?.indexer();
-        if !ix.holds_mover_sum(a) {
-            return None;
-        }
         let b = packed::unword(pits);
-        Some(ix.rank_with_sum(&b[..M], &b[M..2 * M], a))
+        self.sh
+            .tb?
+            .table(s as usize)?
+            .indexer()
+            .rank_rows::<M>(b[..M].try_into().unwrap(), b[M..2 * M].try_into().unwrap())
     }
 
     /// The loaded table of `s` seeds in play (`s` within the loaded tables).
@@ -978,11 +986,15 @@ impl<'s, const M: usize> Searcher<'s, M> {
         let ring = packed::pack_word::<M>(pits);
         let mut n = 0;
         let mut key = [0u32; 6];
-        for pit in (0..M).rev() {
-            let sown = (pits as u64 >> (8 * pit)) as u8;
-            if sown == 0 {
-                continue;
-            }
+        // The mover's non-empty pits, one bit each (bit 7 of each byte).
+        let own = pits as u64 & packed::row_mask::<M>();
+        let mut nonempty =
+            ((own | ((own | HIGH_BITS) - LOW_BITS)) & HIGH_BITS) & packed::row_mask::<M>();
+        while nonempty != 0 {
+            let bit = 63 - nonempty.leading_zeros();
+            nonempty &= !(1u64 << bit);
+            let pit = (bit / 8) as usize;
+            let sown = (own >> (8 * pit)) as u8;
             let mv = packed::packed_move::<M>(ring, s, pit, sh.rules);
             let (lo, hi) = if mv.game_over {
                 (mv.delta, mv.delta)
@@ -1240,9 +1252,11 @@ impl<'s, const M: usize> Searcher<'s, M> {
             // The children's transposition buckets and table data were
             // prefetched as they were generated; a table read from its file
             // needs a second dependent load, the code.
-            for c in kids[..n].iter() {
-                if c.seeds() <= sh.tmax && c.slot != NO_SLOT && !c.over {
-                    self.table(c.seeds()).prefetch_code(c.slot);
+            if sh.mapped {
+                for c in kids[..n].iter() {
+                    if c.seeds() <= sh.tmax && c.slot != NO_SLOT && !c.over {
+                        self.table(c.seeds()).prefetch_code(c.slot);
+                    }
                 }
             }
             let mut max_hi = i32::MIN;
