@@ -82,12 +82,6 @@ pub const fn row_mask<const M: usize>() -> u64 {
     Ring::<M>::OWN as u64
 }
 
-/// The mover's seeds in a [`word`] of `M` pits per side.
-#[inline(always)]
-pub fn mover_seeds<const M: usize>(word: u128) -> u32 {
-    byte_sum((word & Ring::<M>::OWN) as u64)
-}
-
 /// Pack the rows of a position in play (`pits[..M]` the mover's,
 /// `pits[M..2M]` the opponent's) into a ring.
 #[inline(always)]

@@ -338,6 +338,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_key_from_a_word_is_the_key_of_its_pits() {
+        for m in 1..=6 {
+            let mut pits = [0u8; 12];
+            for (i, p) in pits[..2 * m].iter_mut().enumerate() {
+                *p = (7 * i as u8 + 3) % 40;
+            }
+            assert_eq!(
+                Key::from_word(crate::rules::packed::word(&pits)),
+                Key::new(&pits[..2 * m])
+            );
+        }
+    }
+
+    #[test]
     fn store_probe_merge_and_collisions() {
         let tt = TransTable::new(1);
         let a = Key::new(&[1, 2, 3, 0, 0, 4, 5, 6, 7, 8, 9, 10]);
