@@ -733,6 +733,11 @@ struct Searcher<'s, const M: usize> {
     root_move: u8,
     /// This thread's near transposition table, if any.
     near: Option<&'s TransTable>,
+    /// Positions with at most this many seeds in play use `near`
+    /// (`i32::MIN` without one).
+    near_max: i32,
+    /// The shared transposition table, if any.
+    main: Option<&'s TransTable>,
 }
 
 /// The search order of a move that sowed `sown` seeds (lower first; ties
@@ -783,6 +788,10 @@ fn share_floor(v: i32, s: i32) -> u8 {
 
 impl<'s, const M: usize> Searcher<'s, M> {
     fn new(sh: &'s Shared<'s>, cancel: Option<&'s Cancel<'s>>) -> Searcher<'s, M> {
+        let near = sh
+            .near
+            .get(rayon::current_thread_index().unwrap_or(0))
+            .or(sh.near.first());
         Searcher {
             sh,
             cancel,
@@ -791,19 +800,23 @@ impl<'s, const M: usize> Searcher<'s, M> {
             flushed: 0,
             stoppable: true,
             root_move: NO_MOVE,
-            near: sh
-                .near
-                .get(rayon::current_thread_index().unwrap_or(0))
-                .or(sh.near.first()),
+            near,
+            near_max: if near.is_some() {
+                sh.near_max
+            } else {
+                i32::MIN
+            },
+            main: sh.tt.as_deref(),
         }
     }
 
     /// The transposition table of the positions with `s` seeds in play.
     #[inline(always)]
     fn tt(&self, s: i32) -> Option<&'s TransTable> {
-        match self.near {
-            Some(near) if s <= self.sh.near_max => Some(near),
-            _ => self.sh.tt.as_deref(),
+        if s <= self.near_max {
+            self.near
+        } else {
+            self.main
         }
     }
 
@@ -1296,12 +1309,12 @@ impl<'s, const M: usize> Searcher<'s, M> {
             && sh.tt.is_some();
         let mut i = 0;
         while i < n {
-            let c = kids[order[i] as usize];
+            let c = &kids[order[i] as usize];
             i += 1;
             let v = if c.hi < gamma || c.lo == c.hi {
                 c.hi
             } else {
-                let v = self.child_value(&c, depth, ply, gamma);
+                let v = self.child_value(c, depth, ply, gamma);
                 if self.aborted {
                     return 0;
                 }
