@@ -60,7 +60,7 @@ pub struct SolveArgs {
     /// Transposition-table size in MiB (the positions near the tables go
     /// to the near table, see --near-tt-kb; give bigger games more, e.g.
     /// 8192 for Kalah(6,5)).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 32)]
     pub tt_mb: usize,
     /// Size in KiB of the near transposition table, a cache-sized table of
     /// its own for the positions within --near-seeds seeds of the largest

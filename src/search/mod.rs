@@ -99,7 +99,10 @@ use tt::{Entry, Key, FULL_DEPTH, NO_MOVE};
 pub struct SolveOptions {
     /// Rules to play under. Tables are only probed when built under them.
     pub rules: KalahRules,
-    /// Size of the transposition table in mebibytes.
+    /// Size of the transposition table in mebibytes (default 32: with the
+    /// near table, enough for Kalah(6,4), and the pages the kernel zeroes
+    /// on first touch cost search time on a virtual machine; give bigger
+    /// solves more).
     pub tt_mb: usize,
     /// Size of the near transposition table in kibibytes (0: none). The
     /// positions within [`SolveOptions::near_seeds`] seeds of the largest
@@ -156,7 +159,7 @@ impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             rules: KalahRules::Default,
-            tt_mb: 64,
+            tt_mb: 32,
             near_tt_kb: 256,
             near_seeds: 6,
             use_tt: true,
