@@ -79,11 +79,11 @@ threads() {
 
 enhancements() {
   tables 5 16
-  for off in "" --no-tt "--near-tt-kb 0" --no-futility --no-etc --no-tables "--table-memory-mb 0" "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
+  for off in "" --no-tt "--near-tt-kb 0" --no-futility --no-etc --etc-main-tt --no-tables "--table-memory-mb 0" "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
     # shellcheck disable=SC2086
     measure "Kalah(5,4) K=16 ${off:-all on}" 5 4 --max-table-seeds 16 --threads 1 $off
   done
-  for off in "" "--near-tt-kb 0" --no-futility --no-etc "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
+  for off in "" "--near-tt-kb 0" --no-futility --no-etc --etc-main-tt "--id-step 0" "--id-step 3 --id-jump 30" "--order published"; do
     # shellcheck disable=SC2086
     measure "Kalah(6,3) no tables ${off:-all on}" 6 3 --max-table-seeds 0 --threads 1 $off
   done

@@ -226,6 +226,7 @@ proptest! {
             use_tt: mask & 1 == 0,
             use_futility: mask & 2 == 0,
             use_etc: mask & 4 == 0,
+            etc_main_tt: mask & 32 != 0,
             id_step: if mask & 8 == 0 { 0 } else { 3 },
             id_jump: 12,
             guess: Some(guess),
@@ -270,6 +271,18 @@ fn tables_switched_off_give_the_same_values() {
         assert_eq!(with.value, without.value, "{pos}");
         assert!(with.stats.table_hits > 0);
         assert_eq!(without.stats.table_hits, 0);
+        // The enhanced transposition cut-off reading the main transposition
+        // table too (positions 7 or more seeds above the tables live there).
+        let main_etc = solve(
+            &pos,
+            Some(&tb),
+            &SolveOptions {
+                etc_main_tt: true,
+                ..opts()
+            },
+        )
+        .unwrap();
+        assert_eq!(main_etc.value, with.value, "{pos}");
     }
 }
 

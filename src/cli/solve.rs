@@ -85,6 +85,12 @@ pub struct SolveArgs {
     /// Switch enhanced transposition cut-offs off.
     #[arg(long)]
     pub no_etc: bool,
+    /// Let enhanced transposition cut-offs read the children's bounds from
+    /// the main transposition table too (by default only from the near
+    /// table: the main table's entries miss the cache, and waiting for them
+    /// costs more than it saves; see benches/solve.sh enhancements).
+    #[arg(long)]
+    pub etc_main_tt: bool,
     /// Do not probe the tables (same as --max-table-seeds 0).
     #[arg(long)]
     pub no_tables: bool,
@@ -271,6 +277,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         use_tt: !args.no_tt,
         use_futility: !args.no_futility,
         use_etc: !args.no_etc,
+        etc_main_tt: args.etc_main_tt,
         order: args.order,
         use_tables: tables.is_some(),
         max_table_seeds: args.max_table_seeds,

@@ -63,9 +63,15 @@
 //! - futility pruning: a node whose window lies outside `[-s, s]` is cut;
 //! - enhanced transposition cut-off (ETC): before searching any child, the
 //!   bounds every child already has (from the game end, the tables, the
-//!   transposition table and its futility range) are combined; a child bound
-//!   at or above the window cuts at once, and when every child's upper bound
-//!   is below the window the node fails low without a search;
+//!   near transposition table and its futility range) are combined; a child
+//!   bound at or above the window cuts at once, and when every child's upper
+//!   bound is below the window the node fails low without a search. The
+//!   children's entries in the main transposition table are read only with
+//!   [`SolveOptions::etc_main_tt`]: that table does not fit in the cache,
+//!   and waiting for every child's entry before the first child is searched
+//!   costs more time than its cut-offs save (`benches/solve.sh
+//!   enhancements`); without it a child's entry is read when the child is
+//!   searched, and a bound there cuts at once;
 //! - table probes: a position whose seeds in play are within the loaded
 //!   endgame tables is looked up (one read when the tables were decoded
 //!   into memory, [`Tablebase::load_into_memory`]).
@@ -120,6 +126,15 @@ pub struct SolveOptions {
     pub use_futility: bool,
     /// Use enhanced transposition cut-offs.
     pub use_etc: bool,
+    /// Let the enhanced transposition cut-off read the children's bounds
+    /// from the main transposition table too, not only from the near one
+    /// (default off). The main table is far larger than the processor's
+    /// caches: reading every child's entry before searching any of them
+    /// waits on memory at each node, and on Kalah(6,4), (5,5), (5,6) and
+    /// (6,5) that wait costs more than the cut-offs it finds (a child's
+    /// own search still reads its entry first and cuts there). See
+    /// "Enhancements" in the module documentation.
+    pub etc_main_tt: bool,
     /// Probe the endgame tables.
     pub use_tables: bool,
     /// Move ordering after the transposition move.
@@ -165,6 +180,7 @@ impl Default for SolveOptions {
             use_tt: true,
             use_futility: true,
             use_etc: true,
+            etc_main_tt: false,
             use_tables: true,
             order: MoveOrder::Banked,
             max_table_seeds: None,
@@ -741,6 +757,10 @@ struct Searcher<'s, const M: usize> {
     near_max: i32,
     /// The shared transposition table, if any.
     main: Option<&'s TransTable>,
+    /// Positions with more seeds in play than this are not looked up in
+    /// the transposition table by the enhanced transposition cut-off
+    /// (`i32::MAX` with [`SolveOptions::etc_main_tt`], else `near_max`).
+    etc_tt_max: i32,
 }
 
 /// The search order of a move that sowed `sown` seeds (lower first; ties
@@ -810,6 +830,13 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 i32::MIN
             },
             main: sh.tt.as_deref(),
+            etc_tt_max: if sh.opts.etc_main_tt {
+                i32::MAX
+            } else if near.is_some() {
+                sh.near_max
+            } else {
+                i32::MIN
+            },
         }
     }
 
@@ -1069,7 +1096,8 @@ impl<'s, const M: usize> Searcher<'s, M> {
     }
 
     /// Bounds on the parent's value through child `c`, from the tables, the
-    /// transposition table and futility.
+    /// transposition table (the near one only, unless
+    /// [`SolveOptions::etc_main_tt`]) and futility.
     #[inline]
     fn child_bounds(&mut self, c: &mut Child, depth: u8) {
         if c.over {
@@ -1101,7 +1129,9 @@ impl<'s, const M: usize> Searcher<'s, M> {
         } else {
             (i32::MIN / 4, i32::MAX / 4)
         };
-        if let Some(tt) = self.tt(c.seeds()) {
+        if c.seeds() > self.etc_tt_max {
+            // Read when the child is searched (SolveOptions::etc_main_tt).
+        } else if let Some(tt) = self.tt(c.seeds()) {
             let key = Key::from_word(c.pits);
             let bucket = if c.slot == NO_SLOT {
                 tt.bucket(key)
