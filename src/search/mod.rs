@@ -697,21 +697,31 @@ impl Child {
         self.in_play as i32
     }
 
-    /// The transposition entry and bucket ETC found, if it probed.
+    /// What is known of the child's transposition entry: the entry and
+    /// bucket ETC found if it probed, else the bucket computed when the
+    /// child was generated (a child above the tables), else nothing.
     #[inline]
     fn probed(&self) -> Option<Probed> {
-        self.probed.then_some(Probed {
-            entry: self.entry,
-            bucket: self.slot as usize,
-        })
+        if self.probed || self.slot != NO_SLOT {
+            Some(Probed {
+                entry: self.entry,
+                bucket: self.slot as usize,
+                done: self.probed,
+            })
+        } else {
+            None
+        }
     }
 }
 
-/// A position's transposition entry as a probe found it, and its bucket.
+/// A position's transposition bucket and, when `done`, the entry a probe
+/// found there.
 #[derive(Clone, Copy)]
 struct Probed {
     entry: Option<Entry>,
     bucket: usize,
+    /// The bucket was probed (`entry` is what it held).
+    done: bool,
 }
 
 /// "No bucket computed" in [`Searcher::store`].
@@ -1222,7 +1232,8 @@ impl<'s, const M: usize> Searcher<'s, M> {
     /// a value `< gamma` an upper bound on the active value of the position
     /// in play `pits` (a [`packed::word`], mover's row then opponent's) with
     /// `s` seeds in play. `probed` is the position's transposition entry and
-    /// bucket when the caller has just probed it (`None`: not probed).
+    /// bucket when the caller has just probed it, or only its bucket
+    /// ([`Probed::done`] false; `None`: nothing known).
     fn search(
         &mut self,
         pits: u128,
@@ -1266,13 +1277,21 @@ impl<'s, const M: usize> Searcher<'s, M> {
         let mut tt_move = NO_MOVE;
         let mut bucket = NO_BUCKET;
         if let Some(tt) = self.tt(s) {
-            let probed = probed.unwrap_or_else(|| {
-                let key = Key::from_word(pits);
-                let bucket = tt.bucket(key);
-                let entry = tt.probe_at(bucket, key);
-                self.stats.tt_hits += entry.is_some() as u64;
-                Probed { entry, bucket }
-            });
+            let probed = match probed {
+                Some(p) if p.done => p,
+                hint => {
+                    let key = Key::from_word(pits);
+                    let bucket = hint.map_or_else(|| tt.bucket(key), |p| p.bucket);
+                    debug_assert_eq!(bucket, tt.bucket(key));
+                    let entry = tt.probe_at(bucket, key);
+                    self.stats.tt_hits += entry.is_some() as u64;
+                    Probed {
+                        entry,
+                        bucket,
+                        done: true,
+                    }
+                }
+            };
             bucket = probed.bucket;
             if let Some(e) = probed.entry {
                 tt_move = e.best;
