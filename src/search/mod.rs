@@ -130,9 +130,10 @@ pub struct SolveOptions {
     /// from the main transposition table too, not only from the near one
     /// (default off). The main table is far larger than the processor's
     /// caches: reading every child's entry before searching any of them
-    /// waits on memory at each node, and on Kalah(6,4), (5,5), (5,6) and
-    /// (6,5) that wait costs more than the cut-offs it finds (a child's
-    /// own search still reads its entry first and cuts there). See
+    /// waits on memory at each node, and on Kalah(6,4), (5,5) and (5,6)
+    /// that wait costs more than the cut-offs it finds (on Kalah(6,5) with
+    /// an 8 GiB table it is a wash; a child's own search still reads its
+    /// entry first and cuts there). See
     /// "Enhancements" in the module documentation.
     pub etc_main_tt: bool,
     /// Probe the endgame tables.
@@ -825,6 +826,11 @@ impl<'s, const M: usize> Searcher<'s, M> {
             .near
             .get(rayon::current_thread_index().unwrap_or(0))
             .or(sh.near.first());
+        let near_max = if near.is_some() {
+            sh.near_max
+        } else {
+            i32::MIN
+        };
         Searcher {
             sh,
             cancel,
@@ -834,18 +840,12 @@ impl<'s, const M: usize> Searcher<'s, M> {
             stoppable: true,
             root_move: NO_MOVE,
             near,
-            near_max: if near.is_some() {
-                sh.near_max
-            } else {
-                i32::MIN
-            },
+            near_max,
             main: sh.tt.as_deref(),
             etc_tt_max: if sh.opts.etc_main_tt {
                 i32::MAX
-            } else if near.is_some() {
-                sh.near_max
             } else {
-                i32::MIN
+                near_max
             },
         }
     }
