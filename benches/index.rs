@@ -7,10 +7,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mancala::build::{build_kalah, BuildOptions};
-use mancala::index::{Indexer, Layout};
-use mancala::rules::KalahRules;
-use mancala::tablebase::Tablebase;
+use mancala::kalah::build::{build_kalah, BuildOptions};
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::Tablebase;
+use mancala::tables::index::{Indexer, Layout};
 use rand::{Rng, SeedableRng};
 
 const N: usize = 4096;

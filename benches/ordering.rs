@@ -11,10 +11,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use mancala::position::Position;
-use mancala::rules::KalahRules;
+use mancala::kalah::position::Position;
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::Tablebase;
 use mancala::search::{solve, MoveOrder, SolveOptions};
-use mancala::tablebase::Tablebase;
 use rand::{Rng, SeedableRng};
 
 /// `count` positions reached by `plies` random plies from Kalah(m, n).

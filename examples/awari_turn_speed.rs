@@ -10,8 +10,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use mancala::reference::awari_boards;
-use mancala::rules::awari::{awari_turn, AwariGame, AwariTurn};
+use mancala::awari::reference::awari_boards;
+use mancala::awari::rules::{awari_turn, AwariGame, AwariTurn};
 
 fn main() {
     let k: usize = std::env::args()

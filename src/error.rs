@@ -60,7 +60,7 @@ pub enum Error {
         /// The position, in notation from the side to move.
         position: String,
         /// The side to move.
-        side: crate::position::Side,
+        side: crate::side::Side,
         /// The pit it chose.
         pit: usize,
         /// Why the move is illegal.

@@ -2,22 +2,23 @@
 //! perfect agent against every other agent, the published match results
 //! that must hold with fixed seeds, reproducibility, and the command line.
 
+use mancala::side::Side;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use mancala::agents::search::{alphabeta, minimax, store_eval, MinimaxAgent};
-use mancala::agents::{Agent, AgentSpec, Choice, Tables};
-use mancala::arena::{
+use mancala::error::Error;
+use mancala::kalah::build::{build_kalah, BuildOptions};
+use mancala::kalah::position::Position;
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::Tablebase;
+use mancala::play::agents::search::{alphabeta, minimax, store_eval, MinimaxAgent};
+use mancala::play::agents::{Agent, AgentSpec, Choice, Tables};
+use mancala::play::arena::{
     play_agents, run_match, run_tournament, GameSpec, MatchOptions, TournamentOptions,
 };
-use mancala::build::{build_kalah, BuildOptions};
-use mancala::error::Error;
-use mancala::game::{Rules, State};
-use mancala::position::{Position, Side};
-use mancala::rules::KalahRules;
-use mancala::tablebase::Tablebase;
+use mancala::play::state::{Rules, State};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -563,7 +564,7 @@ fn cli_play_against_an_agent() {
 
 #[test]
 fn search_above_the_tables_proves_exact_values() {
-    use mancala::agents::perfect::{search_beyond_tables, SearchCache};
+    use mancala::play::agents::perfect::{search_beyond_tables, SearchCache};
     let mut cache = SearchCache::new();
     let rules = KalahRules::Default;
     let full = tables();
@@ -594,7 +595,7 @@ fn search_above_the_tables_proves_exact_values() {
     assert!(checked > 100, "{checked}");
     // Without tables, against the independent minimax on a small board.
     let mut cache = SearchCache::new();
-    let mut mm = mancala::reference::Minimax::new(rules);
+    let mut mm = mancala::kalah::reference::Minimax::new(rules);
     for pos in random_positions(3, 3, rules, 300, 5) {
         let out = search_beyond_tables(
             &pos,

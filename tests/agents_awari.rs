@@ -3,19 +3,19 @@
 //! reproducibility, greedy against random, the search-only perfect agent,
 //! and the command line.
 
+use mancala::side::Side;
 use std::process::Command;
 use std::sync::Arc;
 
-use mancala::agents::{Agent, AgentSpec, Choice, Tables};
-use mancala::arena::{play_agents, run_match, run_tournament, GameEnd, MatchOptions};
-use mancala::arena::{GameSpec, TournamentOptions};
-use mancala::awari_position::AwariPosition;
-use mancala::build::awari::{build_awari, AwariBuildOptions};
+use mancala::awari::build::{build_awari, AwariBuildOptions};
+use mancala::awari::position::AwariPosition;
+use mancala::awari::rules::AwariGame;
+use mancala::awari::tables::AwariTablebase;
 use mancala::error::Error;
-use mancala::game::{AwariState, Rules, State};
-use mancala::position::Side;
-use mancala::rules::awari::AwariGame;
-use mancala::tablebase::awari::AwariTablebase;
+use mancala::play::agents::{Agent, AgentSpec, Choice, Tables};
+use mancala::play::arena::{play_agents, run_match, run_tournament, GameEnd, MatchOptions};
+use mancala::play::arena::{GameSpec, TournamentOptions};
+use mancala::play::state::{AwariState, Rules, State};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -575,7 +575,7 @@ fn perfect_reports_table_play_and_beats_random_in_awari() {
 /// values can go round a cycle for ever (worth 0).
 #[test]
 fn perfect_with_awari_tables_realises_won_values() {
-    use mancala::arena::play_agents;
+    use mancala::play::arena::play_agents;
     for game in AwariGame::ALL {
         let (_dir, tables) = awari_tables(game, 4, 14);
         let Tables::Awari(tb) = &tables else {

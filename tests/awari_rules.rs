@@ -1,9 +1,9 @@
 //! Property tests of the Awari and Oware rules: seed conservation, the
 //! origin pit emptied, the just-moved row holding an empty pit, and
 //! agreement with a plain seed-by-seed implementation of `RULES.md` written
-//! here, independently of `mancala::rules`.
+//! here, independently of `mancala::kalah::rules`.
 
-use mancala::rules::awari::{awari_turn, AwariGame, AwariTurn};
+use mancala::awari::rules::{awari_turn, AwariGame, AwariTurn};
 use proptest::prelude::*;
 
 /// What the plain implementation says about one pit of a board.

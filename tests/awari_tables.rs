@@ -1,12 +1,12 @@
 //! The Awari and Oware tables against the plain reference solver
-//! (`mancala::reference::awari`, which shares nothing with the builder but
+//! (`mancala::awari::reference`, which shares nothing with the builder but
 //! the rules): every board of every small layer, for both games.
 
-use mancala::build::awari::{build_awari, AwariBuildOptions};
-use mancala::index::binomial;
-use mancala::reference::{awari_boards, AwariReference};
-use mancala::rules::awari::{awari_start, AwariGame};
-use mancala::tablebase::awari::AwariTablebase;
+use mancala::awari::build::{build_awari, AwariBuildOptions};
+use mancala::awari::reference::{awari_boards, AwariReference};
+use mancala::awari::rules::{awari_start, AwariGame};
+use mancala::awari::tables::AwariTablebase;
+use mancala::tables::index::binomial;
 
 fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, threads: usize) {
     build_awari(&AwariBuildOptions {

@@ -8,9 +8,9 @@ use std::path::Path;
 mod common;
 use common::mancala;
 
-use mancala::rules::awari::{awari_turn, AwariGame, AwariTurn};
-use mancala::table::{write_table, Table};
-use mancala::tablebase::awari::awari_spec;
+use mancala::awari::rules::{awari_turn, AwariGame, AwariTurn};
+use mancala::awari::tables::awari_spec;
+use mancala::tables::{write_table, Table};
 
 fn ok_json(args: &[&str], cwd: &Path) -> serde_json::Value {
     let (code, out, err) = mancala(args, cwd);

@@ -3,14 +3,15 @@
 //! the same values; principal variations replay to the stated value; the
 //! `solve` command's output and errors.
 
+use mancala::side::Side;
 use std::process::Command;
 
-use mancala::build::{build_kalah, BuildOptions};
-use mancala::position::{Position, Side};
-use mancala::reference::Minimax;
-use mancala::rules::KalahRules;
+use mancala::kalah::build::{build_kalah, BuildOptions};
+use mancala::kalah::position::Position;
+use mancala::kalah::reference::Minimax;
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::Tablebase;
 use mancala::search::{solve, MoveOrder, Solution, SolveOptions};
-use mancala::tablebase::Tablebase;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 
@@ -599,8 +600,8 @@ fn a_stop_flag_ends_the_search_after_the_first_iteration() {
 
 #[test]
 fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one() {
-    use mancala::agents::perfect::PerfectAgent;
-    use mancala::agents::Agent;
+    use mancala::play::agents::perfect::PerfectAgent;
+    use mancala::play::agents::Agent;
     use std::time::{Duration, Instant};
     let rules = KalahRules::Default;
     // Kalah(6,6) from the start, no tables, 1 ms a move: legal and quick.
@@ -608,7 +609,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
     let mut pos = Position::start(6, 6).unwrap();
     for _ in 0..6 {
         let t = Instant::now();
-        let c = agent.choose(&mancala::game::State::Kalah(pos, rules));
+        let c = agent.choose(&mancala::play::state::State::Kalah(pos, rules));
         assert!(
             t.elapsed() < Duration::from_millis(500),
             "{:?}",
@@ -634,7 +635,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
             continue;
         }
         let sol = solve(&pos, None, &opts()).unwrap();
-        let c = agent.choose(&mancala::game::State::Kalah(pos, rules));
+        let c = agent.choose(&mancala::play::state::State::Kalah(pos, rules));
         assert_eq!(c.value, Some(sol.value as f64), "{pos}");
         assert_eq!(move_value(&pos, c.pit), sol.value, "{pos}: pit {}", c.pit);
     }

@@ -2,13 +2,14 @@
 //! small boards, and 100,000 random positions per seed count for 4..=6 pits
 //! and up to 12 seeds, under every rule set.
 
-use mancala::build::{build_kalah, BuildOptions};
-use mancala::index::Indexer;
-use mancala::position::{Position, Side};
-use mancala::reference::Minimax;
-use mancala::rules::KalahRules;
-use mancala::table::Table;
-use mancala::tablebase::{spec, Tablebase};
+use mancala::kalah::build::{build_kalah, BuildOptions};
+use mancala::kalah::position::Position;
+use mancala::kalah::reference::Minimax;
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::{spec, Tablebase};
+use mancala::side::Side;
+use mancala::tables::index::Indexer;
+use mancala::tables::Table;
 use rand::{Rng, SeedableRng};
 
 fn build(dir: &std::path::Path, rules: KalahRules, pits: usize, max_seeds: usize) -> Tablebase {
@@ -115,7 +116,8 @@ fn six_pit_tables_up_to_20_seeds_take_less_than_the_published_107_mb() {
         positions / 2
     );
     for k in 13..=20 {
-        let report = mancala::verify::verify_table(&tb, k, Some(20_000), k as u64, false).unwrap();
+        let report =
+            mancala::kalah::verify::verify_table(&tb, k, Some(20_000), k as u64, false).unwrap();
         assert_eq!((report.checked, report.mismatches), (20_000, 0), "k={k}");
     }
 }

@@ -1,6 +1,9 @@
 //! `mancala match`, `mancala tournament` and `mancala play --vs`: agents
 //! against each other and against a person.
 
+use mancala::side::side_index;
+use mancala::side::Side;
+use mancala::tables::MAX_TABLE_PITS;
 use std::fs::File;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -9,18 +12,18 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use mancala::agents::{AgentSpec, Tables};
-use mancala::arena::{
+use mancala::awari::position::AwariPosition;
+use mancala::awari::rules::AwariGame;
+use mancala::awari::tables::AwariTablebase;
+use mancala::error::{Error, Result};
+use mancala::kalah::position::Position;
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::Tablebase;
+use mancala::play::agents::{AgentSpec, Tables};
+use mancala::play::arena::{
     self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions, DEFAULT_MAX_PLIES,
 };
-use mancala::awari_position::AwariPosition;
-use mancala::error::{Error, Result};
-use mancala::game::{side_index, AwariState, Rules, State};
-use mancala::position::{Position, Side};
-use mancala::rules::awari::AwariGame;
-use mancala::rules::{KalahRules, MAX_TABLE_PITS};
-use mancala::tablebase::awari::AwariTablebase;
-use mancala::tablebase::Tablebase;
+use mancala::play::state::{AwariState, Rules, State};
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
@@ -511,7 +514,7 @@ impl From<std::io::Error> for LoopError {
 fn play_loop(
     pos: &mut State,
     you: Side,
-    agent: &mut dyn mancala::agents::Agent,
+    agent: &mut dyn mancala::play::agents::Agent,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> std::result::Result<ExitCode, LoopError> {

@@ -6,15 +6,13 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use mancala::awari_position::{format_awari_line, AwariPosition};
-use mancala::build::awari::{build_awari, check_awari_build, AwariBuildOptions};
+use mancala::awari::build::{build_awari, check_awari_build, AwariBuildOptions};
+use mancala::awari::position::{format_awari_line, AwariPosition};
+use mancala::awari::rules::{AwariGame, AwariTurn};
+use mancala::awari::tables::{awari_spec, check_awari_pits, AwariMoveValue, AwariTablebase, PvEnd};
+use mancala::awari::verify::verify_awari;
 use mancala::error::{Error, Result};
-use mancala::index::MAX_INDEX_SEEDS;
-use mancala::rules::awari::{AwariGame, AwariTurn};
-use mancala::tablebase::awari::{
-    awari_spec, check_awari_pits, AwariMoveValue, AwariTablebase, PvEnd,
-};
-use mancala::verify::awari::verify_awari;
+use mancala::tables::index::MAX_INDEX_SEEDS;
 
 /// Play `moves` from the start of (`pits`, `seeds`) or from `position`.
 pub fn play(
@@ -121,7 +119,7 @@ fn tables_for(
         pits: m,
         max_seeds: k,
         threads: None,
-        memory_budget: mancala::build::default_memory_budget(),
+        memory_budget: mancala::tables::driver::default_memory_budget(),
         progress: true,
     };
     check_awari_build(&opts)?;

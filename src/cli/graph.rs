@@ -5,12 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use mancala::build::{self, BuildOptions};
 use mancala::error::{Error, Result};
-use mancala::graph::{self, GraphOptions, GraphReport, Terminals};
-use mancala::index::size_up_to;
-use mancala::rules::KalahRules;
-use mancala::tablebase::{spec, Tablebase};
+use mancala::kalah::build::{self, BuildOptions};
+use mancala::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::{spec, Tablebase};
+use mancala::tables::driver;
+use mancala::tables::index::size_up_to;
 
 /// Largest table set (positions) built on demand.
 const ON_DEMAND_LIMIT: u64 = 300_000_000;
@@ -120,7 +121,7 @@ fn tables(args: &GraphArgs, k: usize) -> Result<Tablebase> {
         pits: m,
         max_seeds: k,
         threads: None,
-        memory_budget: build::default_memory_budget(),
+        memory_budget: driver::default_memory_budget(),
         progress: !args.quiet,
     })?;
     Tablebase::open(&args.db, args.rules, m, k)

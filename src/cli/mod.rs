@@ -1,21 +1,23 @@
 //! The command-line interface: parses arguments, calls the library, prints
 //! results to stdout (`--json` for machines) and progress to stderr.
 
+use mancala::tables::MAX_TABLE_PITS;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
-use mancala::build::awari::AwariBuildOptions;
-use mancala::build::{self, BuildOptions};
+use mancala::awari::build::AwariBuildOptions;
+use mancala::awari::rules::AwariGame;
 use mancala::error::{Error, Result};
-use mancala::index::size_up_to;
-use mancala::position::Position;
-use mancala::rules::awari::AwariGame;
-use mancala::rules::{KalahRules, MAX_TABLE_PITS};
-use mancala::tablebase::Tablebase;
-use mancala::verify;
+use mancala::kalah::build::{self, BuildOptions};
+use mancala::kalah::position::Position;
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::Tablebase;
+use mancala::kalah::verify;
+use mancala::tables::driver;
+use mancala::tables::index::size_up_to;
 
 mod arena;
 mod awari;
@@ -123,7 +125,7 @@ with k seeds on the board (retrograde analysis with cycles, endless play worth 0
         #[arg(long)]
         threads: Option<usize>,
         /// Memory budget, e.g. 8G (default: 80% of RAM).
-        #[arg(long, value_parser = build::parse_memory)]
+        #[arg(long, value_parser = driver::parse_memory)]
         memory: Option<u64>,
         /// Print a JSON report on stdout.
         #[arg(long)]
@@ -260,7 +262,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     pits,
                     max_seeds,
                     threads,
-                    memory_budget: memory.unwrap_or_else(build::default_memory_budget),
+                    memory_budget: memory.unwrap_or_else(driver::default_memory_budget),
                     progress: true,
                 };
                 return awari::build(&opts, json);
@@ -271,7 +273,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 pits,
                 max_seeds,
                 threads,
-                memory_budget: memory.unwrap_or_else(build::default_memory_budget),
+                memory_budget: memory.unwrap_or_else(driver::default_memory_budget),
                 progress: true,
             };
             let report = build::build_kalah(&opts)?;
@@ -371,7 +373,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// all, and what was built now, with its rate) headed by `title`; `unit`
 /// names a table entry ("positions", "boards").
 fn print_build_report(
-    report: &build::BuildReport,
+    report: &driver::BuildReport,
     title: &str,
     unit: &str,
     dir: &Path,
@@ -388,7 +390,7 @@ fn print_build_report(
     let built_entries: u64 = built.iter().map(|t| t.positions).sum();
     println!(
         "{title}: {entries} {unit}, {} on disk in {}",
-        build::human_bytes(bytes),
+        driver::human_bytes(bytes),
         dir.display()
     );
     if built.is_empty() {
@@ -430,7 +432,7 @@ fn tables_for(
     let needed = size_up_to(m, k);
     if no_build || needed > ON_DEMAND_LIMIT {
         return Err(Error::MissingTable {
-            path: mancala::tablebase::spec(rules, m, k).path(dir),
+            path: mancala::kalah::tables::spec(rules, m, k).path(dir),
             command: tb.build_command(k),
         });
     }
@@ -444,7 +446,7 @@ fn tables_for(
         pits: m,
         max_seeds: k,
         threads: None,
-        memory_budget: build::default_memory_budget(),
+        memory_budget: driver::default_memory_budget(),
         progress: true,
     })?;
     Tablebase::open(dir, rules, m, k)
@@ -463,10 +465,10 @@ fn query(text: &str, tables: &TableArgs, no_build: bool, json: bool) -> Result<E
     let m = pos.pits_per_side();
     check_table_pits(m)?;
     let k = pos.active_seeds();
-    if k > mancala::index::MAX_INDEX_SEEDS {
+    if k > mancala::tables::index::MAX_INDEX_SEEDS {
         return Err(Error::Unsupported(format!(
             "{k} seeds in play: tables go up to {} seeds",
-            mancala::index::MAX_INDEX_SEEDS
+            mancala::tables::index::MAX_INDEX_SEEDS
         )));
     }
     let tb = if pos.is_game_over(tables.rules) {

@@ -1,19 +1,21 @@
 //! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
 
+use mancala::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::json;
 
-use mancala::build::{self, BuildOptions};
+use mancala::awari::rules::AwariGame;
 use mancala::error::{Error, Result};
-use mancala::index::{size_up_to, MAX_INDEX_SEEDS};
-use mancala::position::Position;
-use mancala::rules::awari::AwariGame;
-use mancala::rules::{KalahRules, MAX_TABLE_PITS};
+use mancala::kalah::build::{self, BuildOptions};
+use mancala::kalah::position::Position;
+use mancala::kalah::rules::KalahRules;
+use mancala::kalah::tables::Tablebase;
 use mancala::search::{solve, MoveOrder, SolveOptions};
-use mancala::tablebase::Tablebase;
+use mancala::tables::driver;
+use mancala::tables::index::{size_up_to, MAX_INDEX_SEEDS};
 
 /// Positions in the tables built by default on first use (the 6-pit tables
 /// up to 20 seeds hold 225,332,381).
@@ -157,7 +159,7 @@ fn build_tables(dir: &std::path::Path, rules: KalahRules, m: usize, k: usize) ->
         pits: m,
         max_seeds: k,
         threads: None,
-        memory_budget: build::default_memory_budget(),
+        memory_budget: driver::default_memory_budget(),
         progress: true,
     })?;
     Ok(())
@@ -186,7 +188,7 @@ fn load_tables(args: &SolveArgs, m: usize, in_play: usize) -> Result<Option<Tabl
     if args.no_build {
         if args.max_table_seeds.is_some() {
             return Err(Error::MissingTable {
-                path: mancala::tablebase::spec(args.rules, m, have.max_seeds() + 1).path(dir),
+                path: mancala::kalah::tables::spec(args.rules, m, have.max_seeds() + 1).path(dir),
                 command: have.build_command(want),
             });
         }

@@ -345,7 +345,7 @@ mod tests {
                 *p = (7 * i as u8 + 3) % 40;
             }
             assert_eq!(
-                Key::from_word(crate::rules::packed::word(&pits)),
+                Key::from_word(crate::kalah::packed::word(&pits)),
                 Key::new(&pits[..2 * m])
             );
         }

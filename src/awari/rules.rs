@@ -1,0 +1,551 @@
+//! Awari and Oware rules (`RULES.md`, sections "Awari" and "Oware"), on
+//! boards of [`AWARI_MIN_PITS`]`..=`[`AWARI_MAX_PITS`] pits per side.
+//!
+//! # Boards
+//!
+//! A board is always seen from the side to move: `cells[0..m]` are the
+//! mover's pits from the mover's left (sowing goes to higher indices),
+//! `cells[m..2m]` the opponent's pits from the opponent's left; sowing
+//! follows index order modulo `2m`. Captured seeds are not on the board.
+//! A board is held in a `[u8; 12]` whose cells past `2m` are 0. The seeds on
+//! a board must total at most 255 (every count is a `u8`).
+//!
+//! # Rules, as implemented
+//!
+//! - A move sows a non-empty pit of the mover with the shared sowing core
+//!   [`sow`], skipping the origin pit on every lap.
+//! - If the last seed lands in an opponent pit that now holds 2 or 3 seeds
+//!   (Oware: 2, 3 or 4), they are captured, then the pit before it, and so
+//!   on while the pits are the opponent's and capturable. The chain stops at
+//!   the first pit that is not, and never enters the mover's row.
+//! - Feeding: when the opponent's row is empty, only moves that put at least
+//!   one seed into it are legal. If no move does, the game is over before the
+//!   move and the mover takes every seed on the board
+//!   ([`AwariTurn::Over`]).
+//! - Grand slam: a move that captures every seed of the opponent's row is
+//!   illegal, unless every legal move is one. Then they are all legal; each is
+//!   played, captures as usual, and ends the game, the mover taking the seeds
+//!   left in their own row ([`AwariMove::end_gain`]).
+//! - A mover with an empty row (only in set-up positions: after a legal
+//!   move the opponent always has seeds) ends the game before moving; the
+//!   opponent takes the seeds left on the board.
+//! - Endless play splits the seeds left on the board evenly: it adds 0 to the
+//!   score difference.
+//!
+//! Where `RULES.md` is silent, the choice made is:
+//!
+//! - **Feeding before grand slam.** "Every legal move" in the grand-slam
+//!   rule means every move that satisfies the feeding rule. So when the
+//!   opponent's row is empty and every feeding move captures all the seeds it
+//!   feeds, the grand slam is forced and ends the game; a non-feeding move
+//!   never makes a grand slam illegal. This is what a careful player expects:
+//!   the feeding rule decides which moves may be played at all, the
+//!   grand-slam rule then picks among them.
+//! - A capture is "every seed of the opponent's row" when the opponent's row
+//!   is empty after the capture (seeds sown there by the move included).
+//!
+//! # Values
+//!
+//! Every engineer's code uses one convention: the value of a board is
+//! (seeds the mover will still capture or take) − (seeds the opponent
+//! will), with perfect play by both, endless play adding 0. Seeds already
+//! captured are not part of it. For a legal move `mv` of a board,
+//!
+//! ```text
+//! value via mv = mv.captured + mv.end_gain - (if mv.game_over { 0 } else { value(mv.board) })
+//! ```
+//!
+//! ([`AwariMove::value`]), the value of a board is the best of its moves, and
+//! a board whose turn is [`AwariTurn::Over`] is worth
+//! `mover_gain - opponent_gain`.
+//!
+//! ```
+//! use mancala::awari::rules::{awari_start, awari_turn, AwariGame, AwariTurn};
+//!
+//! let board = awari_start(6, 4);
+//! let AwariTurn::Play(moves) = awari_turn(&board, 6, AwariGame::Awari) else { unreachable!() };
+//! assert_eq!(moves.len(), 6);
+//! // Pit 5 sows into the opponent's first four pits; the opponent moves next.
+//! let mv = moves.as_slice()[5];
+//! assert_eq!(mv.board, [5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 0]);
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Error;
+use crate::sow::sow;
+
+/// Fewest pits per side of an Awari or Oware board.
+pub const AWARI_MIN_PITS: usize = 2;
+
+/// Most pits per side of an Awari or Oware board.
+pub const AWARI_MAX_PITS: usize = 6;
+
+/// Which capture rule: Awari captures 2-3, Oware 2-4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AwariGame {
+    /// Awari (Computer-Olympiad rules): captures pits holding 2 or 3.
+    Awari,
+    /// Oware: captures pits holding 2, 3 or 4.
+    Oware,
+}
+
+impl AwariGame {
+    /// Both games, in the order of their ids.
+    pub const ALL: [AwariGame; 2] = [AwariGame::Awari, AwariGame::Oware];
+
+    /// The name used on the command line and in file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            AwariGame::Awari => "awari",
+            AwariGame::Oware => "oware",
+        }
+    }
+
+    /// The game id stored in table headers (1 is Kalah).
+    pub fn id(self) -> u8 {
+        match self {
+            AwariGame::Awari => 2,
+            AwariGame::Oware => 3,
+        }
+    }
+
+    /// The game with header id `id`, if any.
+    pub fn from_id(id: u8) -> Option<AwariGame> {
+        AwariGame::ALL.into_iter().find(|g| g.id() == id)
+    }
+
+    /// The game called `s` ("awari" or "oware"), if any.
+    pub fn from_name(s: &str) -> Option<AwariGame> {
+        AwariGame::ALL.into_iter().find(|g| g.name() == s)
+    }
+
+    /// The largest pit content captured: 3 for Awari, 4 for Oware (the
+    /// smallest is 2 for both).
+    #[inline(always)]
+    pub fn max_capture(self) -> u8 {
+        match self {
+            AwariGame::Awari => 3,
+            AwariGame::Oware => 4,
+        }
+    }
+}
+
+impl FromStr for AwariGame {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        AwariGame::from_name(s)
+            .ok_or_else(|| Error::Unsupported(format!("unknown game \"{s}\": use awari or oware")))
+    }
+}
+
+impl fmt::Display for AwariGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AwariMove {
+    /// The pit sown, `0..m` from the mover's left.
+    pub pit: u8,
+    /// Seeds the mover captures with this move.
+    pub captured: u8,
+    /// The board after the move seen from the new side to move (the
+    /// opponent): rotated, so its `cells[0..m]` are the opponent's pits.
+    /// All zero when the game ends with the move.
+    pub board: [u8; 12],
+    /// The game ends with this move (a forced grand slam).
+    pub game_over: bool,
+    /// When `game_over`: the seeds the mover takes besides `captured` (those
+    /// left in their own row). 0 otherwise.
+    pub end_gain: u8,
+}
+
+impl AwariMove {
+    /// The value of the board the move was played from, through this move,
+    /// given the value of the board it leads to (ignored when the game ends
+    /// with the move). See the module docs for the convention.
+    #[inline(always)]
+    pub fn value(&self, child_value: i32) -> i32 {
+        let gain = self.captured as i32 + self.end_gain as i32;
+        if self.game_over {
+            gain
+        } else {
+            gain - child_value
+        }
+    }
+}
+
+/// The legal moves of a board, in increasing pit order, allocation-free.
+#[derive(Clone, Copy, Debug)]
+pub struct AwariMoves {
+    moves: [AwariMove; AWARI_MAX_PITS],
+    len: u8,
+}
+
+const NO_MOVE: AwariMove = AwariMove {
+    pit: 0,
+    captured: 0,
+    board: [0; 12],
+    game_over: false,
+    end_gain: 0,
+};
+
+impl AwariMoves {
+    const EMPTY: AwariMoves = AwariMoves {
+        moves: [NO_MOVE; AWARI_MAX_PITS],
+        len: 0,
+    };
+
+    #[inline(always)]
+    fn push(&mut self, mv: AwariMove) {
+        self.moves[self.len as usize] = mv;
+        self.len += 1;
+    }
+
+    /// The number of legal moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there is no move (never the case inside [`AwariTurn::Play`]).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[AwariMove] {
+        &self.moves[..self.len as usize]
+    }
+
+    /// The move sowing pit `pit`, if it is legal.
+    pub fn find(&self, pit: usize) -> Option<&AwariMove> {
+        self.as_slice().iter().find(|mv| mv.pit as usize == pit)
+    }
+}
+
+/// What the side to move can do.
+#[derive(Clone, Copy, Debug)]
+pub enum AwariTurn {
+    /// The mover has at least one legal move.
+    Play(AwariMoves),
+    /// The game is over before the mover moves (empty mover row, or nothing
+    /// can feed an empty opponent row): the seeds left on the board that go
+    /// to each side.
+    Over {
+        /// Seeds the mover takes.
+        mover_gain: u8,
+        /// Seeds the opponent takes.
+        opponent_gain: u8,
+    },
+}
+
+/// The start board of a game with `m` pits per side and `n` seeds per pit
+/// (the caller keeps `2 * m * n <= 255`).
+pub fn awari_start(m: usize, n: u8) -> [u8; 12] {
+    let mut b = [0u8; 12];
+    b[..2 * m].fill(n);
+    b
+}
+
+/// Legal moves (or game end) of `cells` (`len >= 2m`, seeds totalling at most
+/// 255) with `m` pits per side under `game`. Allocation-free.
+///
+/// # Panics
+/// When `m` is not in `AWARI_MIN_PITS..=AWARI_MAX_PITS` or `cells` is
+/// shorter than `2m`.
+#[inline]
+pub fn awari_turn(cells: &[u8], m: usize, game: AwariGame) -> AwariTurn {
+    assert!(
+        (AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&m),
+        "{m} pits per side: Awari is played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS}"
+    );
+    let n = 2 * m;
+    let cells = &cells[..n];
+    let mover: u32 = cells[..m].iter().map(|&c| c as u32).sum();
+    let opponent: u32 = cells[m..].iter().map(|&c| c as u32).sum();
+    debug_assert!(mover + opponent <= 255, "more than 255 seeds on the board");
+    if mover == 0 {
+        return AwariTurn::Over {
+            mover_gain: 0,
+            opponent_gain: opponent as u8,
+        };
+    }
+    let max_capture = game.max_capture();
+    let mut moves = AwariMoves::EMPTY;
+    let mut slams = AwariMoves::EMPTY;
+    for pit in 0..m {
+        if cells[pit] == 0 {
+            continue;
+        }
+        let mut b = [0u8; 12];
+        b[..n].copy_from_slice(cells);
+        let last = sow(&mut b[..n], pit, true);
+        if opponent == 0 && b[m..n].iter().all(|&c| c == 0) {
+            // Does not feed the empty opponent row: not legal.
+            continue;
+        }
+        let mut captured = 0u8;
+        let mut i = last;
+        while i >= m && (2..=max_capture).contains(&b[i]) {
+            captured += b[i];
+            b[i] = 0;
+            i -= 1;
+        }
+        if captured > 0 && b[m..n].iter().all(|&c| c == 0) {
+            // Grand slam: legal only if every legal move is one.
+            slams.push(AwariMove {
+                pit: pit as u8,
+                captured,
+                board: [0; 12],
+                game_over: true,
+                end_gain: b[..m].iter().sum(),
+            });
+            continue;
+        }
+        let mut board = [0u8; 12];
+        board[..m].copy_from_slice(&b[m..n]);
+        board[m..n].copy_from_slice(&b[..m]);
+        moves.push(AwariMove {
+            pit: pit as u8,
+            captured,
+            board,
+            game_over: false,
+            end_gain: 0,
+        });
+    }
+    if !moves.is_empty() {
+        AwariTurn::Play(moves)
+    } else if !slams.is_empty() {
+        AwariTurn::Play(slams)
+    } else {
+        // The opponent's row is empty and no move feeds it.
+        AwariTurn::Over {
+            mover_gain: mover as u8,
+            opponent_gain: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(cells: &[u8]) -> [u8; 12] {
+        let mut b = [0u8; 12];
+        b[..cells.len()].copy_from_slice(cells);
+        b
+    }
+
+    fn play(cells: &[u8], m: usize, game: AwariGame) -> Vec<AwariMove> {
+        match awari_turn(cells, m, game) {
+            AwariTurn::Play(moves) => {
+                assert!(!moves.is_empty());
+                moves.as_slice().to_vec()
+            }
+            AwariTurn::Over { .. } => panic!("game over on {cells:?}"),
+        }
+    }
+
+    fn over(cells: &[u8], m: usize, game: AwariGame) -> (u8, u8) {
+        match awari_turn(cells, m, game) {
+            AwariTurn::Over {
+                mover_gain,
+                opponent_gain,
+            } => (mover_gain, opponent_gain),
+            AwariTurn::Play(moves) => panic!("moves {moves:?} on {cells:?}"),
+        }
+    }
+
+    #[test]
+    fn names_and_ids() {
+        for g in AwariGame::ALL {
+            assert_eq!(AwariGame::from_id(g.id()), Some(g));
+            assert_eq!(AwariGame::from_name(g.name()), Some(g));
+            assert_eq!(g.to_string(), g.name());
+        }
+        assert_eq!(AwariGame::Awari.id(), 2);
+        assert_eq!(AwariGame::Oware.id(), 3);
+        assert_eq!(AwariGame::from_id(1), None);
+        assert_eq!(AwariGame::from_name("kalah"), None);
+        assert_eq!("oware".parse::<AwariGame>().unwrap(), AwariGame::Oware);
+        let err = "kalah".parse::<AwariGame>().unwrap_err().to_string();
+        assert!(err.contains("use awari or oware"), "{err}");
+    }
+
+    #[test]
+    fn start_moves_of_awari_6_4() {
+        let moves = play(&awari_start(6, 4), 6, AwariGame::Awari);
+        assert_eq!(moves.len(), 6);
+        // Pit 0 sows cells 1..=4: nothing reaches the opponent.
+        assert_eq!(moves[0].board, [4, 4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4]);
+        for mv in &moves {
+            assert_eq!(mv.captured, 0);
+            assert!(!mv.game_over);
+        }
+    }
+
+    #[test]
+    fn origin_is_skipped() {
+        // m = 2: pit 0 holds 4 = the 3 other cells + 1: the fourth seed
+        // skips the origin and lands in pit 1.
+        let moves = play(&[4, 0, 1, 0], 2, AwariGame::Awari);
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].captured, 0);
+        // After sowing: [0, 2, 2, 1]; rotated for the opponent.
+        assert_eq!(moves[0].board, board(&[2, 1, 0, 2]));
+        // m = 6, 12 seeds from pit 0: one to each of the 11 other cells, the
+        // twelfth to pit 1 (own row: no capture although opponents hold 2).
+        let moves = play(&[12, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], 6, AwariGame::Awari);
+        assert_eq!(moves[0].captured, 0);
+        assert_eq!(moves[0].board, board(&[2, 1, 1, 1, 1, 1, 0, 2, 1, 1, 1, 1]));
+    }
+
+    #[test]
+    fn capture_chain_stops_at_a_non_capturable_pit() {
+        // Pit 3 holds 5: sows cells 4, 5, 6, 7, 8. The opponent's 1 3 1 become
+        // 2 4 2. Awari takes the 2 in cell 8 and stops at the 4 in cell 7.
+        let cells = [0, 0, 0, 5, 0, 1, 1, 3, 1, 0, 0, 5];
+        let moves = play(&cells, 6, AwariGame::Awari);
+        let mv = moves.iter().find(|mv| mv.pit == 3).unwrap();
+        assert_eq!(mv.captured, 2);
+        assert_eq!(mv.board, board(&[2, 4, 0, 0, 0, 5, 0, 0, 0, 0, 1, 2]));
+        // Oware also takes the 4 and the 2 in cell 6, then meets the row
+        // boundary: the mover's own pit 5 holding 2 is never taken.
+        let moves = play(&cells, 6, AwariGame::Oware);
+        let mv = moves.iter().find(|mv| mv.pit == 3).unwrap();
+        assert_eq!(mv.captured, 8);
+        assert_eq!(mv.board, board(&[0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 1, 2]));
+    }
+
+    #[test]
+    fn capture_chain_stops_at_an_empty_or_single_pit() {
+        // m = 3: pit 2 holds 3: sows cells 3, 4, 5. Opponent 0 1 2 -> 1 2 3:
+        // takes 3 (cell 5) and 2 (cell 4), stops at the 1 in cell 3.
+        let moves = play(&[0, 0, 3, 0, 1, 2], 3, AwariGame::Awari);
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].captured, 5);
+        assert_eq!(moves[0].board, board(&[1, 0, 0, 0, 0, 0]));
+        // The last seed in a pit that holds 1 (or 5) captures nothing, even
+        // when the pits before it hold 2.
+        let moves = play(&[0, 0, 3, 1, 1, 0], 3, AwariGame::Awari);
+        assert_eq!(moves[0].captured, 0);
+        assert_eq!(moves[0].board, board(&[2, 2, 1, 0, 0, 0]));
+        let moves = play(&[0, 0, 1, 1, 0, 4], 3, AwariGame::Oware);
+        assert_eq!(moves[0].captured, 2, "Oware takes 2 in cell 3");
+        let moves = play(&[0, 0, 2, 1, 3, 1], 3, AwariGame::Oware);
+        assert_eq!(moves[0].captured, 6, "Oware takes 4 then 2");
+        assert_eq!(moves[0].board, board(&[0, 0, 1, 0, 0, 0]));
+    }
+
+    #[test]
+    fn oware_takes_fours_and_awari_does_not() {
+        // m = 2: pit 1 holds 1 and sows into cell 2, which then holds 4.
+        let cells = [1, 1, 3, 1];
+        let awari = play(&cells, 2, AwariGame::Awari);
+        let oware = play(&cells, 2, AwariGame::Oware);
+        assert_eq!(awari[1].captured, 0);
+        assert_eq!(oware[1].captured, 4);
+        assert_eq!(oware[1].board, board(&[0, 1, 1, 0]));
+        // 5 is never taken.
+        assert_eq!(play(&[1, 1, 4, 1], 2, AwariGame::Oware)[1].captured, 0);
+    }
+
+    #[test]
+    fn grand_slam_is_illegal_when_another_move_exists() {
+        // m = 2: pit 1 (5 seeds) sows 2, 3, 0, 2, 3 (skipping itself):
+        // the opponent's 0 1 become 2 3, both taken: a grand slam. Pit 0
+        // sows into pit 1 and is legal, so pit 1 is not.
+        let moves = play(&[1, 5, 0, 1], 2, AwariGame::Awari);
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].pit, 0);
+        assert_eq!(moves[0].board, board(&[0, 1, 0, 6]));
+        assert!(!moves[0].game_over);
+    }
+
+    #[test]
+    fn grand_slam_is_played_when_forced_and_ends_the_game() {
+        // Same, without the pit-0 alternative: the mover takes 2 + 3 and the
+        // seed sown into pit 0.
+        let moves = play(&[0, 5, 0, 1], 2, AwariGame::Awari);
+        assert_eq!(moves.len(), 1);
+        let mv = moves[0];
+        assert_eq!((mv.pit, mv.captured, mv.end_gain), (1, 5, 1));
+        assert!(mv.game_over);
+        assert_eq!(mv.board, [0; 12]);
+        assert_eq!(mv.value(99), 6);
+        // m = 3: the two seeds of pit 2 make 2 and 2 of the opponent's 1 1 0.
+        let moves = play(&[0, 0, 2, 1, 1, 0], 3, AwariGame::Awari);
+        assert_eq!(moves.len(), 1);
+        assert_eq!((moves[0].captured, moves[0].end_gain), (4, 0));
+        assert!(moves[0].game_over);
+        // With a quiet alternative in pit 0, only pit 0 is legal.
+        let moves = play(&[1, 0, 2, 1, 1, 0], 3, AwariGame::Awari);
+        assert_eq!(moves.iter().map(|mv| mv.pit).collect::<Vec<_>>(), vec![0]);
+    }
+
+    #[test]
+    fn oware_grand_slam_with_fours() {
+        // 17 seeds from pit 5 (m = 6): 11 to the other cells, then 6 more to
+        // the opponent's row: each opponent pit gets 2. 0 0 0 0 2 0 becomes
+        // 2 2 2 2 4 2: Awari takes the last 2 only (stops at 4), Oware takes
+        // everything: a grand slam, illegal because pit 0 can move.
+        let cells = [1, 0, 0, 0, 0, 17, 0, 0, 0, 0, 2, 0];
+        let awari = play(&cells, 6, AwariGame::Awari);
+        assert_eq!(awari.len(), 2);
+        assert_eq!(awari[1].captured, 2);
+        assert_eq!(awari[1].board, board(&[2, 2, 2, 2, 4, 0, 2, 1, 1, 1, 1, 0]));
+        let oware = play(&cells, 6, AwariGame::Oware);
+        assert_eq!(oware.iter().map(|mv| mv.pit).collect::<Vec<_>>(), vec![0]);
+    }
+
+    #[test]
+    fn feeding_is_required() {
+        // m = 3, opponent row empty: pit 0 sows into pit 1 (no feed), pit 2
+        // sows into cell 3 (feeds): only pit 2.
+        let moves = play(&[1, 0, 1, 0, 0, 0], 3, AwariGame::Awari);
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].pit, 2);
+        assert_eq!(moves[0].board, board(&[1, 0, 0, 1, 0, 0]));
+    }
+
+    #[test]
+    fn feeding_before_grand_slam() {
+        // m = 2, opponent row empty. Pit 0 does not feed. Pit 1 (5 seeds)
+        // sows 2, 3, 0, 2, 3: the opponent's row gets 2 2, all taken. It is
+        // the only feeding move, so the grand slam is forced: the mover takes
+        // 4 and the 2 seeds left in pit 0; the game ends.
+        let moves = play(&[1, 5, 0, 0], 2, AwariGame::Awari);
+        assert_eq!(moves.len(), 1);
+        let mv = moves[0];
+        assert_eq!(
+            (mv.pit, mv.captured, mv.end_gain, mv.game_over),
+            (1, 4, 2, true)
+        );
+    }
+
+    #[test]
+    fn no_feeding_move_ends_the_game() {
+        assert_eq!(over(&[1, 1, 0, 0, 0, 0], 3, AwariGame::Awari), (2, 0));
+        assert_eq!(over(&[2, 1, 0, 0, 0, 0, 0, 0], 4, AwariGame::Oware), (3, 0));
+    }
+
+    #[test]
+    fn empty_mover_row_ends_the_game() {
+        assert_eq!(over(&[0, 0, 0, 1, 2, 0], 3, AwariGame::Awari), (0, 3));
+        assert_eq!(over(&[0, 0, 0, 0], 2, AwariGame::Oware), (0, 0));
+    }
+
+    #[test]
+    fn only_the_first_2m_cells_are_read() {
+        let a = play(&[1, 2, 3, 4, 9, 9], 2, AwariGame::Awari);
+        let b = play(&[1, 2, 3, 4], 2, AwariGame::Awari);
+        assert_eq!(a, b);
+    }
+}

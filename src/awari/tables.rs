@@ -1,0 +1,327 @@
+//! The Awari or Oware tables of one board width: the tables for 0..=K seeds
+//! on the board, opened by memory map, and board-level look-ups.
+//!
+//! A table for k seeds holds every board with k seeds whose mover row is
+//! non-empty ([`crate::tables::index::Layout::MoverRowNonEmpty`]); a board whose
+//! mover row is empty ends the game (the opponent takes every seed) and is
+//! valued directly. Values follow [`crate::awari::rules`]: seeds the mover
+//! will still capture or take minus those the opponent will, perfect play,
+//! endless play adding 0.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::awari::position::AwariPosition;
+use crate::awari::rules::{awari_turn, AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
+use crate::error::{Error, Result};
+use crate::tables::{Table, TableGame, TableSpec};
+
+/// The value of one legal move of a board, as the query prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct AwariMoveValue {
+    /// The pit played, from the mover's left.
+    #[serde(rename = "move")]
+    pub pit: usize,
+    /// Seeds the mover captures with it (and takes, when it ends the game).
+    pub captured: u32,
+    /// The value of the board through this move, for the side to move.
+    pub value: i32,
+}
+
+/// How a principal variation ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PvEnd {
+    /// The game ends by the rules.
+    GameOver,
+    /// A position comes back with the same side to move: endless play, the
+    /// seeds left split evenly.
+    Repetition,
+}
+
+/// The tables of one game and board width for every seed count from 1 up to
+/// [`AwariTablebase::max_seeds`].
+#[derive(Debug)]
+pub struct AwariTablebase {
+    dir: PathBuf,
+    game: AwariGame,
+    pits: usize,
+    /// `tables[k]` for k seeds; `tables[0]` is always `None` (no board with
+    /// 0 seeds has a non-empty mover row).
+    tables: Vec<Option<Table>>,
+}
+
+/// The spec of one Awari or Oware table.
+pub fn awari_spec(game: AwariGame, pits: usize, seeds: usize) -> TableSpec {
+    TableSpec {
+        game: TableGame::Awari(game),
+        pits,
+        seeds,
+    }
+}
+
+/// Check that `pits` is a board width the Awari tables support.
+pub fn check_awari_pits(pits: usize) -> Result<()> {
+    if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&pits) {
+        return Err(Error::Unsupported(format!(
+            "{pits} pits per side: Awari and Oware are played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
+        )));
+    }
+    Ok(())
+}
+
+impl AwariTablebase {
+    /// Open the tables for 1..=`max_seeds` seeds from `dir`; every one must be
+    /// present and sound.
+    pub fn open(dir: &Path, game: AwariGame, pits: usize, max_seeds: usize) -> Result<Self> {
+        check_awari_pits(pits)?;
+        let mut tb = AwariTablebase::empty(dir, game, pits);
+        for k in 1..=max_seeds {
+            tb.push(Table::open(dir, awari_spec(game, pits, k))?);
+        }
+        Ok(tb)
+    }
+
+    /// Open as many consecutive tables from 1 seed upwards as `dir` holds
+    /// (possibly none). A table that is present but unusable is an error.
+    pub fn open_available(dir: &Path, game: AwariGame, pits: usize) -> Result<Self> {
+        check_awari_pits(pits)?;
+        let mut tb = AwariTablebase::empty(dir, game, pits);
+        for k in 1..=crate::tables::index::MAX_INDEX_SEEDS {
+            match Table::open(dir, awari_spec(game, pits, k)) {
+                Ok(t) => tb.push(t),
+                Err(Error::MissingTable { .. }) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(tb)
+    }
+
+    /// An empty set (no tables): enough for boards that are over; the
+    /// builder fills it.
+    pub fn empty(dir: &Path, game: AwariGame, pits: usize) -> Self {
+        AwariTablebase {
+            dir: dir.to_path_buf(),
+            game,
+            pits,
+            tables: vec![None],
+        }
+    }
+
+    /// Add the table for the next seed count (used by the builder).
+    pub(crate) fn push(&mut self, table: Table) {
+        debug_assert_eq!(table.spec().seeds, self.tables.len());
+        self.tables.push(Some(table));
+    }
+
+    /// Largest seed count covered.
+    pub fn max_seeds(&self) -> usize {
+        self.tables.len() - 1
+    }
+
+    /// The game.
+    pub fn game(&self) -> AwariGame {
+        self.game
+    }
+
+    /// Pits per side.
+    pub fn pits(&self) -> usize {
+        self.pits
+    }
+
+    /// The table directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The table for `k` seeds, if loaded.
+    pub fn table(&self, k: usize) -> Option<&Table> {
+        self.tables.get(k).and_then(|t| t.as_ref())
+    }
+
+    /// Total bytes of the loaded table files.
+    pub fn total_bytes(&self) -> u64 {
+        self.tables.iter().flatten().map(|t| t.file_len()).sum()
+    }
+
+    /// The value of a board (`cells`, at least 2m entries, seen from the side
+    /// to move), or `None` when it holds more seeds than the loaded tables.
+    pub fn value(&self, cells: &[u8]) -> Option<i32> {
+        let m = self.pits;
+        let (mover, opponent) = (&cells[..m], &cells[m..2 * m]);
+        let a: usize = mover.iter().map(|&x| x as usize).sum();
+        let b: usize = opponent.iter().map(|&x| x as usize).sum();
+        if a == 0 {
+            // The mover cannot move: the opponent takes every seed.
+            return Some(-(b as i32));
+        }
+        let table = self.table(a + b)?;
+        Some(table.value(table.indexer().rank_with_sum(mover, opponent, a)))
+    }
+
+    /// The value of every legal move of a board, from the side to move's
+    /// view, or `None` when a child is beyond the loaded tables. Empty when
+    /// the game is over before the mover moves.
+    pub fn move_values(&self, cells: &[u8]) -> Option<Vec<AwariMoveValue>> {
+        let mut out = Vec::new();
+        if let AwariTurn::Play(moves) = awari_turn(cells, self.pits, self.game) {
+            for mv in moves.as_slice() {
+                let child = if mv.game_over {
+                    0
+                } else {
+                    self.value(&mv.board)?
+                };
+                out.push(AwariMoveValue {
+                    pit: mv.pit as usize,
+                    captured: mv.captured as u32 + mv.end_gain as u32,
+                    value: mv.value(child),
+                });
+            }
+        }
+        Some(out)
+    }
+
+    /// A best move of a board, and its value, when the tables cover it
+    /// (`None` otherwise, or when the game is over).
+    ///
+    /// A move of the best value is not enough where boards repeat: from a
+    /// board worth `v > 0`, a quiet move to a board worth `-v` keeps the
+    /// value, but the opponent may answer back into the first board, and a
+    /// line of best values that goes round for ever is worth 0. So when the
+    /// value is positive the move returned is one from which the mover can
+    /// force, within the fewest plies, a capture or a game end worth at
+    /// least `v` (an AND-OR search over the table values, by iterative
+    /// deepening; a table that says `v > 0` guarantees such a line exists).
+    /// Otherwise it is the lowest pit among the moves of the best value.
+    pub fn best_move(&self, cells: &[u8]) -> Option<(usize, i32)> {
+        let moves = self.move_values(cells)?;
+        let best = moves.iter().map(|mv| mv.value).max()?;
+        let first = moves.iter().find(|mv| mv.value == best)?.pit;
+        if best <= 0 {
+            return Some((first, best));
+        }
+        let mut board = [0u8; 12];
+        board[..2 * self.pits].copy_from_slice(&cells[..2 * self.pits]);
+        let mut prover = Prover {
+            tb: self,
+            target: best,
+            failed: HashMap::new(),
+        };
+        for depth in (1..=MAX_PROOF_PLIES).step_by(2) {
+            if let Some(pit) = prover.winning_move(&board, depth) {
+                return Some((pit, best));
+            }
+        }
+        // Not reached with sound tables; the best value is still kept.
+        Some((first, best))
+    }
+
+    /// A principal variation from `pos`: [`AwariTablebase::best_move`] for
+    /// both sides until the game ends or a position repeats (then the seeds
+    /// left are split evenly and the line is endless). `None` when the
+    /// tables do not cover the position or it has another board width.
+    /// Replayed, it ends with the captured difference `value` plus what was
+    /// captured before.
+    pub fn principal_variation(&self, pos: &AwariPosition) -> Option<(Vec<usize>, PvEnd)> {
+        if pos.pits_per_side() != self.pits {
+            return None;
+        }
+        let mut p = *pos;
+        let mut seen = std::collections::HashSet::new();
+        seen.insert((p.cells(), p.to_move()));
+        let mut line = Vec::new();
+        loop {
+            if p.finish(self.game) {
+                return Some((line, PvEnd::GameOver));
+            }
+            let (pit, _) = self.best_move(&p.cells())?;
+            p.play(pit, self.game).ok()?;
+            line.push(pit);
+            if !seen.insert((p.cells(), p.to_move())) {
+                return Some((line, PvEnd::Repetition));
+            }
+        }
+    }
+
+    /// The command that builds the tables needed for `k` seeds.
+    pub fn build_command(&self, k: usize) -> String {
+        awari_spec(self.game, self.pits, k).build_command(&self.dir)
+    }
+}
+
+/// Deepest forcing line [`AwariTablebase::best_move`] looks for, in plies.
+const MAX_PROOF_PLIES: u32 = 255;
+
+/// The AND-OR search behind [`AwariTablebase::best_move`]: can the mover
+/// force an exit (a capture or a game end) worth at least `target`?
+struct Prover<'a> {
+    tb: &'a AwariTablebase,
+    target: i32,
+    /// Boards from which no forcing line of the given length (or shorter)
+    /// was found.
+    failed: HashMap<[u8; 12], u32>,
+}
+
+impl Prover<'_> {
+    /// A move of `board` (mover to move, worth `>= target` to it) from which
+    /// the mover forces an exit worth `>= target` within `depth` plies.
+    fn winning_move(&mut self, board: &[u8; 12], depth: u32) -> Option<usize> {
+        if depth == 0 || self.failed.get(board).is_some_and(|&d| d >= depth) {
+            return None;
+        }
+        let m = self.tb.pits;
+        let AwariTurn::Play(moves) = awari_turn(board, m, self.tb.game) else {
+            return None;
+        };
+        // Exits first: they end the search at once.
+        for mv in moves.as_slice() {
+            if mv.game_over || mv.captured > 0 {
+                let child = if mv.game_over {
+                    0
+                } else {
+                    self.tb.value(&mv.board)?
+                };
+                if mv.value(child) >= self.target {
+                    return Some(mv.pit as usize);
+                }
+            }
+        }
+        if depth >= 3 {
+            for mv in moves.as_slice() {
+                if mv.game_over || mv.captured > 0 {
+                    continue;
+                }
+                if -self.tb.value(&mv.board)? >= self.target && self.holds(&mv.board, depth - 1) {
+                    return Some(mv.pit as usize);
+                }
+            }
+        }
+        self.failed.insert(*board, depth);
+        None
+    }
+
+    /// Whether every move of the opponent at `board` leads to an exit worth
+    /// `>= target` to the mover, or to a board where the mover forces one
+    /// within `depth - 1` plies.
+    fn holds(&mut self, board: &[u8; 12], depth: u32) -> bool {
+        let m = self.tb.pits;
+        match awari_turn(board, m, self.tb.game) {
+            AwariTurn::Over {
+                mover_gain,
+                opponent_gain,
+            } => opponent_gain as i32 - mover_gain as i32 >= self.target,
+            AwariTurn::Play(moves) => moves.as_slice().iter().all(|mv| {
+                if mv.game_over || mv.captured > 0 {
+                    let child = if mv.game_over {
+                        Some(0)
+                    } else {
+                        self.tb.value(&mv.board)
+                    };
+                    child.is_some_and(|c| -mv.value(c) >= self.target)
+                } else {
+                    self.winning_move(&mv.board, depth - 1).is_some()
+                }
+            }),
+        }
+    }
+}

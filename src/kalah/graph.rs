@@ -1,0 +1,732 @@
+//! Full game graphs of small Kalah instances: every position reachable from
+//! the start, with its exact value, its layer and its number of moves.
+//!
+//! # The counting convention
+//!
+//! A node of the graph is a full board state: the seeds of every pit, both
+//! stores and the side to move. Every single move (one sowing) is an edge, so
+//! the positions inside an extra-turn chain (the mover moves again) are nodes
+//! like any other. Two rules decide where the graph stops:
+//!
+//! - a position where one store holds more than half of the seeds is
+//!   *decided* (its winner is known): it is a leaf, counted and valued but
+//!   its moves not followed ([`GraphOptions::decided_leaves`]);
+//! - a move that ends the game leads to a terminal node counted **as the
+//!   move left the board** ([`Terminals::AsPlayed`]): the seeds still in a
+//!   row are *not* swept into the stores, and the side "to move" is the one
+//!   the turn passes to (the mover again when the last seed fell into its
+//!   own store).
+//!
+//! This is the convention of the published graphs: it reproduces every
+//! published size but those of Kalah(2,5) and (3,6), and every published
+//! W/L/D share but those of Kalah(2,1), (2,5) and (3,6);
+//! `docs/kalah-graphs.md` gives the evidence and what is wrong with those
+//! lines. The other conventions ([`Terminals::Swept`],
+//! [`Terminals::Omitted`], decided positions expanded) are kept so that the
+//! comparison can be re-run.
+//!
+//! # Layers
+//!
+//! A position where South has `p` seeds in its store and North `q` belongs to
+//! the layer (subgraph) `g(p, q)`. No move takes a seed out of a store, so
+//! every move stays in its layer or goes to one with a larger `p + q`; the
+//! layers are reported ordered by `p + q`, then `p`.
+//!
+//! # Values
+//!
+//! Values come from the endgame tables: a position of Kalah(m, n) has at most
+//! `2mn` seeds in play, so the m-pit tables up to `2mn` seeds cover the whole
+//! graph ([`seeds_needed`]). "Win for South" means South ends the game with
+//! more seeds in its store than North under perfect play from that node.
+//!
+//! ```no_run
+//! use mancala::kalah::graph::{graph, GraphOptions};
+//! use mancala::kalah::rules::KalahRules;
+//! use mancala::kalah::tables::Tablebase;
+//!
+//! let tb = Tablebase::open(std::path::Path::new("db"), KalahRules::Default, 2, 8).unwrap();
+//! let report = graph(&GraphOptions::new(2, 2), &tb).unwrap();
+//! println!("{} positions, {} won for South", report.positions, report.win);
+//! ```
+
+use crate::side::Side;
+use crate::sow::MAX_PITS;
+use crate::tables::MAX_TABLE_PITS;
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::hash::BuildHasher;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::kalah::position::Position;
+use crate::kalah::rules::{self, KalahRules};
+use crate::kalah::tables::{spec, Tablebase};
+
+/// How the positions that end the game are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Terminals {
+    /// As the last move left the board: remaining seeds not swept into the
+    /// stores, the side to move being the one the turn passes to. The
+    /// default: the convention of the published figures.
+    #[default]
+    AsPlayed,
+    /// After the remaining seeds are swept into their owners' stores, the
+    /// side to move being the player who made the last move.
+    Swept,
+    /// Not counted at all (only positions where a move is possible).
+    Omitted,
+}
+
+impl Terminals {
+    /// Every convention.
+    pub const ALL: [Terminals; 3] = [Terminals::AsPlayed, Terminals::Swept, Terminals::Omitted];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Terminals::AsPlayed => "as-played",
+            Terminals::Swept => "swept",
+            Terminals::Omitted => "omitted",
+        }
+    }
+}
+
+impl std::fmt::Display for Terminals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Terminals {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Terminals::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| {
+                format!("unknown terminal convention \"{s}\": use as-played, swept or omitted")
+            })
+    }
+}
+
+/// What graph to enumerate.
+#[derive(Clone, Debug)]
+pub struct GraphOptions {
+    /// Pits per side (1..=6).
+    pub pits: usize,
+    /// Seeds per pit at the start (at least 1).
+    pub seeds: usize,
+    /// How terminal positions are counted.
+    pub terminals: Terminals,
+    /// Whether a position where one store holds more than half of the seeds
+    /// (the winner is known) is a leaf: counted and valued, but its moves
+    /// not followed. True by default: the published graphs stop there.
+    pub decided_leaves: bool,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+    /// Stop with [`Error::Memory`] once more positions than this are found
+    /// (`None`: no limit). Each position costs about 60 bytes.
+    pub max_positions: Option<u64>,
+}
+
+impl GraphOptions {
+    /// Kalah(`pits`, `seeds`) with the default convention and no progress bar.
+    pub fn new(pits: usize, seeds: usize) -> GraphOptions {
+        GraphOptions {
+            pits,
+            seeds,
+            terminals: Terminals::default(),
+            decided_leaves: true,
+            progress: false,
+            max_positions: None,
+        }
+    }
+}
+
+/// The positions of one layer `g(p, q)` and their values for South.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Layer {
+    /// Seeds in South's store.
+    pub p: u32,
+    /// Seeds in North's store.
+    pub q: u32,
+    /// Positions in the layer.
+    pub positions: u64,
+    /// Positions won for South under perfect play.
+    pub win: u64,
+    /// Positions lost for South.
+    pub loss: u64,
+    /// Positions drawn.
+    pub draw: u64,
+}
+
+/// Everything the enumeration found.
+#[derive(Clone, Debug, Serialize)]
+pub struct GraphReport {
+    /// Pits per side.
+    pub pits: usize,
+    /// Seeds per pit at the start.
+    pub seeds: usize,
+    /// The rules.
+    pub rules: String,
+    /// How terminal positions were counted.
+    pub terminals: Terminals,
+    /// Positions (nodes) in the graph.
+    pub positions: u64,
+    /// Of which terminal (the game is over).
+    pub terminal_positions: u64,
+    /// Of which leaves because decided (a store holds more than half of the
+    /// seeds) while the game goes on; 0 unless [`GraphOptions::decided_leaves`].
+    pub decided_positions: u64,
+    /// Whether decided positions were leaves.
+    pub decided_leaves: bool,
+    /// Edges (single moves) out of the positions.
+    pub moves: u64,
+    /// All configurations: see [`configurations`].
+    pub configurations: u64,
+    /// `positions / configurations`.
+    pub share_of_configurations: f64,
+    /// Mean number of legal moves over the positions whose moves were
+    /// followed (neither terminal nor decided leaves).
+    pub branching_mean: f64,
+    /// Population standard deviation of the same.
+    pub branching_sd: f64,
+    /// Positions won for South under perfect play.
+    pub win: u64,
+    /// Positions lost for South.
+    pub loss: u64,
+    /// Positions drawn.
+    pub draw: u64,
+    /// Final store difference for South from the start with perfect play.
+    pub start_value: i32,
+    /// Longest game in single moves (depth of the graph).
+    pub depth: usize,
+    /// The layers `g(p, q)`, ordered by `p + q`, then `p`.
+    pub layers: Vec<Layer>,
+    /// Wall-clock seconds of the enumeration.
+    pub seconds: f64,
+}
+
+impl GraphReport {
+    /// Percentages of positions won, lost and drawn for South.
+    pub fn shares(&self) -> [f64; 3] {
+        let t = self.positions.max(1) as f64;
+        [
+            100.0 * self.win as f64 / t,
+            100.0 * self.loss as f64 / t,
+            100.0 * self.draw as f64 / t,
+        ]
+    }
+
+    /// The per-layer table as CSV: a header line, then one line per layer.
+    pub fn layers_csv(&self) -> String {
+        let mut out = String::from("p,q,positions,win,loss,draw\n");
+        for l in &self.layers {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{}",
+                l.p, l.q, l.positions, l.win, l.loss, l.draw
+            );
+        }
+        out
+    }
+}
+
+/// Seeds in play the tables must cover for Kalah(m, n): `2mn`.
+pub fn seeds_needed(pits: usize, seeds: usize) -> usize {
+    2 * pits * seeds
+}
+
+/// The number of configurations the graph's size is compared with: the ways
+/// to place the `2mn` seeds in the `2m` pits and the 2 stores,
+/// `C(2mn + 2m + 1, 2m + 1)`, times 2 for the side to move.
+/// `None` if it does not fit in 64 bits.
+pub fn configurations(pits: usize, seeds: usize) -> Option<u64> {
+    let k = (2 * pits * seeds) as u128;
+    let cells = (2 * pits + 2) as u128;
+    // C(k + cells - 1, cells - 1), exactly, in u128.
+    let r = cells - 1;
+    let mut c: u128 = 1;
+    for i in 1..=r {
+        c = c.checked_mul(k + i)? / i;
+    }
+    u64::try_from(c.checked_mul(2)?).ok()
+}
+
+/// Check that Kalah(pits, seeds) can be enumerated with tables, before any
+/// work: 1..=6 pits, at least one seed, at most the indexer's seed count.
+pub fn check_instance(pits: usize, seeds: usize) -> Result<()> {
+    if pits == 0 || pits > MAX_TABLE_PITS {
+        return Err(Error::Unsupported(format!(
+            "Kalah({pits},{seeds}): game graphs are enumerated for 1 to {MAX_TABLE_PITS} pits per side"
+        )));
+    }
+    if seeds == 0 {
+        return Err(Error::Unsupported(format!(
+            "Kalah({pits},0) has no seeds: give at least 1 seed per pit"
+        )));
+    }
+    let k = seeds_needed(pits, seeds);
+    if k > crate::tables::index::MAX_INDEX_SEEDS {
+        return Err(Error::Unsupported(format!(
+            "Kalah({pits},{seeds}) has {k} seeds; the tables go up to {} seeds in play: use fewer seeds per pit",
+            crate::tables::index::MAX_INDEX_SEEDS
+        )));
+    }
+    Ok(())
+}
+
+/// The board a game-ending move leaves before the remaining seeds are swept,
+/// and whether its last seed fell into the mover's store. Mirrors
+/// [`rules::kalah_move`] up to the sweep; [`successors`] checks that sweeping
+/// it gives what the rules engine gives.
+fn unswept(
+    cells: &[u8],
+    m: usize,
+    pit: usize,
+    rules: KalahRules,
+) -> ([u8; 2 * MAX_PITS + 2], bool) {
+    let mut c = [0u8; 2 * MAX_PITS + 2];
+    c[..2 * m + 2].copy_from_slice(cells);
+    let last = crate::sow::sow(&mut c[..2 * m + 1], pit, false);
+    if last < m && c[last] == 1 {
+        let opposite = 2 * m - last;
+        if c[opposite] > 0 || rules != KalahRules::CaptureNeedsOpposite {
+            c[m] += c[opposite] + 1;
+            c[last] = 0;
+            c[opposite] = 0;
+        }
+    }
+    (c, last == m)
+}
+
+/// The positions one move away from `pos` under `terminals`, pushed onto
+/// `out`. Returns the number of legal moves (0 for a terminal position).
+pub fn successors(
+    pos: &Position,
+    rules: KalahRules,
+    terminals: Terminals,
+    out: &mut Vec<Position>,
+) -> usize {
+    let m = pos.pits_per_side();
+    let mut moves = 0;
+    for pit in pos.legal_moves(rules) {
+        moves += 1;
+        let mut child = *pos;
+        let mv = child.play(pit, rules).expect("legal move");
+        if !mv.game_over {
+            out.push(child);
+            continue;
+        }
+        match terminals {
+            Terminals::Omitted => {}
+            Terminals::Swept => out.push(child),
+            Terminals::AsPlayed => {
+                let (mut c, extra) = unswept(pos.cells(), m, pit, rules);
+                let mut check = c;
+                rules::sweep(&mut check[..2 * m + 2], m);
+                assert_eq!(
+                    &check[..2 * m + 2],
+                    child.cells(),
+                    "unswept end of game disagrees with the rules engine"
+                );
+                let mut side = pos.to_move();
+                if !extra {
+                    rules::swap_sides(&mut c[..2 * m + 2], m);
+                    side = side.other();
+                }
+                out.push(Position::from_cells(&c[..2 * m + 2], side).expect("valid cells"));
+            }
+        }
+    }
+    moves
+}
+
+/// Whether one store holds more than `half` seeds (half of all the seeds):
+/// the winner is known whatever happens next.
+pub fn is_decided(pos: &Position, half: usize) -> bool {
+    pos.stores().iter().any(|&s| s as usize > half)
+}
+
+/// Per-thread sums.
+#[derive(Default)]
+struct Acc {
+    positions: u64,
+    terminal: u64,
+    decided: u64,
+    moves: u64,
+    moves_sq: u64,
+    layers: BTreeMap<(u32, u32), [u64; 3]>,
+    missing: Option<Position>,
+}
+
+impl Acc {
+    fn merge(mut self, other: Acc) -> Acc {
+        self.positions += other.positions;
+        self.terminal += other.terminal;
+        self.decided += other.decided;
+        self.moves += other.moves;
+        self.moves_sq += other.moves_sq;
+        for (k, v) in other.layers {
+            let e = self.layers.entry(k).or_default();
+            for (a, b) in e.iter_mut().zip(v) {
+                *a += b;
+            }
+        }
+        self.missing = self.missing.or(other.missing);
+        self
+    }
+}
+
+const SHARDS: usize = 64;
+
+/// Enumerate the game graph of Kalah(`opts.pits`, `opts.seeds`) under the
+/// rules of `tb`, valuing every position from `tb`.
+///
+/// The enumeration runs breadth-first, one single move per round; each
+/// round's frontier is expanded in parallel (rayon) and new positions are
+/// recognised in a sharded concurrent set. `tb` must hold the
+/// `opts.pits`-pit tables up to [`seeds_needed`] seeds.
+pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
+    let (m, n) = (opts.pits, opts.seeds);
+    check_instance(m, n)?;
+    let rules = tb.rules();
+    let need = seeds_needed(m, n);
+    if tb.pits() != m || tb.max_seeds() < need {
+        return Err(Error::MissingTable {
+            path: spec(rules, m, need).path(tb.dir()),
+            command: spec(rules, m, need).build_command(tb.dir()),
+        });
+    }
+    let started = Instant::now();
+    let start = Position::start(m, n)?;
+    let start_value = tb.value(&start).expect("tables cover the start");
+    let half = m * n;
+    let bar = if opts.progress {
+        let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        b.enable_steady_tick(std::time::Duration::from_millis(200));
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} Kalah graph: {pos} positions, {msg} [{elapsed}]",
+            )
+            .expect("valid template"),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let hasher = std::collections::hash_map::RandomState::new();
+    let shards: Vec<Mutex<HashSet<Position>>> =
+        (0..SHARDS).map(|_| Mutex::new(HashSet::new())).collect();
+    let shard_of = |p: &Position| (hasher.hash_one(p) as usize) % SHARDS;
+    shards[shard_of(&start)].lock().expect("lock").insert(start);
+    let mut frontier = vec![start];
+    let mut total = Acc::default();
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        let (acc, next) = frontier
+            .par_iter()
+            .fold(
+                || (Acc::default(), Vec::new(), Vec::new()),
+                |(mut acc, mut next, mut buf), pos| {
+                    buf.clear();
+                    acc.positions += 1;
+                    let moves =
+                        if opts.decided_leaves && is_decided(pos, half) && !pos.is_game_over(rules)
+                        {
+                            acc.decided += 1;
+                            0
+                        } else {
+                            successors(pos, rules, opts.terminals, &mut buf) as u64
+                        };
+                    if moves == 0 {
+                        acc.terminal += u64::from(pos.is_game_over(rules));
+                    } else {
+                        acc.moves += moves;
+                        acc.moves_sq += moves * moves;
+                    }
+                    match tb.value(pos) {
+                        Some(v) => {
+                            let south = if pos.to_move() == Side::South { v } else { -v };
+                            let [p, q] = pos.stores();
+                            let e = acc.layers.entry((p as u32, q as u32)).or_default();
+                            e[if south > 0 {
+                                0
+                            } else if south < 0 {
+                                1
+                            } else {
+                                2
+                            }] += 1;
+                        }
+                        None => acc.missing = Some(*pos),
+                    }
+                    for child in buf.drain(..) {
+                        if shards[shard_of(&child)].lock().expect("lock").insert(child) {
+                            next.push(child);
+                        }
+                    }
+                    (acc, next, buf)
+                },
+            )
+            .map(|(acc, next, _)| (acc, next))
+            .reduce(
+                || (Acc::default(), Vec::new()),
+                |(a, mut na), (b, nb)| {
+                    na.extend(nb);
+                    (a.merge(b), na)
+                },
+            );
+        total = total.merge(acc);
+        if let Some(pos) = total.missing {
+            return Err(Error::MissingTable {
+                path: spec(rules, m, pos.active_seeds()).path(tb.dir()),
+                command: tb.build_command(pos.active_seeds()),
+            });
+        }
+        if !next.is_empty() {
+            depth += 1;
+        }
+        let found = total.positions + next.len() as u64;
+        if opts.max_positions.is_some_and(|max| found > max) {
+            bar.finish_and_clear();
+            return Err(Error::Memory(format!(
+                "the game graph of Kalah({m},{n}) has at least {found} positions, over the limit of {}: \
+                 raise it with --max-positions if the machine has about 60 bytes of memory per position",
+                opts.max_positions.unwrap_or_default()
+            )));
+        }
+        frontier = next;
+        bar.set_position(total.positions);
+        bar.set_message(format!("depth {depth}, frontier {}", frontier.len()));
+    }
+    bar.finish_and_clear();
+    let mut layers: Vec<Layer> = total
+        .layers
+        .iter()
+        .map(|(&(p, q), v)| Layer {
+            p,
+            q,
+            positions: v.iter().sum(),
+            win: v[0],
+            loss: v[1],
+            draw: v[2],
+        })
+        .collect();
+    layers.sort_by_key(|l| (l.p + l.q, l.p));
+    let inner = (total.positions - total.terminal - total.decided).max(1) as f64;
+    let mean = total.moves as f64 / inner;
+    let var = (total.moves_sq as f64 / inner - mean * mean).max(0.0);
+    let configurations = configurations(m, n).unwrap_or(u64::MAX);
+    Ok(GraphReport {
+        pits: m,
+        seeds: n,
+        rules: rules.name().to_string(),
+        terminals: opts.terminals,
+        positions: total.positions,
+        terminal_positions: total.terminal,
+        decided_positions: total.decided,
+        decided_leaves: opts.decided_leaves,
+        moves: total.moves,
+        configurations,
+        share_of_configurations: total.positions as f64 / configurations as f64,
+        branching_mean: mean,
+        branching_sd: var.sqrt(),
+        win: layers.iter().map(|l| l.win).sum(),
+        loss: layers.iter().map(|l| l.loss).sum(),
+        draw: layers.iter().map(|l| l.draw).sum(),
+        start_value,
+        depth,
+        layers,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Escape text for XML.
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Draw the Win/Loss/Draw shares for South of every layer as a stacked bar
+/// chart in SVG: one `<g class="layer">` per layer (ordered as in the
+/// report) holding its three bars, a y axis in percent with its label, an x
+/// axis labelled with the layers `p,q`, a title and a legend.
+pub fn plot_svg(report: &GraphReport) -> String {
+    const COLORS: [(&str, &str); 3] =
+        [("win", "#2e7d32"), ("loss", "#c62828"), ("draw", "#9e9e9e")];
+    let n = report.layers.len().max(1);
+    let left = 70.0;
+    let top = 60.0;
+    let plot_h = 300.0;
+    let bar_w: f64 = if n <= 40 {
+        18.0
+    } else {
+        (1200.0 / n as f64).max(3.0)
+    };
+    let step = bar_w * 1.25;
+    let plot_w = (step * n as f64).max(300.0);
+    let bottom = 90.0;
+    let width = left + plot_w + 170.0;
+    let height = top + plot_h + bottom;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="12">"#
+    );
+    let [w, l, d] = report.shares();
+    let title = format!(
+        "Kalah({},{}) game graph: {} positions, South wins {w:.1}% / loses {l:.1}% / draws {d:.1}% ({} rules)",
+        report.pits, report.seeds, report.positions, report.rules
+    );
+    let _ = writeln!(
+        s,
+        r#"<title>{}</title>
+<text class="title" x="{left}" y="25" font-size="15">{}</text>"#,
+        xml_escape(&title),
+        xml_escape(&title)
+    );
+    // Axes.
+    let y0 = top + plot_h;
+    let _ = writeln!(s, r#"<g class="axes" stroke="black" fill="none">"#);
+    let _ = writeln!(
+        s,
+        r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{y0}"/><line x1="{left}" y1="{y0}" x2="{:.1}" y2="{y0}"/>"#,
+        left + plot_w
+    );
+    let _ = writeln!(s, "</g>");
+    let _ = writeln!(s, r#"<g class="y-ticks" text-anchor="end">"#);
+    for t in 0..=4 {
+        let pct = 25 * t;
+        let y = y0 - plot_h * pct as f64 / 100.0;
+        let _ = writeln!(
+            s,
+            r#"<line x1="{:.1}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="black"/><text x="{:.1}" y="{:.1}">{pct}%</text>"#,
+            left - 5.0,
+            left - 8.0,
+            y + 4.0
+        );
+    }
+    let _ = writeln!(s, "</g>");
+    let _ = writeln!(
+        s,
+        r#"<text class="y-label" transform="translate(18,{:.1}) rotate(-90)" text-anchor="middle">share of the layer's positions (South's result)</text>"#,
+        top + plot_h / 2.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<text class="x-label" x="{:.1}" y="{:.1}" text-anchor="middle">layer g(p, q): p seeds in South's store, q in North's, ordered by p + q</text>"#,
+        left + plot_w / 2.0,
+        height - 12.0
+    );
+    // Bars, one group per layer.
+    let label_every = (n as f64 / 40.0).ceil().max(1.0) as usize;
+    for (i, layer) in report.layers.iter().enumerate() {
+        let x = left + step * i as f64 + (step - bar_w) / 2.0;
+        let _ = writeln!(
+            s,
+            r#"<g class="layer" data-p="{}" data-q="{}" data-positions="{}">"#,
+            layer.p, layer.q, layer.positions
+        );
+        let _ = writeln!(
+            s,
+            "<title>g({},{}): {} positions, {} won, {} lost, {} drawn for South</title>",
+            layer.p, layer.q, layer.positions, layer.win, layer.loss, layer.draw
+        );
+        let total = layer.positions.max(1) as f64;
+        let mut y = y0;
+        for (count, (name, color)) in [layer.win, layer.loss, layer.draw].into_iter().zip(COLORS) {
+            let h = plot_h * count as f64 / total;
+            y -= h;
+            let _ = writeln!(
+                s,
+                r#"<rect class="{name}" x="{x:.2}" y="{y:.2}" width="{bar_w:.2}" height="{h:.2}" fill="{color}"/>"#
+            );
+        }
+        if i % label_every == 0 {
+            let lx = x + bar_w / 2.0;
+            let ly = y0 + 10.0;
+            let _ = writeln!(
+                s,
+                r#"<text x="{lx:.1}" y="{ly:.1}" font-size="9" text-anchor="end" transform="rotate(-60 {lx:.1} {ly:.1})">{},{}</text>"#,
+                layer.p, layer.q
+            );
+        }
+        let _ = writeln!(s, "</g>");
+    }
+    // Legend.
+    let lx = left + plot_w + 20.0;
+    let _ = writeln!(s, r#"<g class="legend">"#);
+    for (i, (name, color)) in COLORS.iter().enumerate() {
+        let y = top + 20.0 * i as f64;
+        let label = match *name {
+            "win" => "South wins",
+            "loss" => "South loses",
+            _ => "draw",
+        };
+        let _ = writeln!(
+            s,
+            r#"<rect x="{lx:.1}" y="{y:.1}" width="12" height="12" fill="{color}"/><text x="{:.1}" y="{:.1}">{label}</text>"#,
+            lx + 18.0,
+            y + 10.0
+        );
+    }
+    let _ = writeln!(s, "</g>");
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configurations_counts_boards_and_side() {
+        // Kalah(1,1): 2 seeds in 4 cells: C(5,3) = 10 boards, 20 with the side.
+        assert_eq!(configurations(1, 1), Some(20));
+        // Kalah(4,3): 24 seeds in 10 cells: C(33,9).
+        assert_eq!(configurations(4, 3), Some(2 * 38_567_100));
+    }
+
+    #[test]
+    fn unswept_end_keeps_the_rows() {
+        // Kalah(2,1) mover view: 0 1 | 0 | 1 0 | 0. Pit 1 sows into the
+        // store: the mover's row is empty, the game is over; the opponent's
+        // seed stays in its pit until swept, and the mover would move again.
+        let pos = Position::from_cells(&[0, 1, 0, 1, 0, 0], Side::South).unwrap();
+        let mut out = Vec::new();
+        assert_eq!(
+            successors(&pos, KalahRules::Default, Terminals::AsPlayed, &mut out),
+            1
+        );
+        assert_eq!(out[0].cells(), &[0, 0, 1, 1, 0, 0]);
+        assert_eq!(out[0].to_move(), Side::South);
+        out.clear();
+        successors(&pos, KalahRules::Default, Terminals::Swept, &mut out);
+        assert_eq!(out[0].cells(), &[0, 0, 1, 0, 0, 1]);
+        out.clear();
+        successors(&pos, KalahRules::Default, Terminals::Omitted, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn unswept_end_passes_the_turn() {
+        // 1 0 | 0 | 0 1 | 0: pit 0 sows into empty pit 1 and captures the
+        // opposite seed: the opponent's row is empty; the turn would pass.
+        let pos = Position::from_cells(&[1, 0, 0, 1, 0, 0], Side::South).unwrap();
+        let mut out = Vec::new();
+        successors(&pos, KalahRules::Default, Terminals::AsPlayed, &mut out);
+        assert_eq!(out[0].to_move(), Side::North);
+        assert_eq!(out[0].cells(), &[0, 0, 0, 0, 0, 2]);
+        assert!(out[0].is_game_over(KalahRules::Default));
+    }
+}

@@ -1,0 +1,414 @@
+//! Kalah positions: notation, parsing, display, and lines of moves.
+//!
+//! A position is always seen from the side to move. Its notation lists the
+//! cells counter-clockwise from the mover's first pit: the mover's pits, the
+//! mover's store, the opponent's pits, the opponent's store. The start of
+//! Kalah(6,4) is `4 4 4 4 4 4 0 4 4 4 4 4 4 0`.
+//!
+//! Moves use the published notation: pits are numbered `0..m` from the
+//! mover's left, the moves of one turn are written together and a dash passes
+//! the turn (`45-3`).
+
+use crate::sow::MAX_PITS;
+use std::fmt;
+
+use crate::error::{Error, Result};
+use crate::kalah::rules::{self, KalahMove, KalahRules};
+use crate::notation::{self, CountRules, Token};
+use crate::side::Side;
+
+/// Most seeds a position may hold (pits and stores together).
+pub const MAX_SEEDS: usize = 255;
+
+/// A Kalah position seen from the side to move.
+///
+/// Invariants (checked by every constructor): `1 <= m <= MAX_PITS` and the
+/// seeds on the board, stores included, number at most [`MAX_SEEDS`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    m: u8,
+    to_move: Side,
+    cells: [u8; 2 * MAX_PITS + 2],
+}
+
+impl Position {
+    /// The start of Kalah(m, n): `n` seeds in every pit, empty stores, South
+    /// to move.
+    pub fn start(m: usize, n: usize) -> Result<Position> {
+        check_pits(m)?;
+        if 2 * m * n > MAX_SEEDS {
+            return Err(Error::Unsupported(format!(
+                "Kalah({m},{n}) has {} seeds; the engine holds at most {MAX_SEEDS}: use fewer seeds per pit",
+                2 * m * n
+            )));
+        }
+        let mut cells = vec![n as u8; 2 * m + 2];
+        cells[m] = 0;
+        cells[2 * m + 1] = 0;
+        Position::from_cells(&cells, Side::South)
+    }
+
+    /// A position from its cells in notation order (`2m + 2` of them).
+    pub fn from_cells(cells: &[u8], to_move: Side) -> Result<Position> {
+        if cells.len() < 4 || cells.len() % 2 != 0 {
+            return Err(Error::BadPosition {
+                text: notation::join_counts(cells),
+                reason: format!(
+                    "{} numbers; a position has 2m+2 of them (m pits per side and two stores)",
+                    cells.len()
+                ),
+            });
+        }
+        let m = cells.len() / 2 - 1;
+        check_pits(m)?;
+        let total: usize = cells.iter().map(|&c| c as usize).sum();
+        if total > MAX_SEEDS {
+            return Err(Error::Unsupported(format!(
+                "the position holds {total} seeds; the engine holds at most {MAX_SEEDS}"
+            )));
+        }
+        let mut c = [0; 2 * MAX_PITS + 2];
+        c[..cells.len()].copy_from_slice(cells);
+        Ok(Position {
+            m: m as u8,
+            to_move,
+            cells: c,
+        })
+    }
+
+    /// Read a position in notation: `2m + 2` non-negative whole numbers
+    /// separated by spaces or commas. The side to move is taken to be South.
+    pub fn parse(text: &str) -> Result<Position> {
+        let bad = |reason: String| notation::bad_position(text, reason);
+        let cells: Vec<u8> = notation::read_counts(
+            text,
+            CountRules {
+                brackets: false,
+                max: MAX_SEEDS,
+                hint: "write seed counts like `4 4 4 0 4 4 4 0`",
+            },
+        )?
+        .iter()
+        .map(|c| c.value)
+        .collect();
+        if cells.len() < 4 || cells.len() % 2 != 0 {
+            return Err(bad(format!(
+                "{} entries; write 2m+2 numbers: the mover's m pits, the mover's store, the opponent's m pits, the opponent's store",
+                cells.len()
+            )));
+        }
+        let m = cells.len() / 2 - 1;
+        if m > MAX_PITS {
+            return Err(bad(format!(
+                "{} entries means {m} pits per side; at most {MAX_PITS} are supported",
+                cells.len()
+            )));
+        }
+        Position::from_cells(&cells, Side::South)
+    }
+
+    /// The same position with another side named as the mover.
+    pub fn with_to_move(mut self, side: Side) -> Position {
+        self.to_move = side;
+        self
+    }
+
+    /// Pits per side.
+    pub fn pits_per_side(&self) -> usize {
+        self.m as usize
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// All cells in notation order.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..2 * self.m as usize + 2]
+    }
+
+    /// The mover's pits, from the mover's left.
+    pub fn mover_pits(&self) -> &[u8] {
+        &self.cells[..self.m as usize]
+    }
+
+    /// The opponent's pits, from the opponent's left.
+    pub fn opponent_pits(&self) -> &[u8] {
+        let m = self.m as usize;
+        &self.cells[m + 1..2 * m + 1]
+    }
+
+    /// The mover's store.
+    pub fn mover_store(&self) -> u8 {
+        self.cells[self.m as usize]
+    }
+
+    /// The opponent's store.
+    pub fn opponent_store(&self) -> u8 {
+        self.cells[2 * self.m as usize + 1]
+    }
+
+    /// Stores as `[south, north]`.
+    pub fn stores(&self) -> [u8; 2] {
+        match self.to_move {
+            Side::South => [self.mover_store(), self.opponent_store()],
+            Side::North => [self.opponent_store(), self.mover_store()],
+        }
+    }
+
+    /// Seeds still in the pits ("active" seeds).
+    pub fn active_seeds(&self) -> usize {
+        self.mover_pits().iter().map(|&c| c as usize).sum::<usize>()
+            + self
+                .opponent_pits()
+                .iter()
+                .map(|&c| c as usize)
+                .sum::<usize>()
+    }
+
+    /// Whether the game is over (no move is possible or the rules ended it).
+    pub fn is_game_over(&self, rules: KalahRules) -> bool {
+        let mover_empty = self.mover_pits().iter().all(|&c| c == 0);
+        let opponent_empty = self.opponent_pits().iter().all(|&c| c == 0);
+        match rules {
+            KalahRules::EndWhenMoverEmpty => mover_empty,
+            _ => mover_empty || opponent_empty,
+        }
+    }
+
+    /// Final store difference (mover minus opponent) if the game ended now,
+    /// each player taking the seeds of their own row.
+    pub fn final_difference(&self) -> i32 {
+        let mover: i32 = self.mover_pits().iter().map(|&c| c as i32).sum();
+        let opponent: i32 = self.opponent_pits().iter().map(|&c| c as i32).sum();
+        self.mover_store() as i32 + mover - self.opponent_store() as i32 - opponent
+    }
+
+    /// The legal moves (non-empty pits of the mover), none if the game is over.
+    pub fn legal_moves(&self, rules: KalahRules) -> impl Iterator<Item = usize> + '_ {
+        let over = self.is_game_over(rules);
+        self.mover_pits()
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &c)| c > 0 && !over)
+            .map(|(i, _)| i)
+    }
+
+    /// Play `pit` and return what the move did. When the turn passes, the
+    /// position turns to the other side's view. An illegal move is an error
+    /// and leaves the position as it was.
+    pub fn play(&mut self, pit: usize, rules: KalahRules) -> Result<KalahMove, String> {
+        let m = self.m as usize;
+        if self.is_game_over(rules) {
+            return Err("the game is over".to_string());
+        }
+        if pit >= m {
+            return Err(format!(
+                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
+                m - 1
+            ));
+        }
+        if self.cells[pit] == 0 {
+            return Err(format!("pit {pit} is empty"));
+        }
+        let mv = rules::kalah_move(&mut self.cells[..2 * m + 2], m, pit, rules);
+        if !mv.extra_turn && !mv.game_over {
+            rules::swap_sides(&mut self.cells[..2 * m + 2], m);
+            self.to_move = self.to_move.other();
+        }
+        Ok(mv)
+    }
+
+    /// Play a line of moves in the published notation (`25-10-3`).
+    ///
+    /// Refuses an illegal move, a move after the turn passed without a dash,
+    /// and a dash where the turn does not pass, naming the place in the line.
+    /// Returns every move played with what it did.
+    pub fn play_line(&mut self, line: &str, rules: KalahRules) -> Result<Vec<(usize, KalahMove)>> {
+        #[derive(PartialEq)]
+        enum Expect {
+            Move,
+            Dash,
+        }
+        let start = *self;
+        let mut expect = Expect::Move;
+        let mut played = Vec::new();
+        let mut any_move = false;
+        let fail = |pos: &mut Position, at: usize, reason: String| {
+            *pos = start;
+            Err(notation::bad_moves(line, at, reason))
+        };
+        for (at, token) in notation::move_tokens(line) {
+            match token {
+                Ok(Token::Dash) => {
+                    if expect != Expect::Dash {
+                        let reason = if !any_move {
+                            "a dash passes the turn, but no move was played yet".to_string()
+                        } else if self.is_game_over(rules) {
+                            "the game is over".to_string()
+                        } else {
+                            "the turn does not pass here (the last move gave an extra turn)"
+                                .to_string()
+                        };
+                        return fail(self, at, reason);
+                    }
+                    expect = Expect::Move;
+                }
+                Ok(Token::Pit(pit)) => {
+                    if expect == Expect::Dash {
+                        return fail(
+                            self,
+                            at,
+                            "the turn passed after the last move: write a dash before this move"
+                                .to_string(),
+                        );
+                    }
+                    match self.play(pit, rules) {
+                        Ok(mv) => {
+                            any_move = true;
+                            played.push((pit, mv));
+                            if mv.game_over {
+                                // Nothing may follow but the end of the line.
+                                expect = Expect::Move;
+                            } else if !mv.extra_turn {
+                                expect = Expect::Dash;
+                            }
+                        }
+                        Err(reason) => return fail(self, at, reason),
+                    }
+                }
+                Err(reason) => return fail(self, at, reason),
+            }
+        }
+        Ok(played)
+    }
+
+    /// A readable two-row board, the mover at the bottom.
+    pub fn board(&self) -> String {
+        let m = self.m as usize;
+        let cell = |v: u8| format!("{v:>3}");
+        let mut out = String::new();
+        let top: Vec<String> = self
+            .opponent_pits()
+            .iter()
+            .rev()
+            .map(|&v| cell(v))
+            .collect();
+        let bottom: Vec<String> = self.mover_pits().iter().map(|&v| cell(v)).collect();
+        let width = 4 * m;
+        out.push_str(&format!(
+            "       {}{}\n",
+            self.to_move.other(),
+            " (opponent)"
+        ));
+        out.push_str(&format!("       {}\n", top.join(" ")));
+        out.push_str(&format!(
+            "  {:>3} {:width$} {:<3}\n",
+            self.opponent_store(),
+            "",
+            self.mover_store(),
+            width = width - 1
+        ));
+        out.push_str(&format!("       {}\n", bottom.join(" ")));
+        let labels: Vec<String> = (0..m).map(|i| format!("{i:>3}")).collect();
+        out.push_str(&format!("       {}  (pit numbers)\n", labels.join(" ")));
+        out.push_str(&format!("       {} (to move)\n", self.to_move));
+        out
+    }
+}
+
+impl fmt::Display for Position {
+    /// The notation: cells in counter-clockwise order from the mover's first pit.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&notation::join_counts(self.cells()))
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} to move: {})", self.to_move, self)
+    }
+}
+
+/// Write a line of turns in the published notation: the moves of one turn
+/// together, turns separated by dashes (`[[2, 5], [1, 0]]` gives `25-10`).
+pub fn format_line(turns: &[Vec<usize>]) -> String {
+    notation::format_turns(turns)
+}
+
+fn check_pits(m: usize) -> Result<()> {
+    if m == 0 || m > MAX_PITS {
+        return Err(Error::Unsupported(format!(
+            "{m} pits per side: the engine plays 1 to {MAX_PITS} pits per side"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trip() {
+        let p = Position::start(6, 4).unwrap();
+        assert_eq!(p.to_string(), "4 4 4 4 4 4 0 4 4 4 4 4 4 0");
+        assert_eq!(Position::parse(&p.to_string()).unwrap(), p);
+        assert_eq!(p.active_seeds(), 48);
+    }
+
+    #[test]
+    fn parse_errors_name_the_problem() {
+        for (text, needle) in [
+            ("4 4 4", "entries"),
+            ("4 4 x 0", "not a whole number"),
+            ("4 -1 4 0", "negative"),
+            (
+                "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
+                "at most 10",
+            ),
+            ("300 0 1 0", "more than"),
+            ("200 0 100 0", "at most 255"),
+        ] {
+            let err = Position::parse(text).unwrap_err().to_string();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn play_line_follows_turns() {
+        // Kalah(6,4): pit 2 sows 4 seeds into pits 3, 4, 5 and the store:
+        // an extra turn.
+        let mut p = Position::start(6, 4).unwrap();
+        let played = p.play_line("25-", KalahRules::Default).unwrap();
+        assert!(played[0].1.extra_turn);
+        assert!(!played[1].1.extra_turn);
+        assert_eq!(p.to_move(), Side::North);
+        assert_eq!(p.stores(), [2, 0]);
+    }
+
+    #[test]
+    fn play_line_refuses_bad_lines_with_place() {
+        let start = Position::start(6, 4).unwrap();
+        for (line, at) in [
+            ("2-5", 2),  // extra turn after pit 2: no dash allowed
+            ("25 3", 4), // turn passed: dash missing
+            ("-2", 1),
+            ("27", 2), // no pit 7
+            ("x", 1),
+        ] {
+            let mut p = start;
+            match p.play_line(line, KalahRules::Default) {
+                Err(Error::BadMoves { at: got, .. }) => assert_eq!(got, at, "{line}"),
+                other => panic!("{line}: {other:?}"),
+            }
+            assert_eq!(p, start, "a refused line leaves the position unchanged");
+        }
+    }
+
+    #[test]
+    fn format_line_joins_turns() {
+        assert_eq!(format_line(&[vec![2, 5], vec![1, 0], vec![3]]), "25-10-3");
+    }
+}

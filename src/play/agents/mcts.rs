@@ -1,0 +1,221 @@
+//! Monte-Carlo tree search with UCT, as in the published studies: random
+//! expansion, play-outs random, epsilon-greedy or heavy, the most-visited
+//! root move played.
+//!
+//! In Awari and Oware, where positions can repeat, a play-out that has not
+//! ended after [`PLAYOUT_MAX_PLIES`] plies is scored on the seeds captured
+//! so far (the seeds left on the board split evenly, as at a match's ply
+//! cap).
+
+use crate::side::side_index;
+use crate::side::Side;
+use std::time::Instant;
+
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+use super::greedy::greedy_move;
+use super::{Agent, Budget, Choice, Playout};
+use crate::play::state::State;
+
+/// Longest play-out, in plies; Kalah play-outs always end well before.
+pub const PLAYOUT_MAX_PLIES: usize = 500;
+
+/// The agent `mcts:BUDGET`.
+#[derive(Debug)]
+pub struct MctsAgent {
+    budget: Budget,
+    uct: f64,
+    playout: Playout,
+    rng: SmallRng,
+    name: String,
+}
+
+#[derive(Debug)]
+struct Node {
+    pos: State,
+    /// The side that played the move leading here (rewards are theirs).
+    just_moved: Side,
+    children: Vec<usize>,
+    /// Pit played from the parent.
+    pit: usize,
+    untried: Vec<usize>,
+    visits: f64,
+    reward: f64,
+}
+
+impl MctsAgent {
+    /// An MCTS agent with `budget` per move, exploration constant `uct`,
+    /// play-outs by `playout`, random draws from `rng`.
+    pub fn new(
+        budget: Budget,
+        uct: f64,
+        playout: Playout,
+        rng: SmallRng,
+        name: String,
+    ) -> MctsAgent {
+        MctsAgent {
+            budget,
+            uct,
+            playout,
+            rng,
+            name,
+        }
+    }
+
+    fn node(&self, pos: State, just_moved: Side, pit: usize) -> Node {
+        let (list, n) = pos.moves();
+        Node {
+            pos,
+            just_moved,
+            children: Vec::new(),
+            pit,
+            untried: list[..n].to_vec(),
+            visits: 0.0,
+            reward: 0.0,
+        }
+    }
+
+    /// Play the game out from `pos` with the play-out policy (at most
+    /// [`PLAYOUT_MAX_PLIES`] plies); the final scores `[south, north]`.
+    fn play_out(&mut self, mut pos: State) -> [u8; 2] {
+        let mut plies = 0;
+        while !pos.is_over() && plies < PLAYOUT_MAX_PLIES {
+            plies += 1;
+            // One call of the rules per ply: the child is taken from the list.
+            let children = pos.children();
+            let n = children.len();
+            let k = match self.playout {
+                Playout::Random => self.rng.gen_range(0..n),
+                Playout::EpsilonGreedy(eps) => {
+                    if self.rng.gen::<f64>() < eps {
+                        self.rng.gen_range(0..n)
+                    } else {
+                        let pit = greedy_move(&pos).0;
+                        (0..n)
+                            .find(|&i| children.pit(i) == pit)
+                            .expect("greedy plays a legal move")
+                    }
+                }
+                Playout::Heavy => {
+                    let mut weights = [0u32; crate::sow::MAX_PITS];
+                    let mut total = 0;
+                    for (i, w) in weights[..n].iter_mut().enumerate() {
+                        *w = 1 + children.get(i).step.captured as u32;
+                        total += *w;
+                    }
+                    let mut r = self.rng.gen_range(0..total);
+                    let mut chosen = n - 1;
+                    for (i, &w) in weights[..n].iter().enumerate() {
+                        if r < w {
+                            chosen = i;
+                            break;
+                        }
+                        r -= w;
+                    }
+                    chosen
+                }
+            };
+            pos = children.get(k).state;
+        }
+        pos.scores()
+    }
+
+    /// Run the search from `pos`; the root's children as (pit, visits, mean
+    /// reward for the mover).
+    pub fn search(&mut self, pos: &State) -> Vec<(usize, f64, f64)> {
+        let start = Instant::now();
+        let me = pos.to_move();
+        let mut tree = vec![self.node(*pos, me.other(), usize::MAX)];
+        let mut iterations = 0u64;
+        let mut path = Vec::new();
+        loop {
+            let done = match self.budget {
+                Budget::Iterations(n) => iterations >= n,
+                Budget::Time(t) => iterations > 0 && start.elapsed() >= t,
+            };
+            if done {
+                break;
+            }
+            iterations += 1;
+            // Selection.
+            path.clear();
+            let mut at = 0;
+            path.push(at);
+            while tree[at].untried.is_empty() && !tree[at].children.is_empty() {
+                let ln_n = tree[at].visits.ln();
+                let mut best = (f64::NEG_INFINITY, 0);
+                for &c in &tree[at].children {
+                    let node = &tree[c];
+                    let score = node.reward / node.visits + self.uct * (ln_n / node.visits).sqrt();
+                    if score > best.0 {
+                        best = (score, c);
+                    }
+                }
+                at = best.1;
+                path.push(at);
+            }
+            // Expansion: one random untried move.
+            if !tree[at].untried.is_empty() {
+                let i = self.rng.gen_range(0..tree[at].untried.len());
+                let pit = tree[at].untried.swap_remove(i);
+                let mut child = tree[at].pos;
+                let mover = child.to_move();
+                child.play(pit).expect("legal move");
+                let node = self.node(child, mover, pit);
+                tree.push(node);
+                let id = tree.len() - 1;
+                tree[at].children.push(id);
+                at = id;
+                path.push(at);
+            }
+            // Simulation.
+            let stores = self.play_out(tree[at].pos);
+            // Back-propagation.
+            for &id in &path {
+                let node = &mut tree[id];
+                let mine = stores[side_index(node.just_moved)];
+                let theirs = stores[1 - side_index(node.just_moved)];
+                node.visits += 1.0;
+                node.reward += match mine.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                };
+            }
+        }
+        tree[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let n = &tree[c];
+                (n.pit, n.visits, n.reward / n.visits)
+            })
+            .collect()
+    }
+}
+
+impl Agent for MctsAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, pos: &State) -> Choice {
+        let children = self.search(pos);
+        // Most visited; ties to the leftmost pit.
+        let mut sorted = children;
+        sorted.sort_by_key(|c| c.0);
+        let best = sorted
+            .iter()
+            .fold(None::<(usize, f64, f64)>, |acc, &c| match acc {
+                Some(a) if a.1 >= c.1 => Some(a),
+                _ => Some(c),
+            })
+            .expect("at least one iteration expands a root move");
+        Choice {
+            pit: best.0,
+            value: Some(best.2),
+            value_kind: "estimated score (win 1, draw 1/2) of the move",
+        }
+    }
+}

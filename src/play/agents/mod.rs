@@ -1,0 +1,550 @@
+//! Agents that play Kalah, Awari and Oware: from random play to the
+//! table-backed perfect agent.
+//!
+//! Every agent is named on the command line by a short spec (see
+//! [`AgentSpec`]) and built from it with a seed, so that everything it does
+//! is reproducible from that seed (agents with a *time* budget depend on the
+//! machine's speed as well). An agent is asked for one pit at a time by
+//! [`Agent::choose`]; it only ever sees the position, never the other agent.
+//!
+//! | spec | agent |
+//! |---|---|
+//! | `random` | a uniformly random legal move |
+//! | `greedy` | best store difference after the move, following an extra turn ([`greedy`]) |
+//! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
+//! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
+//! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
+//! | `perfect[:TIME]` | Kalah: table play, alpha-beta on final store difference above the tables ([`perfect`]); Awari, Oware: timed alpha-beta alone ([`perfect_awari`]) |
+//!
+//! Choices the published descriptions leave open, written down here: the
+//! deterministic agents break ties towards the leftmost pit; a search depth
+//! counts single moves, extra-turn moves included; the heuristic's H5 is 1
+//! when the move that led to the evaluated node was the agent's own move
+//! from its rightmost pit; MCTS play-outs score a win 1, a draw 1/2 (in
+//! Awari and Oware a play-out stops after [`mcts::PLAYOUT_MAX_PLIES`] plies
+//! and is scored on the seeds captured by then).
+//!
+//! Every agent but `perfect` is written once for all three games against
+//! [`State`] (legal moves, children, play, game over, scores). In Awari and
+//! Oware a player's "store" is the seeds it has captured: greedy maximises
+//! the captured difference after the move, minimax and alpha-beta evaluate
+//! own captured minus the opponent's, the heuristic's H4 and H6 are the
+//! captured totals and H5 is the rightmost-pit flag as in Kalah. There are
+//! no extra turns in Awari, so every depth is one move of alternating sides.
+//! `perfect` is one agent per game family: the Kalah one reads the tables
+//! ([`perfect`]); the Awari/Oware one searches only, until Awari tables
+//! exist ([`perfect_awari`]).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+
+use crate::awari::tables::AwariTablebase;
+use crate::error::{Error, Result};
+use crate::kalah::tables::Tablebase;
+use crate::play::state::{Rules, State};
+
+pub mod greedy;
+pub mod mcts;
+pub mod perfect;
+pub mod perfect_awari;
+pub mod random;
+pub mod search;
+
+/// What an agent decided: the pit to play and, when the agent has one, its
+/// own estimate of the position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The pit to play, from the mover's left.
+    pub pit: usize,
+    /// The agent's value of the chosen move, in the unit named by
+    /// [`Choice::value_kind`]; `None` for agents without one.
+    pub value: Option<f64>,
+    /// What [`Choice::value`] means, e.g. "exact final store difference".
+    pub value_kind: &'static str,
+}
+
+impl Choice {
+    /// A choice without a value.
+    pub fn bare(pit: usize) -> Choice {
+        Choice {
+            pit,
+            value: None,
+            value_kind: "",
+        }
+    }
+}
+
+/// A player. Agents keep their own random generator (seeded when built) and
+/// any state they like; they are asked for a move only in positions where
+/// the game is not over, and must answer with a legal pit.
+pub trait Agent: Send {
+    /// The spec the agent was built from, for messages.
+    fn name(&self) -> String;
+    /// Pick a move in `state` (seen from the side to move, which is this
+    /// agent's side; a state of the game the agent was built for).
+    fn choose(&mut self, state: &State) -> Choice;
+}
+
+/// How long an agent may think about a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A number of iterations (play-outs for MCTS).
+    Iterations(u64),
+    /// Wall-clock time per move.
+    Time(Duration),
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Iterations(n) => write!(f, "{n}"),
+            Budget::Time(d) => write!(f, "{}", format_duration(*d)),
+        }
+    }
+}
+
+/// The play-out policy of MCTS.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Playout {
+    /// Uniformly random moves.
+    Random,
+    /// A random move with probability epsilon, else the greedy move.
+    EpsilonGreedy(f64),
+    /// Moves drawn with weight 1 + seeds captured.
+    Heavy,
+}
+
+/// Default epsilon of the epsilon-greedy play-out.
+pub const DEFAULT_EPSILON: f64 = 0.1;
+
+/// Default UCT exploration constant, sqrt(2)/2 as in the published studies.
+pub const DEFAULT_UCT: f64 = std::f64::consts::FRAC_1_SQRT_2;
+
+/// Default thinking time of the perfect agent above the tables.
+pub const DEFAULT_PERFECT_TIME: Duration = Duration::from_secs(1);
+
+/// An agent as named on the command line. Parse with [`str::parse`]; the
+/// [`fmt::Display`] form parses back to the same spec.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentSpec {
+    /// `random`.
+    Random,
+    /// `greedy`.
+    Greedy,
+    /// `minimax:D`: plain minimax to depth D.
+    Minimax(u32),
+    /// `alphabeta:D`: alpha-beta to depth D (same moves as minimax).
+    AlphaBeta(u32),
+    /// `heuristic:D`: alpha-beta on the published weighted heuristics.
+    Heuristic(u32),
+    /// `mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E]`.
+    Mcts {
+        /// Iterations or time per move.
+        budget: Budget,
+        /// UCT exploration constant.
+        uct: f64,
+        /// Play-out policy.
+        playout: Playout,
+    },
+    /// `perfect[:TIME]`: tables, then alpha-beta under TIME per move.
+    Perfect(Duration),
+}
+
+/// Endgame tables an agent can read: the perfect agent plays from them
+/// within their range.
+#[derive(Clone, Debug)]
+pub enum Tables {
+    /// Kalah tables (one rule set, one board width).
+    Kalah(Arc<Tablebase>),
+    /// Awari or Oware tables (one game, one board width).
+    Awari(Arc<AwariTablebase>),
+}
+
+impl Tables {
+    /// The largest number of seeds (Kalah: in play; Awari: on the board)
+    /// the tables cover.
+    pub fn max_seeds(&self) -> usize {
+        match self {
+            Tables::Kalah(t) => t.max_seeds(),
+            Tables::Awari(t) => t.max_seeds(),
+        }
+    }
+
+    /// The table directory.
+    pub fn dir(&self) -> &std::path::Path {
+        match self {
+            Tables::Kalah(t) => t.dir(),
+            Tables::Awari(t) => t.dir(),
+        }
+    }
+}
+
+/// Largest search depth accepted in a spec.
+pub const MAX_DEPTH: u32 = 64;
+
+const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
+mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
+perfect[:TIME] (TIME like 500ms or 2s)";
+
+impl AgentSpec {
+    /// Whether the agent always plays the same move in the same position
+    /// (time budgets aside). Matches between two deterministic agents start
+    /// with random moves so that the games differ.
+    pub fn is_deterministic(&self) -> bool {
+        matches!(
+            self,
+            AgentSpec::Greedy
+                | AgentSpec::Minimax(_)
+                | AgentSpec::AlphaBeta(_)
+                | AgentSpec::Perfect(_)
+        )
+    }
+
+    /// Whether the agent reads endgame tables.
+    pub fn uses_tables(&self) -> bool {
+        matches!(self, AgentSpec::Perfect(_))
+    }
+
+    /// Build the agent for a game under `rules`, seeded with `seed`. The
+    /// `tables` are used by the perfect agent (when they match the game and
+    /// rules; the board width is checked at each move) and ignored by the
+    /// others.
+    pub fn build(&self, rules: Rules, tables: Option<Tables>, seed: u64) -> Box<dyn Agent> {
+        let name = self.to_string();
+        let rng = SmallRng::seed_from_u64(seed);
+        match *self {
+            AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
+            AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
+            AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(d, false, name)),
+            AgentSpec::AlphaBeta(d) => Box::new(search::MinimaxAgent::new(d, true, name)),
+            AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(d, rng, name)),
+            AgentSpec::Mcts {
+                budget,
+                uct,
+                playout,
+            } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name)),
+            AgentSpec::Perfect(time) => match rules {
+                Rules::Kalah(rules) => {
+                    let tables = match tables {
+                        Some(Tables::Kalah(t)) if t.rules() == rules => Some(t),
+                        _ => None,
+                    };
+                    Box::new(perfect::PerfectAgent::new(rules, tables, time, name))
+                }
+                Rules::Awari(game) => {
+                    let tables = match tables {
+                        Some(Tables::Awari(t)) if t.game() == game => Some(t),
+                        _ => None,
+                    };
+                    Box::new(perfect_awari::PerfectAwariAgent::with_tables(
+                        game, tables, time, name,
+                    ))
+                }
+            },
+        }
+    }
+
+    /// How the perfect agent plays in a game given whether tables for it
+    /// are loaded, for reports: `None` for the other agents.
+    pub fn perfect_mode(&self, tables_loaded: bool) -> Option<&'static str> {
+        match self {
+            AgentSpec::Perfect(_) if tables_loaded => Some("tables, then search"),
+            AgentSpec::Perfect(_) => Some("search only"),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
+            AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
+            AgentSpec::Heuristic(d) => write!(f, "heuristic:{d}"),
+            AgentSpec::Mcts {
+                budget,
+                uct,
+                playout,
+            } => {
+                write!(f, "mcts:{budget}")?;
+                if *uct != DEFAULT_UCT {
+                    write!(f, ":c={uct}")?;
+                }
+                match playout {
+                    Playout::Random => Ok(()),
+                    Playout::Heavy => f.write_str(":playout=heavy"),
+                    Playout::EpsilonGreedy(e) => write!(f, ":playout=eps-greedy:eps={e}"),
+                }
+            }
+            AgentSpec::Perfect(t) => write!(f, "perfect:{}", format_duration(*t)),
+        }
+    }
+}
+
+fn bad_spec(text: &str, reason: impl fmt::Display) -> Error {
+    Error::Unsupported(format!("bad agent \"{text}\": {reason}; {SPEC_HELP}"))
+}
+
+fn parse_depth(text: &str, arg: Option<&str>) -> Result<u32> {
+    let arg = arg.ok_or_else(|| bad_spec(text, "give a depth, e.g. alphabeta:8"))?;
+    let d: u32 = arg
+        .parse()
+        .map_err(|_| bad_spec(text, format!("depth \"{arg}\" is not a whole number")))?;
+    if d == 0 || d > MAX_DEPTH {
+        return Err(bad_spec(
+            text,
+            format!("depth {d} is outside 1..={MAX_DEPTH}"),
+        ));
+    }
+    Ok(d)
+}
+
+/// Read a duration like `2s`, `500ms`, `1.5s` or `1m`.
+pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
+    let (number, unit) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        return Err(format!(
+            "\"{text}\" has no unit: write a time like 500ms, 2s or 1m"
+        ));
+    };
+    let v: f64 = number
+        .parse()
+        .map_err(|_| format!("\"{text}\" is not a time like 500ms, 2s or 1m"))?;
+    if !v.is_finite() || v <= 0.0 || v * unit > 86_400.0 {
+        return Err(format!(
+            "\"{text}\": a time must be positive and at most a day"
+        ));
+    }
+    Ok(Duration::from_secs_f64(v * unit))
+}
+
+/// Write a duration the way [`parse_duration`] reads it.
+pub fn format_duration(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms.fract() == 0.0 && ms % 1000.0 != 0.0 {
+        format!("{ms}ms")
+    } else if ms.fract() == 0.0 {
+        format!("{}s", ms / 1000.0)
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<AgentSpec> {
+        let mut parts = text.trim().split(':');
+        let head = parts.next().unwrap_or("").to_ascii_lowercase();
+        let rest: Vec<&str> = parts.collect();
+        let no_args = |spec: AgentSpec| {
+            if rest.is_empty() {
+                Ok(spec)
+            } else {
+                Err(bad_spec(text, format!("{head} takes no argument")))
+            }
+        };
+        let one_arg = || -> Result<Option<&str>> {
+            match rest.len() {
+                0 => Ok(None),
+                1 => Ok(Some(rest[0])),
+                _ => Err(bad_spec(text, format!("{head} takes one argument"))),
+            }
+        };
+        match head.as_str() {
+            "random" => no_args(AgentSpec::Random),
+            "greedy" => no_args(AgentSpec::Greedy),
+            "minimax" => Ok(AgentSpec::Minimax(parse_depth(text, one_arg()?)?)),
+            "alphabeta" | "alpha-beta" => Ok(AgentSpec::AlphaBeta(parse_depth(text, one_arg()?)?)),
+            "heuristic" => Ok(AgentSpec::Heuristic(parse_depth(text, one_arg()?)?)),
+            "perfect" => match one_arg()? {
+                None => Ok(AgentSpec::Perfect(DEFAULT_PERFECT_TIME)),
+                Some(t) => parse_duration(t)
+                    .map(AgentSpec::Perfect)
+                    .map_err(|e| bad_spec(text, e)),
+            },
+            "mcts" => parse_mcts(text, &rest),
+            "" => Err(bad_spec(text, "empty agent name")),
+            other => Err(bad_spec(text, format!("unknown agent \"{other}\""))),
+        }
+    }
+}
+
+fn parse_mcts(text: &str, rest: &[&str]) -> Result<AgentSpec> {
+    let Some((&budget_text, options)) = rest.split_first() else {
+        return Err(bad_spec(
+            text,
+            "give a budget, e.g. mcts:1000 (iterations) or mcts:2s (time)",
+        ));
+    };
+    let budget = if budget_text.bytes().all(|b| b.is_ascii_digit()) && !budget_text.is_empty() {
+        let n: u64 = budget_text
+            .parse()
+            .map_err(|_| bad_spec(text, "budget too large"))?;
+        if n == 0 {
+            return Err(bad_spec(text, "the budget must be at least 1 iteration"));
+        }
+        Budget::Iterations(n)
+    } else {
+        Budget::Time(parse_duration(budget_text).map_err(|e| bad_spec(text, e))?)
+    };
+    let mut uct = DEFAULT_UCT;
+    let mut policy: Option<&str> = None;
+    let mut eps: Option<f64> = None;
+    for opt in options {
+        let (key, value) = opt
+            .split_once('=')
+            .ok_or_else(|| bad_spec(text, format!("option \"{opt}\" is not key=value")))?;
+        match key {
+            "c" => {
+                uct = value
+                    .parse()
+                    .ok()
+                    .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+                    .ok_or_else(|| {
+                        bad_spec(text, format!("c={value}: give a non-negative number"))
+                    })?
+            }
+            "playout" => policy = Some(value),
+            "eps" => {
+                eps = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|e: &f64| (0.0..=1.0).contains(e))
+                        .ok_or_else(|| {
+                            bad_spec(text, format!("eps={value}: give a number in 0..=1"))
+                        })?,
+                )
+            }
+            other => {
+                return Err(bad_spec(
+                    text,
+                    format!("unknown mcts option \"{other}\" (use c, playout, eps)"),
+                ))
+            }
+        }
+    }
+    let playout = match (policy, eps) {
+        (None | Some("random"), None) => Playout::Random,
+        (Some("random"), Some(_)) => {
+            return Err(bad_spec(text, "eps goes with playout=eps-greedy"))
+        }
+        (None | Some("eps-greedy" | "epsilon-greedy"), Some(e)) => Playout::EpsilonGreedy(e),
+        (Some("eps-greedy" | "epsilon-greedy"), None) => Playout::EpsilonGreedy(DEFAULT_EPSILON),
+        (Some("heavy"), None) => Playout::Heavy,
+        (Some("heavy"), Some(_)) => return Err(bad_spec(text, "eps goes with playout=eps-greedy")),
+        (Some(other), _) => {
+            return Err(bad_spec(
+                text,
+                format!("unknown play-out \"{other}\" (use random, eps-greedy or heavy)"),
+            ))
+        }
+    };
+    Ok(AgentSpec::Mcts {
+        budget,
+        uct,
+        playout,
+    })
+}
+
+/// The legal moves of a Kalah position in a small stack array (at most
+/// 10), for the Kalah perfect agent's search.
+pub(crate) fn moves(
+    pos: &crate::kalah::position::Position,
+    rules: crate::kalah::rules::KalahRules,
+) -> ([usize; crate::sow::MAX_PITS], usize) {
+    let mut out = [0; crate::sow::MAX_PITS];
+    let mut n = 0;
+    for pit in pos.legal_moves(rules) {
+        out[n] = pit;
+        n += 1;
+    }
+    (out, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip() {
+        for text in [
+            "random",
+            "greedy",
+            "minimax:4",
+            "alphabeta:8",
+            "heuristic:6",
+            "mcts:1000",
+            "mcts:2s",
+            "mcts:500ms:c=1.5:playout=heavy",
+            "mcts:100:playout=eps-greedy:eps=0.25",
+            "perfect:1s",
+            "perfect:250ms",
+        ] {
+            let spec: AgentSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+            assert_eq!(spec.to_string().parse::<AgentSpec>().unwrap(), spec);
+        }
+        assert_eq!(
+            "perfect".parse::<AgentSpec>().unwrap(),
+            AgentSpec::Perfect(DEFAULT_PERFECT_TIME)
+        );
+        assert_eq!(
+            "mcts:10:eps=0.3".parse::<AgentSpec>().unwrap(),
+            AgentSpec::Mcts {
+                budget: Budget::Iterations(10),
+                uct: DEFAULT_UCT,
+                playout: Playout::EpsilonGreedy(0.3)
+            }
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_usage_errors() {
+        for text in [
+            "",
+            "randm",
+            "random:3",
+            "minimax",
+            "minimax:0",
+            "minimax:x",
+            "alphabeta:1000",
+            "mcts",
+            "mcts:0",
+            "mcts:2x",
+            "mcts:100:c=-1",
+            "mcts:100:playout=smart",
+            "mcts:100:eps=2",
+            "mcts:100:foo",
+            "perfect:0s",
+            "perfect:1s:2",
+        ] {
+            let err = text.parse::<AgentSpec>().unwrap_err();
+            assert!(err.is_usage(), "{text}: {err}");
+            assert!(err.to_string().starts_with("bad agent"), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("2s").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse_duration("1m").unwrap(), Duration::from_secs(60));
+        assert!(parse_duration("5").is_err());
+        assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
+        assert_eq!(format_duration(Duration::from_secs(3)), "3s");
+    }
+}

@@ -1,0 +1,466 @@
+//! The perfect agent: exact play from the endgame tables, and a search on
+//! final store difference above them.
+//!
+//! Positions with more seeds in play than the loaded tables cover are
+//! searched by [`search_beyond_tables`]: the project's MTD(f) solver
+//! ([`crate::search::solve`]) with iterative deepening, table probes and a
+//! deadline per move, playing its best move so far when time runs out
+//! (boards wider than 6 pits, beyond the solver, keep a plain
+//! iterative-deepening alpha-beta).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::{moves, Agent, Choice};
+use crate::kalah::position::Position;
+use crate::kalah::rules::KalahRules;
+use crate::kalah::tables::Tablebase;
+use crate::play::state::State;
+
+/// The agent `perfect[:TIME]`.
+///
+/// Within the tables' range (the seeds in play are at most the largest
+/// loaded table) it plays a move of the best exact value, the leftmost of
+/// them, so it never turns a won position into a draw or a loss, nor a drawn
+/// one into a loss. Above the tables it searches with
+/// [`search_beyond_tables`] (the MTD(f) solver with iterative deepening and
+/// table probes) for TIME per move and plays the best move found so far;
+/// when the solver finishes in time the value is proven and the move is
+/// perfect too.
+#[derive(Debug)]
+pub struct PerfectAgent {
+    rules: KalahRules,
+    tables: Option<Arc<Tablebase>>,
+    time: Duration,
+    name: String,
+    cache: SearchCache,
+}
+
+impl PerfectAgent {
+    /// A perfect agent reading `tables` (when they are for the same rules;
+    /// tables for another board width are simply never used) and thinking
+    /// `time` per move above them.
+    pub fn new(
+        rules: KalahRules,
+        tables: Option<Arc<Tablebase>>,
+        time: Duration,
+        name: String,
+    ) -> PerfectAgent {
+        let tables = tables.filter(|t| t.rules() == rules && t.max_seeds() > 0);
+        PerfectAgent {
+            rules,
+            tables,
+            time,
+            name,
+            cache: SearchCache::new(),
+        }
+    }
+
+    /// The largest number of seeds in play the agent reads from tables for
+    /// `pits` pits per side (0 when none are loaded).
+    pub fn table_seeds(&self, pits: usize) -> usize {
+        match &self.tables {
+            Some(t) if t.pits() == pits => t.max_seeds(),
+            _ => 0,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// The move to play.
+    pub pit: usize,
+    /// Its value: final store difference for the side to move, exact when
+    /// [`SearchOutcome::exact`], else the value at the search horizon
+    /// (stores at the horizon, table values where the tables reach).
+    pub value: i32,
+    /// Depth (plies) of the last completed iteration.
+    pub depth: u32,
+    /// Whether the value is proved.
+    pub exact: bool,
+}
+
+/// Most transposition-table entries kept during one search (then it is
+/// cleared), about 40 bytes each. The table is allocated at this size up
+/// front, so it never rehashes in the middle of a timed search.
+const TT_LIMIT: usize = 1 << 20;
+
+/// A transposition-table entry: bounds on the value of the seeds in play
+/// (stores excluded, so positions differing only in their stores share it).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// Remaining depth the bounds hold for (`u32::MAX` when proved).
+    depth: u32,
+    lower: i32,
+    upper: i32,
+    best: u8,
+}
+
+/// The pits of a position, mover's first (the key of the table).
+type Key = [u8; 2 * crate::sow::MAX_PITS];
+
+fn key(pos: &Position) -> Key {
+    let mut k = [0; 2 * crate::sow::MAX_PITS];
+    let m = pos.pits_per_side();
+    k[..m].copy_from_slice(pos.mover_pits());
+    k[m..2 * m].copy_from_slice(pos.opponent_pits());
+    k
+}
+
+/// A fast hasher for the position keys (FxHash-style).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+type Tt = std::collections::HashMap<Key, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// Size (MiB) of the solver's transposition table kept by a [`SearchCache`]
+/// (memory is only taken as the table fills).
+const SOLVER_TT_MB: usize = 32;
+
+/// What the search remembers between calls (its transposition table).
+/// Entries hold bounds on the value of the seeds in play, so they stay
+/// valid from one move to the next of the same game, rules and tables;
+/// reusing one cache over a game makes each move's search cheaper.
+pub struct SearchCache {
+    tt: Tt,
+    /// The solver's transposition table (boards of up to 6 pits).
+    solver_tt: Arc<crate::search::TransTable>,
+}
+
+impl SearchCache {
+    /// An empty cache (about 70 MB of address space, touched as it fills).
+    pub fn new() -> SearchCache {
+        SearchCache {
+            tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),
+            solver_tt: Arc::new(crate::search::TransTable::new(SOLVER_TT_MB)),
+        }
+    }
+}
+
+impl Default for SearchCache {
+    fn default() -> SearchCache {
+        SearchCache::new()
+    }
+}
+
+impl std::fmt::Debug for SearchCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SearchCache({} entries)", self.tt.len())
+    }
+}
+
+const INF: i32 = i32::MAX / 4;
+
+/// Deepest iteration of the search.
+const MAX_SEARCH_DEPTH: u32 = 500;
+
+struct Searcher<'a> {
+    rules: KalahRules,
+    tt: &'a mut Tt,
+    tables: Option<&'a Tablebase>,
+    table_seeds: usize,
+    deadline: Instant,
+    can_abort: bool,
+    aborted: bool,
+    horizon: bool,
+    nodes: u64,
+}
+
+impl Searcher<'_> {
+    /// Children of `pos` ordered: extra turns, then captures by size, then
+    /// right to left; `first` (if legal) before all.
+    fn ordered(
+        &self,
+        pos: &Position,
+        first: Option<usize>,
+    ) -> Vec<(usize, Position, crate::kalah::rules::KalahMove)> {
+        let (list, n) = moves(pos, self.rules);
+        let mut out: Vec<_> = list[..n]
+            .iter()
+            .map(|&pit| {
+                let mut child = *pos;
+                let mv = child.play(pit, self.rules).expect("legal move");
+                (pit, child, mv)
+            })
+            .collect();
+        out.sort_by_key(|(pit, _, mv)| {
+            (
+                Some(*pit) != first,
+                !mv.extra_turn,
+                std::cmp::Reverse(mv.captured),
+                std::cmp::Reverse(*pit),
+            )
+        });
+        out
+    }
+
+    /// Value of a move's result from the view of the player who made it.
+    fn after(
+        &mut self,
+        child: &Position,
+        mv: crate::kalah::rules::KalahMove,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if mv.game_over {
+            child.final_difference()
+        } else if mv.extra_turn {
+            self.negamax(child, depth, alpha, beta)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha)
+        }
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.can_abort && self.nodes % 256 == 0 && Instant::now() >= self.deadline {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let active = pos.active_seeds();
+        if active <= self.table_seeds {
+            if let Some(v) = self.tables.and_then(|t| t.value(pos)) {
+                return v;
+            }
+        }
+        let base = pos.mover_store() as i32 - pos.opponent_store() as i32;
+        let active = active as i32;
+        // The final difference lies in base - active ..= base + active.
+        if base + active <= alpha {
+            return base + active;
+        }
+        if base - active >= beta {
+            return base - active;
+        }
+        let k = key(pos);
+        let mut tt_move = None;
+        let mut beta = beta;
+        if let Some(e) = self.tt.get(&k) {
+            tt_move = Some(e.best as usize);
+            if e.depth >= depth {
+                let (lo, hi) = (e.lower + base, e.upper + base);
+                let proved = e.depth == u32::MAX;
+                if lo >= beta || hi <= alpha || lo == hi {
+                    if !proved {
+                        self.horizon = true;
+                    }
+                    return if lo >= beta { lo } else { hi };
+                }
+                if !proved {
+                    // The narrowed window rests on a horizon value.
+                    self.horizon = true;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+        }
+        if depth == 0 {
+            self.horizon = true;
+            return base;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let outer_horizon = std::mem::replace(&mut self.horizon, false);
+        let mut best = i32::MIN;
+        let mut best_pit = 0;
+        for (pit, child, mv) in self.ordered(pos, tt_move) {
+            let v = self.after(&child, mv, depth - 1, alpha, beta);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_pit = pit;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let below = self.horizon;
+        self.horizon = outer_horizon || below;
+        if self.tt.len() >= TT_LIMIT {
+            self.tt.clear();
+        }
+        self.tt.insert(
+            k,
+            Entry {
+                depth: if below { depth } else { u32::MAX },
+                lower: if best > alpha0 { best - base } else { -INF },
+                upper: if best < beta0 { best - base } else { INF },
+                best: best_pit as u8,
+            },
+        );
+        best
+    }
+}
+
+/// Search `pos` (not over, above the tables) until `deadline` with the
+/// project's MTD(f) solver ([`crate::search::solve`], one thread): iterative
+/// deepening in steps of [`SOLVER_ID_STEP`] plies up to [`SOLVER_ID_JUMP`],
+/// then the exact full-depth search, probing `tables` wherever the seeds in
+/// play fall within them. The first iteration always completes; when the
+/// deadline passes, the best move so far is returned (the move that proved
+/// the best lower bound of the full-depth search, else the best move of the
+/// deepest completed iteration). When the solver finishes, the value is
+/// exact and the move is a best move. `cache` keeps the solver's
+/// transposition table from one call to the next and must only be shared
+/// between searches under the same rules and tables.
+///
+/// Boards wider than the solver handles (7 to 10 pits per side) are searched
+/// by the plain iterative-deepening alpha-beta of this module instead.
+pub fn search_beyond_tables(
+    pos: &Position,
+    rules: KalahRules,
+    tables: Option<&Tablebase>,
+    deadline: Instant,
+    cache: &mut SearchCache,
+) -> SearchOutcome {
+    if pos.pits_per_side() <= crate::tables::MAX_TABLE_PITS {
+        let opts = crate::search::SolveOptions {
+            rules,
+            threads: 1,
+            id_step: SOLVER_ID_STEP,
+            id_jump: SOLVER_ID_JUMP,
+            deadline: Some(deadline),
+            shared_tt: Some(cache.solver_tt.clone()),
+            ..Default::default()
+        };
+        let sol = crate::search::solve(pos, tables, &opts)
+            .expect("the solver handles every board of up to 6 pits per side");
+        return SearchOutcome {
+            pit: sol.best_move.expect("a position not over has a move"),
+            value: sol.value,
+            depth: sol.depth,
+            exact: sol.exact,
+        };
+    }
+    let table_seeds = match tables {
+        Some(t) if t.pits() == pos.pits_per_side() && t.rules() == rules => t.max_seeds(),
+        _ => 0,
+    };
+    let mut s = Searcher {
+        rules,
+        tables,
+        table_seeds,
+        tt: &mut cache.tt,
+        deadline,
+        can_abort: false,
+        aborted: false,
+        horizon: false,
+        nodes: 0,
+    };
+    let mut result: Option<SearchOutcome> = None;
+    for depth in 1..=MAX_SEARCH_DEPTH {
+        s.can_abort = depth > 1;
+        s.horizon = false;
+        let mut alpha = -i32::MAX;
+        let mut best: Option<(usize, i32)> = None;
+        for (pit, child, mv) in s.ordered(pos, result.map(|r| r.pit)) {
+            let v = s.after(&child, mv, depth - 1, alpha, i32::MAX);
+            if s.aborted {
+                break;
+            }
+            if best.map_or(true, |b| v > b.1) {
+                best = Some((pit, v));
+                alpha = alpha.max(v);
+            }
+        }
+        if s.aborted {
+            break;
+        }
+        let (pit, value) = best.expect("a position not over has a move");
+        let exact = !s.horizon;
+        result = Some(SearchOutcome {
+            pit,
+            value,
+            depth,
+            exact,
+        });
+        if exact {
+            break;
+        }
+    }
+    result.expect("depth 1 always completes")
+}
+
+/// Iterative-deepening step (plies) of the solver in [`search_beyond_tables`].
+pub const SOLVER_ID_STEP: u32 = 2;
+
+/// Last limited depth (plies) of the solver's iterative deepening in
+/// [`search_beyond_tables`] before the exact full-depth search.
+pub const SOLVER_ID_JUMP: u32 = 24;
+
+impl Agent for PerfectAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &State) -> Choice {
+        let State::Kalah(pos, _) = state else {
+            panic!("the Kalah perfect agent was asked to play {state:?}");
+        };
+        let start = Instant::now();
+        if let Some(tb) = &self.tables {
+            if let Some(values) = tb.move_values(pos) {
+                let best = values
+                    .iter()
+                    .fold(
+                        None::<&crate::kalah::tables::MoveValue>,
+                        |acc, mv| match acc {
+                            Some(a) if a.value >= mv.value => Some(a),
+                            _ => Some(mv),
+                        },
+                    )
+                    .expect("a position not over has a move");
+                return Choice {
+                    pit: best.pit,
+                    value: Some(best.value as f64),
+                    value_kind: "exact final store difference (tables)",
+                };
+            }
+        }
+        let (list, n) = moves(pos, self.rules);
+        assert!(n > 0, "asked for a move in a finished game");
+        if n == 1 {
+            return Choice {
+                pit: list[0],
+                value: None,
+                value_kind: "the only legal move",
+            };
+        }
+        let out = search_beyond_tables(
+            pos,
+            self.rules,
+            self.tables.as_deref(),
+            start + self.time,
+            &mut self.cache,
+        );
+        Choice {
+            pit: out.pit,
+            value: Some(out.value as f64),
+            value_kind: if out.exact {
+                "exact final store difference (search)"
+            } else {
+                "final store difference estimated by search"
+            },
+        }
+    }
+}

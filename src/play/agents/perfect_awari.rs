@@ -1,0 +1,484 @@
+//! The perfect agent in Awari and Oware: the tables within their range, a
+//! search with table probes above it.
+//!
+//! When the Awari (or Oware) tables of the board width cover the seeds on
+//! the board, the agent plays a move of the best table value, and when that
+//! value is positive one that forces progress towards it
+//! ([`AwariTablebase::best_move`]): it never gives away any of the value of
+//! the position, and never lets a won position run round a cycle. Above the tables' range, every move is an iterative-deepening alpha-beta (negamax) on the seeds
+//! still to be captured (the value convention of [`crate::awari::rules`]:
+//! the mover's future captures minus the opponent's, endless play adding
+//! 0), with a transposition table keyed by the board, under a time budget
+//! per move. It plays the best move of the last completed depth. At the
+//! horizon the seeds left on the board count 0 to each side (they would be
+//! split evenly), so a depth-D search maximises the captured difference D
+//! plies ahead, captures and game ends counted exactly. When every line ends
+//! by the rules before the horizon the value is proved and the search stops
+//! early; a position from which play can cycle never proves, so the agent
+//! then uses its whole budget.
+//!
+//! The search reads the tables at every node they cover (an exact value,
+//! no horizon); without tables, matches report the agent as "search only"
+//! so that no result is mistaken for table play.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::perfect::SearchOutcome;
+use super::{Agent, Choice};
+use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
+use crate::awari::tables::AwariTablebase;
+use crate::play::state::State;
+
+/// Most transposition-table entries kept during one search (then it is
+/// cleared), about 40 bytes each, allocated up front.
+const TT_LIMIT: usize = 1 << 20;
+
+/// Deepest iteration of the search.
+const MAX_SEARCH_DEPTH: u32 = 300;
+
+/// The exact value of `board` (pits from the side to move, `m` per side,
+/// seeds captured so far not included) for the side to move, when `tables`
+/// (of `m` pits) cover it.
+#[inline(always)]
+pub fn table_value(board: &[u8; 12], m: usize, tables: Option<&AwariTablebase>) -> Option<i32> {
+    let tb = tables?;
+    if tb.pits() != m {
+        return None;
+    }
+    tb.value(board)
+}
+
+/// Bounds on a board's value found by a search.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// Remaining depth the bounds hold for (`u32::MAX` when proved).
+    depth: u32,
+    lower: i32,
+    upper: i32,
+    best: u8,
+}
+
+/// FxHash-style hasher for 12-byte boards.
+#[derive(Default)]
+struct BoardHasher(u64);
+
+impl std::hash::Hasher for BoardHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<BoardHasher>>;
+
+/// The agent `perfect[:TIME]` in Awari and Oware.
+pub struct PerfectAwariAgent {
+    game: AwariGame,
+    tables: Option<Arc<AwariTablebase>>,
+    time: Duration,
+    name: String,
+    /// Bounds on board values; valid from one move to the next of the
+    /// agent's game (they depend on the board and the width only).
+    tt: Tt,
+    /// Pits per side of the boards in `tt` (a 12-cell board alone does not
+    /// say: `1 1 0 2` is another board with 2 pits than with 3).
+    tt_pits: usize,
+}
+
+impl std::fmt::Debug for PerfectAwariAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PerfectAwariAgent({}, {})", self.game, self.name)
+    }
+}
+
+impl PerfectAwariAgent {
+    /// A perfect agent for `game` thinking `time` per move, by search alone.
+    pub fn new(game: AwariGame, time: Duration, name: String) -> PerfectAwariAgent {
+        PerfectAwariAgent::with_tables(game, None, time, name)
+    }
+
+    /// A perfect agent for `game` reading `tables` (of that game; any board
+    /// width, used when it matches the board's) and thinking `time` per move
+    /// above their range.
+    pub fn with_tables(
+        game: AwariGame,
+        tables: Option<Arc<AwariTablebase>>,
+        time: Duration,
+        name: String,
+    ) -> PerfectAwariAgent {
+        debug_assert!(tables.as_ref().map_or(true, |t| t.game() == game));
+        PerfectAwariAgent {
+            game,
+            tables,
+            time,
+            name,
+            tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),
+            tt_pits: 0,
+        }
+    }
+
+    /// Search `board` (`m` pits per side, not over) until `deadline`: the
+    /// best move of the last completed depth and its value in seeds still to
+    /// be captured (mover minus opponent). The first depth always completes.
+    pub fn search(&mut self, board: &[u8; 12], m: usize, deadline: Instant) -> SearchOutcome {
+        if m != self.tt_pits {
+            self.tt.clear();
+            self.tt_pits = m;
+        }
+        search_awari(
+            board,
+            m,
+            self.game,
+            self.tables.as_deref(),
+            deadline,
+            &mut self.tt,
+        )
+    }
+
+    /// The best move of `board` by the tables and its value, when they
+    /// cover it: [`AwariTablebase::best_move`], which also makes progress
+    /// towards a won value (a best value alone can go round a cycle).
+    pub fn table_move(&self, board: &[u8; 12], m: usize) -> Option<(usize, i32)> {
+        let tb = self.tables.as_deref().filter(|t| t.pits() == m)?;
+        tb.best_move(board)
+    }
+}
+
+struct Searcher<'a> {
+    game: AwariGame,
+    m: usize,
+    tables: Option<&'a AwariTablebase>,
+    tt: &'a mut Tt,
+    deadline: Instant,
+    can_abort: bool,
+    aborted: bool,
+    horizon: bool,
+    nodes: u64,
+}
+
+/// The seeds a move takes for the mover besides what follows.
+#[inline(always)]
+fn gain(mv: &AwariMove) -> i32 {
+    mv.captured as i32 + mv.end_gain as i32
+}
+
+impl Searcher<'_> {
+    /// Moves ordered: `first` (if legal), then by seeds taken, then right
+    /// to left.
+    fn ordered(&self, moves: &[AwariMove], first: Option<u8>) -> ([AwariMove; 6], usize) {
+        let mut out = [moves[0]; 6];
+        out[..moves.len()].copy_from_slice(moves);
+        out[..moves.len()].sort_by_key(|mv| {
+            (
+                Some(mv.pit) != first,
+                std::cmp::Reverse(gain(mv)),
+                std::cmp::Reverse(mv.pit),
+            )
+        });
+        (out, moves.len())
+    }
+
+    /// The value of `mv` for its mover, searching the board it leads to in
+    /// the window (`alpha`, `beta`) of the mover's view.
+    fn through(&mut self, mv: &AwariMove, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let g = gain(mv);
+        if mv.game_over {
+            g
+        } else {
+            g - self.negamax(&mv.board, depth, g - beta, g - alpha)
+        }
+    }
+
+    fn negamax(&mut self, board: &[u8; 12], depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.can_abort && self.nodes % 256 == 0 && Instant::now() >= self.deadline {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        if let Some(v) = table_value(board, self.m, self.tables) {
+            return v;
+        }
+        let moves = match awari_turn(board, self.m, self.game) {
+            AwariTurn::Over {
+                mover_gain,
+                opponent_gain,
+            } => return mover_gain as i32 - opponent_gain as i32,
+            AwariTurn::Play(moves) => moves,
+        };
+        // The value lies in -seeds ..= seeds.
+        let seeds: i32 = board.iter().map(|&c| c as i32).sum();
+        if seeds <= alpha {
+            return seeds;
+        }
+        if -seeds >= beta {
+            return -seeds;
+        }
+        let mut tt_move = None;
+        if let Some(e) = self.tt.get(board) {
+            tt_move = Some(e.best);
+            if e.depth >= depth {
+                let proved = e.depth == u32::MAX;
+                if e.lower >= beta || e.upper <= alpha || e.lower == e.upper {
+                    if !proved {
+                        self.horizon = true;
+                    }
+                    return if e.lower >= beta { e.lower } else { e.upper };
+                }
+                if !proved {
+                    self.horizon = true;
+                }
+                alpha = alpha.max(e.lower);
+                beta = beta.min(e.upper);
+            }
+        }
+        if depth == 0 {
+            self.horizon = true;
+            return 0;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let outer_horizon = std::mem::replace(&mut self.horizon, false);
+        let (list, n) = self.ordered(moves.as_slice(), tt_move);
+        let mut best = i32::MIN;
+        let mut best_pit = list[0].pit;
+        for mv in &list[..n] {
+            let v = self.through(mv, depth - 1, alpha, beta);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_pit = mv.pit;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let below = self.horizon;
+        self.horizon = outer_horizon || below;
+        if self.tt.len() >= TT_LIMIT {
+            self.tt.clear();
+        }
+        const INF: i32 = i32::MAX / 4;
+        self.tt.insert(
+            *board,
+            Entry {
+                depth: if below { depth } else { u32::MAX },
+                lower: if best > alpha0 { best } else { -INF },
+                upper: if best < beta0 { best } else { INF },
+                best: best_pit,
+            },
+        );
+        best
+    }
+}
+
+fn search_awari(
+    board: &[u8; 12],
+    m: usize,
+    game: AwariGame,
+    tables: Option<&AwariTablebase>,
+    deadline: Instant,
+    tt: &mut Tt,
+) -> SearchOutcome {
+    let AwariTurn::Play(moves) = awari_turn(board, m, game) else {
+        panic!("the perfect agent was asked for a move in a finished game");
+    };
+    let mut s = Searcher {
+        game,
+        m,
+        tables,
+        tt,
+        deadline,
+        can_abort: false,
+        aborted: false,
+        horizon: false,
+        nodes: 0,
+    };
+    let mut result: Option<SearchOutcome> = None;
+    for depth in 1..=MAX_SEARCH_DEPTH {
+        s.can_abort = depth > 1;
+        s.horizon = false;
+        let (list, n) = s.ordered(moves.as_slice(), result.map(|r| r.pit as u8));
+        let mut alpha = -i32::MAX / 2;
+        let mut best: Option<(usize, i32)> = None;
+        for mv in &list[..n] {
+            let v = s.through(mv, depth - 1, alpha, i32::MAX / 2);
+            if s.aborted {
+                break;
+            }
+            if best.map_or(true, |b| v > b.1) {
+                best = Some((mv.pit as usize, v));
+                alpha = alpha.max(v);
+            }
+        }
+        if s.aborted {
+            break;
+        }
+        let (pit, value) = best.expect("a position not over has a move");
+        let exact = !s.horizon;
+        result = Some(SearchOutcome {
+            pit,
+            value,
+            depth,
+            exact,
+        });
+        if exact {
+            break;
+        }
+    }
+    result.expect("depth 1 always completes")
+}
+
+impl Agent for PerfectAwariAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &State) -> Choice {
+        let State::Awari(s) = state else {
+            panic!("the Awari perfect agent was asked to play {state:?}");
+        };
+        assert_eq!(s.game(), self.game, "a state of another game");
+        let start = Instant::now();
+        let (list, n) = state.moves();
+        assert!(n > 0, "asked for a move in a finished game");
+        if n == 1 {
+            return Choice {
+                pit: list[0],
+                value: None,
+                value_kind: "the only legal move",
+            };
+        }
+        let (board, m) = (s.cells(), s.pits_per_side());
+        if let Some((pit, value)) = self.table_move(&board, m) {
+            return Choice {
+                pit,
+                value: Some(value as f64),
+                value_kind: "exact difference of the seeds still to capture (tables)",
+            };
+        }
+        let out = self.search(&board, m, start + self.time);
+        Choice {
+            pit: out.pit,
+            value: Some(out.value as f64),
+            value_kind: match (out.exact, self.tables.is_some()) {
+                (true, true) => "exact difference of the seeds still to capture (search with table probes)",
+                (true, false) => "exact difference of the seeds still to capture (search; no Awari tables)",
+                (false, true) => "difference of the seeds still to capture, estimated by search with table probes",
+                (false, false) => "difference of the seeds still to capture, estimated by search (no Awari tables)",
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::state::AwariState;
+    use crate::side::Side;
+
+    /// Plain minimax on the value convention, for boards whose game tree is
+    /// finite (no cycles): the independent check of the search.
+    fn minimax(board: &[u8; 12], m: usize, game: AwariGame, depth: u32) -> Option<i32> {
+        match awari_turn(board, m, game) {
+            AwariTurn::Over {
+                mover_gain,
+                opponent_gain,
+            } => Some(mover_gain as i32 - opponent_gain as i32),
+            AwariTurn::Play(moves) => {
+                if depth == 0 {
+                    return None;
+                }
+                let mut best = i32::MIN;
+                for mv in moves.as_slice() {
+                    let v = if mv.game_over {
+                        mv.value(0)
+                    } else {
+                        mv.value(minimax(&mv.board, m, game, depth - 1)?)
+                    };
+                    best = best.max(v);
+                }
+                Some(best)
+            }
+        }
+    }
+
+    #[test]
+    fn proved_values_match_plain_minimax() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let mut proved = 0;
+        for game in AwariGame::ALL {
+            let mut agent = PerfectAwariAgent::new(game, Duration::from_secs(5), "p".into());
+            for _ in 0..400 {
+                let m = rng.gen_range(2..=3);
+                let mut cells = [0u8; 12];
+                for c in cells[..2 * m].iter_mut() {
+                    *c = rng.gen_range(0..=2);
+                }
+                let s = AwariState::from_board(game, &cells[..2 * m], Side::South, [0, 0]).unwrap();
+                if s.is_over() {
+                    continue;
+                }
+                let Some(exact) = minimax(&s.cells(), m, game, 14) else {
+                    continue;
+                };
+                let out = agent.search(&s.cells(), m, Instant::now() + Duration::from_secs(5));
+                // A tree that ends within 14 plies has no cycle: the search
+                // must prove its value.
+                assert!(out.exact, "{game} {s:?}: {out:?}");
+                assert_eq!(out.value, exact, "{game} {s:?}");
+                proved += 1;
+            }
+        }
+        assert!(proved > 100, "{proved}");
+    }
+
+    #[test]
+    fn proved_values_match_the_reference_solver_with_cycles() {
+        // The reference solves cyclic positions exactly (endless play worth
+        // 0); the search must agree whenever it claims a proof, and must
+        // never claim one it cannot have.
+        use crate::awari::reference::awari_value;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let mut proved = 0;
+        let mut unproved = 0;
+        for game in AwariGame::ALL {
+            let mut agent = PerfectAwariAgent::new(game, Duration::from_secs(5), "p".into());
+            for _ in 0..300 {
+                let m = rng.gen_range(2..=4);
+                let mut cells = [0u8; 12];
+                for c in cells[..2 * m].iter_mut() {
+                    *c = rng.gen_range(0..=2);
+                }
+                let s = AwariState::from_board(game, &cells[..2 * m], Side::South, [0, 0]).unwrap();
+                if s.is_over() {
+                    continue;
+                }
+                let deadline = Instant::now() + Duration::from_millis(5);
+                let out = agent.search(&s.cells(), m, deadline);
+                if out.exact {
+                    proved += 1;
+                    assert_eq!(out.value, awari_value(&s.cells(), m, game), "{game} {s:?}");
+                } else {
+                    unproved += 1;
+                }
+            }
+        }
+        assert!(proved > 100 && unproved > 10, "{proved} {unproved}");
+    }
+}

@@ -1,0 +1,311 @@
+//! Fixed-depth game-tree search: plain minimax, alpha-beta, and the
+//! heuristic alpha-beta of the published studies.
+//!
+//! Values are always from the searching agent's point of view: a node is a
+//! max node when the agent is to move there, so an extra turn gives two
+//! consecutive max (or min) levels. Depth counts single moves (plies),
+//! extra-turn moves included. The same code plays Kalah, Awari and Oware
+//! through [`State`]; in Awari and Oware a player's "store" is the seeds it
+//! has captured.
+
+use crate::side::side_index;
+use crate::side::Side;
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+use super::{Agent, Choice};
+use crate::play::state::State;
+
+/// The weights of the six heuristics H1..H6 of the heuristic agent.
+pub const HEURISTIC_WEIGHTS: [f64; 6] = [0.198649, 0.190084, 0.370793, 1.0, 0.418841, -0.565937];
+
+/// Own store (captured seeds in Awari) minus the opponent's: the
+/// evaluation of `minimax:D` and `alphabeta:D`.
+pub fn store_eval(state: &State, me: Side, _last_from_rightmost: bool) -> f64 {
+    state.difference(me) as f64
+}
+
+/// The published weighted heuristic of `heuristic:D`, for the agent `me`:
+/// H1 seeds in the agent's leftmost pit, H2 seeds in all the agent's pits,
+/// H3 the agent's non-empty pits, H4 the agent's store, H5 1 when the move
+/// just played (the one that led to this node) was the agent's own move from
+/// its rightmost pit, H6 the opponent's store. In Awari and Oware the
+/// stores are the seeds captured.
+pub fn heuristic_eval(state: &State, me: Side, last_from_rightmost: bool) -> f64 {
+    let mine = if state.to_move() == me {
+        state.mover_pits()
+    } else {
+        state.opponent_pits()
+    };
+    let scores = state.scores();
+    let my_store = scores[side_index(me)];
+    let their_store = scores[1 - side_index(me)];
+    let h = [
+        mine[0] as f64,
+        mine.iter().map(|&c| c as f64).sum(),
+        mine.iter().filter(|&&c| c > 0).count() as f64,
+        my_store as f64,
+        if last_from_rightmost { 1.0 } else { 0.0 },
+        their_store as f64,
+    ];
+    h.iter().zip(HEURISTIC_WEIGHTS).map(|(h, w)| h * w).sum()
+}
+
+/// An evaluation: position, the searching agent, whether the move that led
+/// here was the agent's move from its rightmost pit.
+pub type Eval = fn(&State, Side, bool) -> f64;
+
+fn child_flag(state: &State, me: Side, pit: usize) -> bool {
+    state.to_move() == me && pit + 1 == state.pits_per_side()
+}
+
+/// Plain minimax value of `state` to `depth` plies for agent `me`.
+pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flag: bool) -> f64 {
+    if depth == 0 || state.is_over() {
+        return eval(state, me, flag);
+    }
+    let maximizing = state.to_move() == me;
+    let mut best = if maximizing {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    let children = state.children();
+    for i in 0..children.len() {
+        let c = children.get(i);
+        let v = minimax(&c.state, depth - 1, me, eval, child_flag(state, me, c.pit));
+        if maximizing {
+            best = best.max(v);
+        } else {
+            best = best.min(v);
+        }
+    }
+    best
+}
+
+/// Alpha-beta value of `state` to `depth` plies for agent `me`, within the
+/// window (`alpha`, `beta`): exact inside it, a bound outside.
+pub fn alphabeta(
+    state: &State,
+    depth: u32,
+    mut alpha: f64,
+    mut beta: f64,
+    me: Side,
+    eval: Eval,
+    flag: bool,
+) -> f64 {
+    if depth == 0 || state.is_over() {
+        return eval(state, me, flag);
+    }
+    let maximizing = state.to_move() == me;
+    let children = state.children();
+    if maximizing {
+        let mut best = f64::NEG_INFINITY;
+        for i in 0..children.len() {
+            let c = children.get(i);
+            let v = alphabeta(
+                &c.state,
+                depth - 1,
+                alpha,
+                beta,
+                me,
+                eval,
+                child_flag(state, me, c.pit),
+            );
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    } else {
+        let mut best = f64::INFINITY;
+        for i in 0..children.len() {
+            let c = children.get(i);
+            let v = alphabeta(&c.state, depth - 1, alpha, beta, me, eval, false);
+            best = best.min(v);
+            beta = beta.min(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// The value of every root move of `state` at `depth` with the full window
+/// (each move exactly), for the side to move.
+pub fn root_values(state: &State, depth: u32, eval: Eval) -> Vec<(usize, f64)> {
+    let me = state.to_move();
+    state
+        .children()
+        .iter()
+        .map(|c| {
+            let v = alphabeta(
+                &c.state,
+                depth - 1,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                me,
+                eval,
+                child_flag(state, me, c.pit),
+            );
+            (c.pit, v)
+        })
+        .collect()
+}
+
+/// The agents `minimax:D` and `alphabeta:D`: depth-D search with the
+/// evaluation own store minus the opponent's. Both are deterministic and play
+/// the same move (the leftmost of the best), alpha-beta only faster.
+#[derive(Debug)]
+pub struct MinimaxAgent {
+    depth: u32,
+    pruning: bool,
+    name: String,
+}
+
+impl MinimaxAgent {
+    /// Search to `depth` plies, with alpha-beta pruning when `pruning`.
+    pub fn new(depth: u32, pruning: bool, name: String) -> MinimaxAgent {
+        MinimaxAgent {
+            depth: depth.max(1),
+            pruning,
+            name,
+        }
+    }
+
+    /// The chosen move and its value in `state`.
+    pub fn best(&self, state: &State) -> (usize, f64) {
+        let me = state.to_move();
+        let children = state.children();
+        assert!(!children.is_empty(), "asked for a move in a finished game");
+        let mut best = (children.pit(0), f64::NEG_INFINITY);
+        for i in 0..children.len() {
+            let c = children.get(i);
+            let flag = child_flag(state, me, c.pit);
+            let v = if self.pruning {
+                // Moves that cannot beat the best so far only need a bound.
+                alphabeta(
+                    &c.state,
+                    self.depth - 1,
+                    best.1,
+                    f64::INFINITY,
+                    me,
+                    store_eval,
+                    flag,
+                )
+            } else {
+                minimax(&c.state, self.depth - 1, me, store_eval, flag)
+            };
+            if v > best.1 {
+                best = (c.pit, v);
+            }
+        }
+        best
+    }
+}
+
+impl Agent for MinimaxAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &State) -> Choice {
+        let (pit, v) = self.best(state);
+        Choice {
+            pit,
+            value: Some(v),
+            value_kind: "store difference at the search horizon",
+        }
+    }
+}
+
+/// The agent `heuristic:D`: alpha-beta to depth D on the weighted heuristic
+/// [`heuristic_eval`]; at the root it plays a random move among those whose
+/// value is at least 0.99 of the best (1.01 when the best is negative).
+#[derive(Debug)]
+pub struct HeuristicAgent {
+    depth: u32,
+    rng: SmallRng,
+    name: String,
+}
+
+impl HeuristicAgent {
+    /// Search to `depth` plies, drawing near-best choices from `rng`.
+    pub fn new(depth: u32, rng: SmallRng, name: String) -> HeuristicAgent {
+        HeuristicAgent {
+            depth: depth.max(1),
+            rng,
+            name,
+        }
+    }
+}
+
+/// The moves whose value is near the best: at least 0.99 of it, or at least
+/// 1.01 of it when it is negative.
+pub fn near_best(values: &[(usize, f64)]) -> Vec<(usize, f64)> {
+    let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+    let threshold = if best >= 0.0 {
+        0.99 * best
+    } else {
+        1.01 * best
+    };
+    values
+        .iter()
+        .copied()
+        .filter(|v| v.1 >= threshold)
+        .collect()
+}
+
+impl Agent for HeuristicAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &State) -> Choice {
+        let values = root_values(state, self.depth, heuristic_eval);
+        let near = near_best(&values);
+        let (pit, v) = near[self.rng.gen_range(0..near.len())];
+        Choice {
+            pit,
+            value: Some(v),
+            value_kind: "weighted heuristic at the search horizon",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kalah::position::Position;
+    use crate::kalah::rules::KalahRules;
+
+    #[test]
+    fn near_best_keeps_moves_within_one_percent() {
+        let v = [(0, 10.0), (1, 9.95), (2, 9.0), (3, 10.0)];
+        let pits: Vec<usize> = near_best(&v).iter().map(|m| m.0).collect();
+        assert_eq!(pits, vec![0, 1, 3]);
+        let v = [(0, -10.0), (1, -10.05), (2, -10.2)];
+        let pits: Vec<usize> = near_best(&v).iter().map(|m| m.0).collect();
+        assert_eq!(pits, vec![0, 1]);
+        let v = [(0, 0.0), (1, -0.01)];
+        assert_eq!(near_best(&v).len(), 1);
+    }
+
+    #[test]
+    fn heuristic_terms() {
+        // South to move, pits 2 0 3, store 5; North pits 1 1 0, store 4.
+        let p = Position::from_cells(&[2, 0, 3, 5, 1, 1, 0, 4], Side::South).unwrap();
+        let p = State::Kalah(p, KalahRules::Default);
+        // South: H1 2, H2 5, H3 2, H4 5, H6 4.
+        let south = 0.198649 * 2.0 + 0.190084 * 5.0 + 0.370793 * 2.0 + 5.0 - 0.565937 * 4.0;
+        assert!((heuristic_eval(&p, Side::South, false) - south).abs() < 1e-12);
+        assert!((heuristic_eval(&p, Side::South, true) - south - 0.418841).abs() < 1e-12);
+        assert!((south - 4.825556).abs() < 1e-9);
+        // North: H1 1, H2 2, H3 2, H4 4, H6 5.
+        let north = heuristic_eval(&p, Side::North, false);
+        assert!((north - 2.490718).abs() < 1e-9, "{north}");
+    }
+}

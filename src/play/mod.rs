@@ -1,0 +1,6 @@
+//! Playing games: a position of any game behind one type ([`state`]), the
+//! agents, and the match and tournament runner ([`arena`]).
+
+pub mod agents;
+pub mod arena;
+pub mod state;

@@ -1,0 +1,769 @@
+//! A game any agent can play: Kalah and Awari/Oware positions behind one
+//! small enum, so that the agents and the match runner are written once.
+//!
+//! - [`GameSpec`]: a game and its start as named on the command line
+//!   (`kalah:6:4`, `kalah:6:4:capture-needs-opposite`, `awari:6:4`,
+//!   `oware:5:3`);
+//! - [`State`]: a position of any of the games, seen from the side to move,
+//!   with the handful of operations the agents need: legal moves, children,
+//!   play, game over, scores;
+//! - [`AwariState`]: an Awari or Oware position ([`AwariPosition`]) with
+//!   its game, built on [`crate::awari::rules`].
+//!
+//! "Score" means a player's store in Kalah and the seeds a player has
+//! captured (or taken at the end of the game) in Awari and Oware. When an
+//! Awari or Oware game is over by the rules, the seeds left on the board have
+//! already been given to their owner (see [`AwariState`]), so the scores are
+//! final; when a match ends a game by repetition or at its ply cap, the seeds
+//! left on the board are split evenly and add nothing to the difference
+//! (`RULES.md`, Awari rule 6).
+
+use crate::side::{side_index, Side};
+use crate::sow::MAX_PITS;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::awari::position::AwariPosition;
+use crate::awari::rules::{
+    AwariGame, AwariMove, AwariMoves, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
+};
+use crate::error::{Error, Result};
+use crate::kalah::position::Position;
+use crate::kalah::rules::KalahRules;
+
+/// The rules of a game, whatever its board size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Kalah under one of its rule sets.
+    Kalah(KalahRules),
+    /// Awari or Oware.
+    Awari(AwariGame),
+}
+
+/// A game and its start position, as named on the command line:
+/// `kalah:M:N`, `kalah:M:N:RULES` (RULES one of the Kalah rule names),
+/// `awari:M:N` or `oware:M:N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameSpec {
+    /// Kalah(pits, seeds) under `rules`.
+    Kalah {
+        /// Pits per side.
+        pits: usize,
+        /// Seeds per pit at the start.
+        seeds: usize,
+        /// Rule set.
+        rules: KalahRules,
+    },
+    /// Awari(pits, seeds) or Oware(pits, seeds).
+    Awari {
+        /// Pits per side.
+        pits: usize,
+        /// Seeds per pit at the start.
+        seeds: usize,
+        /// Awari or Oware.
+        game: AwariGame,
+    },
+}
+
+impl GameSpec {
+    /// The start position.
+    pub fn start(&self) -> State {
+        match *self {
+            GameSpec::Kalah { pits, seeds, rules } => State::Kalah(
+                Position::start(pits, seeds).expect("checked when parsed"),
+                rules,
+            ),
+            GameSpec::Awari { pits, seeds, game } => {
+                State::Awari(AwariState::start(game, pits, seeds).expect("checked when parsed"))
+            }
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> Rules {
+        match *self {
+            GameSpec::Kalah { rules, .. } => Rules::Kalah(rules),
+            GameSpec::Awari { game, .. } => Rules::Awari(game),
+        }
+    }
+
+    /// The Kalah rule set, for Kalah games.
+    pub fn kalah_rules(&self) -> Option<KalahRules> {
+        match *self {
+            GameSpec::Kalah { rules, .. } => Some(rules),
+            GameSpec::Awari { .. } => None,
+        }
+    }
+
+    /// Pits per side.
+    pub fn pits(&self) -> usize {
+        match *self {
+            GameSpec::Kalah { pits, .. } | GameSpec::Awari { pits, .. } => pits,
+        }
+    }
+
+    /// Whether positions can repeat (Awari and Oware), so that a match needs
+    /// the repetition rule and a ply cap. Kalah games cannot repeat.
+    pub fn can_repeat(&self) -> bool {
+        matches!(self, GameSpec::Awari { .. })
+    }
+
+    /// The `mancala play` command that replays `moves` in this game.
+    pub fn replay_command(&self, moves: &str) -> String {
+        match *self {
+            GameSpec::Kalah { pits, seeds, rules } => {
+                let rules = if rules == KalahRules::Default {
+                    String::new()
+                } else {
+                    format!(" --rules {rules}")
+                };
+                format!("mancala play kalah {pits} {seeds}{rules} --moves {moves}")
+            }
+            GameSpec::Awari { pits, seeds, game } => {
+                format!("mancala play {game} {pits} {seeds} --moves {moves}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for GameSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameSpec::Kalah { pits, seeds, rules } => {
+                write!(f, "kalah:{pits}:{seeds}")?;
+                if *rules != KalahRules::Default {
+                    write!(f, ":{rules}")?;
+                }
+                Ok(())
+            }
+            GameSpec::Awari { pits, seeds, game } => write!(f, "{game}:{pits}:{seeds}"),
+        }
+    }
+}
+
+impl FromStr for GameSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<GameSpec> {
+        let bad = |reason: String| {
+            Error::Unsupported(format!(
+                "bad game \"{text}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
+                 optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
+                 awari:M:N or oware:M:N"
+            ))
+        };
+        let parts: Vec<&str> = text.trim().split(':').collect();
+        let head = parts[0].to_ascii_lowercase();
+        let awari = match head.as_str() {
+            "kalah" => None,
+            other => match AwariGame::from_name(other) {
+                Some(g) => Some(g),
+                None => return Err(bad(format!("unknown game \"{other}\""))),
+            },
+        };
+        let max_parts = if awari.is_some() { 3 } else { 4 };
+        if parts.len() < 3 {
+            return Err(bad("give the pits per side and seeds per pit".into()));
+        }
+        if parts.len() > max_parts {
+            return Err(bad(format!("too many parts for {head}")));
+        }
+        let number = |s: &str, what: &str| {
+            s.parse::<usize>()
+                .map_err(|_| bad(format!("{what} \"{s}\" is not a whole number")))
+        };
+        let pits = number(parts[1], "pits per side")?;
+        let seeds = number(parts[2], "seeds per pit")?;
+        if seeds == 0 {
+            return Err(bad("at least one seed per pit".into()));
+        }
+        match awari {
+            None => {
+                let rules = match parts.get(3) {
+                    Some(r) => r.parse::<KalahRules>().map_err(|e| bad(e.to_string()))?,
+                    None => KalahRules::Default,
+                };
+                Position::start(pits, seeds).map_err(|e| bad(e.to_string()))?;
+                Ok(GameSpec::Kalah { pits, seeds, rules })
+            }
+            Some(game) => {
+                AwariState::start(game, pits, seeds).map_err(|e| bad(e.to_string()))?;
+                Ok(GameSpec::Awari { pits, seeds, game })
+            }
+        }
+    }
+}
+
+/// An Awari or Oware position for play and search: the rules engine's
+/// [`AwariPosition`] (board, captured totals, side to move; its notation),
+/// the game it is played under, and whether the game is over, so that
+/// asking costs nothing.
+///
+/// Invariant (kept by every constructor and by [`AwariState::play`]): when
+/// the rules end the game (the mover's row is empty, no move can feed the
+/// opponent's empty row, or a forced grand slam was played) the seeds left
+/// have been given to the players as the rules say ([`AwariPosition::finish`]),
+/// the board is empty and [`AwariState::is_over`] holds. So the captured
+/// totals of a finished game are its final score.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AwariState {
+    game: AwariGame,
+    over: bool,
+    pos: AwariPosition,
+}
+
+impl AwariState {
+    /// The start of `game` with `m` pits per side and `n` seeds per pit,
+    /// South to move.
+    pub fn start(game: AwariGame, m: usize, n: usize) -> Result<AwariState> {
+        if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&m) {
+            return Err(Error::Unsupported(format!(
+                "{m} pits per side: {game} is played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
+            )));
+        }
+        Ok(AwariState::new(AwariPosition::start(m, n)?, game))
+    }
+
+    /// `pos` played under `game`; when the rules say the game is over
+    /// there, the seeds left are given to the players at once.
+    pub fn new(mut pos: AwariPosition, game: AwariGame) -> AwariState {
+        let over = pos.finish(game);
+        AwariState { game, over, pos }
+    }
+
+    /// A position from its pits (`2m` of them, from the side to move: the
+    /// mover's from the mover's left, then the opponent's from the
+    /// opponent's left), the side to move and the seeds captured so far
+    /// (South's, North's).
+    pub fn from_board(
+        game: AwariGame,
+        pits: &[u8],
+        to_move: Side,
+        captured: [u8; 2],
+    ) -> Result<AwariState> {
+        let i = side_index(to_move);
+        let pos = AwariPosition::from_board(pits, [captured[i], captured[1 - i]], to_move)?;
+        Ok(AwariState::new(pos, game))
+    }
+
+    /// The state after legal move `mv` of this state.
+    #[inline]
+    fn after(&self, mv: &AwariMove) -> AwariState {
+        let m = self.pos.pits_per_side();
+        let [mine, theirs] = self.pos.captured_by_mover_opponent();
+        let gain = mv.captured + mv.end_gain;
+        let pos = AwariPosition::from_board(
+            &mv.board[..2 * m],
+            [theirs, mine + gain],
+            self.pos.to_move().other(),
+        )
+        .expect("a move keeps the seeds");
+        if mv.game_over {
+            return AwariState {
+                game: self.game,
+                over: true,
+                pos,
+            };
+        }
+        // With seeds in both rows the mover always has a move (if only a
+        // forced grand slam): only an empty row can end the game here.
+        if pos.mover_pits().iter().all(|&c| c == 0) || pos.opponent_pits().iter().all(|&c| c == 0) {
+            AwariState::new(pos, self.game)
+        } else {
+            AwariState {
+                game: self.game,
+                over: false,
+                pos,
+            }
+        }
+    }
+
+    /// Awari or Oware.
+    pub fn game(&self) -> AwariGame {
+        self.game
+    }
+
+    /// The position.
+    pub fn position(&self) -> &AwariPosition {
+        &self.pos
+    }
+
+    /// Pits per side.
+    pub fn pits_per_side(&self) -> usize {
+        self.pos.pits_per_side()
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Side {
+        self.pos.to_move()
+    }
+
+    /// The `2m` pits from the side to move.
+    pub fn board(&self) -> &[u8] {
+        self.pos.board()
+    }
+
+    /// The whole 12-cell board (cells past `2m` are 0), as the rules take it.
+    pub fn cells(&self) -> [u8; 12] {
+        self.pos.cells()
+    }
+
+    /// Seeds captured (or taken at the end), `[south, north]`.
+    pub fn captured(&self) -> [u8; 2] {
+        self.pos.captured()
+    }
+
+    /// Whether the game is over by the rules.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The legal moves with what they do; `None` when the game is over.
+    pub fn moves(&self) -> Option<AwariMoves> {
+        if self.over {
+            return None;
+        }
+        match self.pos.turn(self.game) {
+            AwariTurn::Play(moves) => Some(moves),
+            AwariTurn::Over { .. } => unreachable!("a settled state that is not over has moves"),
+        }
+    }
+
+    /// Play `pit`; an illegal move is refused with the reason and leaves the
+    /// state as it was.
+    pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
+        if self.over {
+            return Err("the game is over".to_string());
+        }
+        let played = self.pos.play(pit, self.game)?;
+        self.over = played.game_over;
+        Ok(Step {
+            captured: played.captured,
+            extra_turn: false,
+            game_over: played.game_over,
+        })
+    }
+}
+
+impl fmt::Display for AwariState {
+    /// The position in the notation of [`crate::awari::position`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.pos)
+    }
+}
+
+impl fmt::Debug for AwariState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({} to move: {})", self.game, self.to_move(), self)
+    }
+}
+
+/// What one move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Seeds captured by the move (Kalah: the capturing seed included).
+    pub captured: u8,
+    /// The mover moves again (Kalah only).
+    pub extra_turn: bool,
+    /// The move ended the game.
+    pub game_over: bool,
+}
+
+/// A position of any game, seen from the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum State {
+    /// A Kalah position and the rule set it is played under.
+    Kalah(Position, KalahRules),
+    /// An Awari or Oware position.
+    Awari(AwariState),
+}
+
+impl State {
+    /// The rules of the game.
+    pub fn rules(&self) -> Rules {
+        match self {
+            State::Kalah(_, r) => Rules::Kalah(*r),
+            State::Awari(s) => Rules::Awari(s.game),
+        }
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        match self {
+            State::Kalah(p, _) => p.to_move(),
+            State::Awari(s) => s.to_move(),
+        }
+    }
+
+    /// Pits per side.
+    #[inline]
+    pub fn pits_per_side(&self) -> usize {
+        match self {
+            State::Kalah(p, _) => p.pits_per_side(),
+            State::Awari(s) => s.pits_per_side(),
+        }
+    }
+
+    /// The mover's pits, from the mover's left.
+    #[inline]
+    pub fn mover_pits(&self) -> &[u8] {
+        match self {
+            State::Kalah(p, _) => p.mover_pits(),
+            State::Awari(s) => s.pos.mover_pits(),
+        }
+    }
+
+    /// The opponent's pits, from the opponent's left.
+    #[inline]
+    pub fn opponent_pits(&self) -> &[u8] {
+        match self {
+            State::Kalah(p, _) => p.opponent_pits(),
+            State::Awari(s) => s.pos.opponent_pits(),
+        }
+    }
+
+    /// Seeds still in the pits.
+    pub fn seeds_on_board(&self) -> usize {
+        self.mover_pits()
+            .iter()
+            .chain(self.opponent_pits())
+            .map(|&c| c as usize)
+            .sum()
+    }
+
+    /// Whether the game is over by the rules.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        match self {
+            State::Kalah(p, r) => p.is_game_over(*r),
+            State::Awari(s) => s.over,
+        }
+    }
+
+    /// The scores `[south, north]`: stores in Kalah, seeds captured (or
+    /// taken at the end) in Awari and Oware.
+    #[inline(always)]
+    pub fn scores(&self) -> [u8; 2] {
+        match self {
+            State::Kalah(p, _) => p.stores(),
+            State::Awari(s) => s.captured(),
+        }
+    }
+
+    /// `side`'s score minus the other's.
+    #[inline(always)]
+    pub fn difference(&self, side: Side) -> i32 {
+        let s = self.scores();
+        let i = side_index(side);
+        s[i] as i32 - s[1 - i] as i32
+    }
+
+    /// The legal pits in increasing order, in a small stack array, and their
+    /// number (0 when the game is over).
+    #[inline]
+    pub fn moves(&self) -> ([usize; MAX_PITS], usize) {
+        let mut out = [0; MAX_PITS];
+        let mut n = 0;
+        match self {
+            State::Kalah(p, r) => {
+                for pit in p.legal_moves(*r) {
+                    out[n] = pit;
+                    n += 1;
+                }
+            }
+            State::Awari(s) => {
+                if let Some(moves) = s.moves() {
+                    for mv in moves.as_slice() {
+                        out[n] = mv.pit as usize;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        (out, n)
+    }
+
+    /// The children, one per legal move in increasing pit order. Kalah
+    /// children are played only when asked for ([`Children::get`]); Awari
+    /// ones come from one call of the rules.
+    #[inline(always)]
+    pub fn children(&self) -> Children {
+        match self {
+            State::Kalah(pos, rules) => {
+                let mut pits = [0u8; MAX_PITS];
+                let mut len = 0;
+                if !pos.is_game_over(*rules) {
+                    for (i, &c) in pos.mover_pits().iter().enumerate() {
+                        if c > 0 {
+                            pits[len] = i as u8;
+                            len += 1;
+                        }
+                    }
+                }
+                Children(ChildList::Kalah {
+                    pos: *pos,
+                    rules: *rules,
+                    pits,
+                    len: len as u8,
+                })
+            }
+            State::Awari(s) => Children(ChildList::Awari {
+                parent: *s,
+                moves: s.moves(),
+            }),
+        }
+    }
+
+    /// Play `pit`. An illegal move is refused with the reason and leaves the
+    /// state as it was. When the turn passes, the state turns to the other
+    /// side's view.
+    #[inline]
+    pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
+        match self {
+            State::Kalah(p, r) => p.play(pit, *r).map(|mv| Step {
+                captured: mv.captured,
+                extra_turn: mv.extra_turn,
+                game_over: mv.game_over,
+            }),
+            State::Awari(s) => s.play(pit),
+        }
+    }
+}
+
+impl fmt::Display for State {
+    /// The position in its game's notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            State::Kalah(p, _) => write!(f, "{p}"),
+            State::Awari(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            State::Kalah(p, r) => write!(f, "{p:?} [{r}]"),
+            State::Awari(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// One child of a state.
+#[derive(Clone, Copy, Debug)]
+pub struct Child {
+    /// The pit played.
+    pub pit: usize,
+    /// The state after the move.
+    pub state: State,
+    /// What the move did.
+    pub step: Step,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum ChildList {
+    Kalah {
+        pos: Position,
+        rules: KalahRules,
+        pits: [u8; MAX_PITS],
+        len: u8,
+    },
+    Awari {
+        parent: AwariState,
+        /// `None` when the game is over.
+        moves: Option<AwariMoves>,
+    },
+}
+
+/// The children of a state ([`State::children`]), allocation-free.
+#[derive(Clone, Copy, Debug)]
+pub struct Children(ChildList);
+
+impl Children {
+    /// The number of legal moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            ChildList::Kalah { len, .. } => *len as usize,
+            ChildList::Awari { moves, .. } => moves.as_ref().map_or(0, |m| m.len()),
+        }
+    }
+
+    /// Whether there is no legal move (the game is over).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The pit of the `i`-th child.
+    #[inline(always)]
+    pub fn pit(&self, i: usize) -> usize {
+        match &self.0 {
+            ChildList::Kalah { pits, .. } => pits[i] as usize,
+            ChildList::Awari { moves, .. } => {
+                moves.as_ref().expect("a move").as_slice()[i].pit as usize
+            }
+        }
+    }
+
+    /// The `i`-th child (`i < len()`).
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> Child {
+        match &self.0 {
+            ChildList::Kalah {
+                pos, rules, pits, ..
+            } => {
+                let pit = pits[i] as usize;
+                let mut child = *pos;
+                let mv = child.play(pit, *rules).expect("legal move");
+                Child {
+                    pit,
+                    state: State::Kalah(child, *rules),
+                    step: Step {
+                        captured: mv.captured,
+                        extra_turn: mv.extra_turn,
+                        game_over: mv.game_over,
+                    },
+                }
+            }
+            ChildList::Awari { parent, moves } => {
+                let mv = &moves.as_ref().expect("a move").as_slice()[i];
+                let state = parent.after(mv);
+                Child {
+                    pit: mv.pit as usize,
+                    state: State::Awari(state),
+                    step: Step {
+                        captured: mv.captured,
+                        extra_turn: false,
+                        game_over: state.over,
+                    },
+                }
+            }
+        }
+    }
+
+    /// Every child in increasing pit order.
+    pub fn iter(&self) -> impl Iterator<Item = Child> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_specs() {
+        let g: GameSpec = "kalah:6:4".parse().unwrap();
+        assert_eq!(g.to_string(), "kalah:6:4");
+        assert_eq!(g.start().seeds_on_board(), 48);
+        let g: GameSpec = "kalah:4:3:capture-needs-opposite".parse().unwrap();
+        assert_eq!(g.rules(), Rules::Kalah(KalahRules::CaptureNeedsOpposite));
+        assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
+        for (text, game) in [
+            ("awari:6:4", AwariGame::Awari),
+            ("Oware:3:2", AwariGame::Oware),
+        ] {
+            let g: GameSpec = text.parse().unwrap();
+            assert_eq!(g.rules(), Rules::Awari(game));
+            assert_eq!(g.to_string(), text.to_ascii_lowercase());
+            assert!(g.can_repeat());
+        }
+        assert_eq!(
+            "awari:6:4"
+                .parse::<GameSpec>()
+                .unwrap()
+                .replay_command("5-0"),
+            "mancala play awari 6 4 --moves 5-0"
+        );
+        for bad in [
+            "",
+            "kalah",
+            "kalah:6",
+            "kalah:x:4",
+            "kalah:0:4",
+            "kalah:6:0",
+            "awari",
+            "awari:6",
+            "awari:1:4",
+            "awari:7:4",
+            "awari:6:4:default",
+            "oware:6:22",
+            "kalah:6:4:foo",
+            "kalah:11:4",
+            "chess:8:8",
+        ] {
+            let e = bad.parse::<GameSpec>().unwrap_err();
+            assert!(e.is_usage(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn awari_state_plays_and_refuses_with_reasons() {
+        let mut s = AwariState::start(AwariGame::Awari, 6, 4).unwrap();
+        assert_eq!(s.to_string(), "4 4 4 4 4 4 4 4 4 4 4 4");
+        s.play(5).unwrap();
+        assert_eq!(s.to_move(), Side::North);
+        assert_eq!(s.board(), &[5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 0]);
+        assert!(s.play(6).unwrap_err().contains("does not exist"));
+        // Feeding: opponent's row empty, pit 0 does not reach it.
+        let mut s =
+            AwariState::from_board(AwariGame::Awari, &[1, 0, 1, 0, 0, 0], Side::South, [10, 12])
+                .unwrap();
+        let before = s;
+        assert!(s.play(0).unwrap_err().contains("does not feed"));
+        assert!(s.play(1).unwrap_err().contains("empty"));
+        assert_eq!(s, before);
+        // Grand slam refused while another move exists.
+        let mut s =
+            AwariState::from_board(AwariGame::Awari, &[1, 5, 0, 1], Side::South, [0, 0]).unwrap();
+        assert!(s.play(1).unwrap_err().contains("grand slam"));
+    }
+
+    #[test]
+    fn awari_game_end_gives_the_seeds_left_to_their_owner() {
+        // No move feeds the opponent's empty row: the mover (North) takes 2.
+        let s = AwariState::from_board(AwariGame::Awari, &[1, 1, 0, 0, 0, 0], Side::North, [20, 3])
+            .unwrap();
+        assert!(s.is_over());
+        assert_eq!(s.captured(), [20, 5]);
+        assert_eq!(State::Awari(s).moves().1, 0);
+        // A forced grand slam: the mover takes 2 + 3 and its own seed.
+        let mut s =
+            AwariState::from_board(AwariGame::Awari, &[0, 5, 0, 1], Side::South, [0, 0]).unwrap();
+        let step = s.play(1).unwrap();
+        assert!(step.game_over && s.is_over());
+        assert_eq!(step.captured, 5);
+        assert_eq!(s.captured(), [6, 0]);
+        assert_eq!(s.board(), &[0, 0, 0, 0]);
+        assert!(s.play(0).unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn children_match_play() {
+        for spec in [
+            "kalah:6:4",
+            "kalah:3:3:end-when-mover-empty",
+            "awari:6:4",
+            "oware:4:3",
+        ] {
+            let mut s = spec.parse::<GameSpec>().unwrap().start();
+            let mut k = 0usize;
+            while !s.is_over() && k < 300 {
+                let ch = s.children();
+                let (pits, n) = s.moves();
+                assert_eq!(ch.len(), n);
+                for (i, c) in ch.iter().enumerate() {
+                    assert_eq!(c.pit, pits[i]);
+                    assert_eq!(ch.pit(i), pits[i]);
+                    let mut t = s;
+                    assert_eq!(t.play(c.pit).unwrap(), c.step);
+                    assert_eq!(t, c.state);
+                }
+                s = ch.get((k * 7 + 3) % n).state;
+                k += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! The build driver every table builder runs under: the memory check, the
+//! thread pool, and the loop over seed counts that keeps the sound tables
+//! found on disk and builds, writes and reopens the others.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::error::{Error, Result};
+use crate::tables::{write_table, Table, TableSpec};
+
+/// What happened to one table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TableReport {
+    /// Seeds in play.
+    pub seeds: usize,
+    /// Positions in the table.
+    pub positions: u64,
+    /// Bytes on disk.
+    pub bytes: u64,
+    /// Bits on disk per position (header and directory included).
+    pub bits_per_position: f64,
+    /// Seconds spent building (0 when found on disk).
+    pub seconds: f64,
+    /// Whether the table was already on disk and sound.
+    pub found: bool,
+}
+
+/// The whole build.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BuildReport {
+    /// One entry per seed count.
+    pub tables: Vec<TableReport>,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Estimated peak memory in bytes.
+    pub peak_memory: u64,
+}
+
+/// Total memory of the machine in bytes (from /proc/meminfo), if known.
+pub fn total_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The default memory budget: 80% of the machine's memory.
+pub fn default_memory_budget() -> u64 {
+    total_memory().map(|m| m / 10 * 8).unwrap_or(8 << 30)
+}
+
+/// Bits per position of a file of `bytes` bytes holding `positions`.
+fn bits_per_position(bytes: u64, positions: u64) -> f64 {
+    bytes as f64 * 8.0 / positions.max(1) as f64
+}
+
+/// Parse a memory size such as `8G`, `500M`, `1.5GiB` or a plain byte count.
+pub fn parse_memory(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("\"{text}\" is not a memory size; write e.g. 8G or 500M"))?;
+    let mult = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1u64,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        _ => return Err(format!("\"{text}\": unknown unit; use K, M, G or T")),
+    };
+    Ok((n * mult as f64) as u64)
+}
+
+/// Format a byte count for people.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// What the Kalah and the Awari builders share: the memory check, the
+/// thread pool, and the loop over seed counts that keeps the sound tables
+/// found on disk and builds, writes and reopens the others.
+pub(crate) struct Job<'a> {
+    /// Directory of the tables.
+    pub dir: &'a Path,
+    /// Build the tables for 1..=max_seeds seeds.
+    pub max_seeds: usize,
+    /// Worker threads (None: all cores).
+    pub threads: Option<usize>,
+    /// Most bytes of memory the build may use.
+    pub memory_budget: u64,
+    /// Show progress on stderr.
+    pub progress: bool,
+    /// What is built, for messages ("Kalah tables (default rules, ...)").
+    pub title: String,
+    /// What a table entry is called in messages ("positions", "boards").
+    pub unit: &'static str,
+    /// Estimated peak memory in bytes.
+    pub peak: u64,
+}
+
+/// Run `job`: for every seed count, keep the table on disk when it opens
+/// and checks, else compute its shares with `layer` (given the finished
+/// smaller tables in `tb`) on the job's thread pool, write it atomically,
+/// reopen it, and `push` it onto `tb`.
+pub(crate) fn run_build<T: Sync>(
+    job: &Job,
+    tb: &mut T,
+    spec: impl Fn(usize) -> TableSpec,
+    layer: impl Fn(&T, usize) -> Result<Vec<u8>> + Sync,
+    push: impl Fn(&mut T, Table),
+) -> Result<BuildReport> {
+    if job.peak > job.memory_budget {
+        return Err(Error::Memory(format!(
+            "building the {} needs about {} of memory, over the budget of {}: \
+             build fewer seeds or raise the budget with --memory",
+            job.title,
+            human_bytes(job.peak),
+            human_bytes(job.memory_budget)
+        )));
+    }
+    let threads = job
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    if job.progress {
+        eprintln!(
+            "building {} in {}: peak memory about {} (budget {}), {} threads",
+            job.title,
+            job.dir.display(),
+            human_bytes(job.peak),
+            human_bytes(job.memory_budget),
+            threads
+        );
+    }
+    std::fs::create_dir_all(job.dir).map_err(|e| Error::io(job.dir, e))?;
+    remove_stale_temporaries(job.dir);
+    let mut reports = Vec::new();
+    for k in 1..=job.max_seeds {
+        let s = spec(k);
+        match Table::open(job.dir, s) {
+            Ok(t) => {
+                reports.push(TableReport {
+                    seeds: k,
+                    positions: t.len(),
+                    bytes: t.file_len(),
+                    bits_per_position: bits_per_position(t.file_len(), t.len()),
+                    seconds: 0.0,
+                    found: true,
+                });
+                push(tb, t);
+                continue;
+            }
+            Err(Error::MissingTable { .. }) => {}
+            Err(e) => {
+                if job.progress {
+                    eprintln!("{e}\n  -> rebuilding it");
+                }
+            }
+        }
+        let start = Instant::now();
+        let finished: &T = tb;
+        let shares = pool.install(|| layer(finished, k))?;
+        let info = write_table(job.dir, s, &shares)?;
+        drop(shares);
+        let t = Table::open(job.dir, s)?;
+        let seconds = start.elapsed().as_secs_f64();
+        if job.progress {
+            eprintln!(
+                "k={k:>2}: {:>13} {} in {seconds:7.2} s ({:6.2} M/s), {}, {:.2} bits each",
+                t.len(),
+                job.unit,
+                t.len() as f64 / seconds.max(1e-9) / 1e6,
+                human_bytes(info.bytes),
+                bits_per_position(info.bytes, t.len())
+            );
+        }
+        reports.push(TableReport {
+            seeds: k,
+            positions: t.len(),
+            bytes: info.bytes,
+            bits_per_position: bits_per_position(info.bytes, t.len()),
+            seconds,
+            found: false,
+        });
+        push(tb, t);
+    }
+    Ok(BuildReport {
+        tables: reports,
+        threads,
+        peak_memory: job.peak,
+    })
+}
+
+fn remove_stale_temporaries(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.contains(".tbl.tmp-") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}

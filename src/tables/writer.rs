@@ -1,0 +1,285 @@
+//! Writing table files atomically (format in [`super::format`]).
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::Path;
+
+use super::format::*;
+use super::spec::TableSpec;
+use crate::error::{Error, Result};
+
+/// Statistics of a written table.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteInfo {
+    /// Bytes on disk.
+    pub bytes: u64,
+}
+
+/// Write the table for `spec` into `dir` from the shares `j` of every
+/// position (each at most [`TableGame::max_share`]), atomically: a
+/// temporary file in the same directory, synced, then renamed over the
+/// final name.
+pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteInfo> {
+    let indexer = spec.indexer()?;
+    assert_eq!(
+        shares.len() as u64,
+        indexer.count(),
+        "one share per position"
+    );
+    let max_share = spec.game.max_share(spec.seeds);
+    assert!(max_share < MAX_RADIX, "shares up to {max_share} do not fit");
+    let count = shares.len() as u64;
+    // First pass: each chunk's base and radix, and where its codes start.
+    let mut directory: Vec<u64> = Vec::with_capacity(shares.len() / CHUNK + 2);
+    let mut total_bits = 0u64;
+    for chunk in shares.chunks(CHUNK) {
+        let lo = *chunk.iter().min().unwrap() as usize;
+        let hi = *chunk.iter().max().unwrap() as usize;
+        assert!(hi <= max_share, "share {hi} above {max_share}");
+        let radix = hi - lo + 1;
+        directory.push(total_bits << 16 | (radix as u64) << 8 | lo as u64);
+        total_bits += group_bits(chunk.len() as u64, radix);
+    }
+    directory.push(total_bits << 16);
+    let code_bytes = (total_bits.div_ceil(8) + CODE_PADDING).div_ceil(8) * 8;
+    let (directory_offset, file_len) = layout_of(count, code_bytes);
+    // Second pass: the digits, `digits` per group, digit d worth radix^d.
+    let mut body = vec![0u8; (file_len - HEADER_LEN as u64) as usize];
+    for (chunk, &entry) in shares.chunks(CHUNK).zip(&directory) {
+        let (mut bit, radix, base) = (entry >> 16, (entry >> 8) as u8 as usize, entry as u8);
+        let packing = &RADIX[radix];
+        for group in chunk.chunks(packing.digits as usize) {
+            let x = group
+                .iter()
+                .rev()
+                .fold(0u64, |x, &j| x * radix as u64 + (j - base) as u64);
+            let at = (bit / 8) as usize;
+            let mut w = u64::from_le_bytes(body[at..at + 8].try_into().unwrap());
+            w |= x << (bit % 8);
+            body[at..at + 8].copy_from_slice(&w.to_le_bytes());
+            bit += packing.bits as u64;
+        }
+    }
+    let dir_at = (directory_offset - HEADER_LEN as u64) as usize;
+    for (i, d) in directory.iter().enumerate() {
+        body[dir_at + 8 * i..dir_at + 8 * i + 8].copy_from_slice(&d.to_le_bytes());
+    }
+    let mut header = [0u8; HEADER_LEN];
+    header[..8].copy_from_slice(&MAGIC);
+    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header[12] = spec.game.game_id();
+    header[13] = spec.game.rules_id();
+    header[14] = spec.pits as u8;
+    header[15] = spec.seeds as u8;
+    header[16] = indexer.layout().id();
+    header[17] = ENCODING_RADIX;
+    header[19] = CHUNK_BITS as u8;
+    header[24..32].copy_from_slice(&count.to_le_bytes());
+    header[32..40].copy_from_slice(&code_bytes.to_le_bytes());
+    header[40..48].copy_from_slice(&directory_offset.to_le_bytes());
+    header[56..60].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    let hcrc = crc32fast::hash(&header[..60]);
+    header[60..64].copy_from_slice(&hcrc.to_le_bytes());
+
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = spec.path(dir);
+    let tmp = dir.join(format!(".{}.tmp-{}", spec.file_name(), std::process::id()));
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&header)?;
+        f.write_all(&body)?;
+        f.sync_all()?;
+        fs::rename(&tmp, &path)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(Error::io(&path, e));
+    }
+    Ok(WriteInfo { bytes: file_len })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::awari::rules::AwariGame;
+    use crate::kalah::rules::KalahRules;
+    use crate::tables::index::MAX_INDEX_SEEDS;
+    use crate::tables::{Table, TableGame};
+
+    fn spec(k: usize) -> TableSpec {
+        TableSpec {
+            game: TableGame::Kalah(KalahRules::Default),
+            pits: 3,
+            seeds: k,
+        }
+    }
+
+    #[test]
+    fn radix_packing_is_exact_for_every_radix_digit_and_group() {
+        for (r, p) in RADIX.iter().enumerate().skip(1) {
+            assert!(p.bits <= GROUP_BITS && (p.digits as usize) <= MAX_DIGITS);
+            if r >= 2 {
+                assert!((r as u128).pow(p.digits) <= 1u128 << p.bits, "radix {r}");
+            }
+            for off in 0..CHUNK as u32 {
+                assert_eq!(p.locate(off), (off / p.digits, (off % p.digits) as usize));
+            }
+            // Every digit of the largest groups and of pseudo-random ones.
+            let top = if r == 1 { 1 } else { (r as u64).pow(p.digits) };
+            let mut x = 12345u64;
+            for n in 0..2000u64 {
+                let g = if n < 1000 {
+                    top - 1 - n.min(top - 1)
+                } else {
+                    x % top
+                };
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
+                    >> 1;
+                for d in 0..p.digits as usize {
+                    let want = g / (r as u64).pow(d as u32) % r as u64;
+                    assert_eq!(p.digit(g, d, r), want, "radix {r} group {g} digit {d}");
+                }
+            }
+        }
+        // The packing is at least as tight as 4 bits for 16 values, and
+        // tighter below.
+        assert_eq!((RADIX[16].digits, RADIX[16].bits), (1, 4));
+        assert!(group_bits(CHUNK as u64, 11) * 100 <= 351 * CHUNK as u64);
+    }
+
+    #[test]
+    fn write_then_read_back_every_radix() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = spec(20);
+        let n = s.indexer().unwrap().count() as usize;
+        // Chunk c spans (c % 22) values (all 21 shares when c % 22 == 21),
+        // from a base that moves, with one odd chunk of a single value.
+        let shares: Vec<u8> = (0..n)
+            .map(|i| {
+                let c = i >> CHUNK_BITS;
+                let span = (c % 21) + 1;
+                let base = (c * 7) % (21 - span + 1);
+                (base + (i * 7919) % span) as u8
+            })
+            .collect();
+        let info = write_table(dir.path(), s, &shares).unwrap();
+        let mut t = Table::open(dir.path(), s).unwrap();
+        for (i, &j) in shares.iter().enumerate() {
+            assert_eq!(t.share(i as u64), j, "i={i}");
+            assert_eq!(t.value(i as u64), 2 * j as i32 - 20);
+        }
+        assert_eq!(t.file_len(), info.bytes);
+        // The copy decoded into memory (5 bits per position) reads the same.
+        assert!(!t.in_memory());
+        let want = t.memory_bytes();
+        t.load_into_memory().unwrap();
+        assert!(t.in_memory());
+        assert_eq!(t.memory_bytes(), want);
+        assert_eq!(
+            want,
+            (n as u64).div_ceil(CHUNK as u64) * CHUNK as u64 * 5 / 8 + 8
+        );
+        for (i, &j) in shares.iter().enumerate() {
+            assert_eq!(t.share(i as u64), j, "in memory, i={i}");
+        }
+    }
+
+    #[test]
+    fn awari_shares_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        for (pits, k) in [(3, 1), (3, 7), (3, 20), (3, 31), (2, MAX_INDEX_SEEDS)] {
+            let s = TableSpec {
+                game: TableGame::Awari(AwariGame::Oware),
+                pits,
+                seeds: k,
+            };
+            let n = s.indexer().unwrap().count() as usize;
+            // The widest spread (2k + 1 shares) in odd chunks, narrow in
+            // even ones.
+            let shares: Vec<u8> = (0..n)
+                .map(|i| {
+                    let wide = (i >> CHUNK_BITS) % 2 == 1;
+                    let span = if wide { 2 * k + 1 } else { (2 * k + 1).min(5) };
+                    ((i * 7919) % span) as u8
+                })
+                .collect();
+            let info = write_table(dir.path(), s, &shares).unwrap();
+            let mut t = Table::open(dir.path(), s).unwrap();
+            for (i, &j) in shares.iter().enumerate() {
+                assert_eq!(t.share(i as u64), j, "k={k} i={i}");
+                assert_eq!(t.value(i as u64), j as i32 - k as i32);
+            }
+            assert_eq!(t.file_len(), info.bytes);
+            // In memory at the width of the largest share 2k (up to 8 bits).
+            t.load_into_memory().unwrap();
+            for (i, &j) in shares.iter().enumerate() {
+                assert_eq!(t.share(i as u64), j, "in memory, k={k} i={i}");
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_an_inconsistent_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = spec(12);
+        let n = s.indexer().unwrap().count() as usize;
+        let shares: Vec<u8> = (0..n).map(|i| (i % 5) as u8).collect();
+        write_table(dir.path(), s, &shares).unwrap();
+        let path = s.path(dir.path());
+        let good = fs::read(&path).unwrap();
+        let directory = u64::from_le_bytes(good[40..48].try_into().unwrap()) as usize;
+        // A radix that takes the shares above k, a radix of 0, a wrong
+        // start: each with the checksum recomputed, as a buggy writer
+        // would leave it.
+        for (byte, value, want) in [
+            (directory + 1, 20u8, "outside"),
+            (directory + 1, 0, "outside"),
+            (directory + 8 + 2, 0xff, "inconsistent chunk directory"),
+        ] {
+            let mut bytes = good.clone();
+            bytes[byte] = value;
+            let crc = crc32fast::hash(&bytes[HEADER_LEN..]);
+            bytes[56..60].copy_from_slice(&crc.to_le_bytes());
+            let hcrc = crc32fast::hash(&bytes[..60]);
+            bytes[60..64].copy_from_slice(&hcrc.to_le_bytes());
+            fs::write(&path, &bytes).unwrap();
+            let err = Table::open(dir.path(), s).unwrap_err().to_string();
+            assert!(err.contains(want), "{err}");
+        }
+    }
+
+    #[test]
+    fn refuses_other_rules_and_corruption() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = spec(6);
+        let n = s.indexer().unwrap().count() as usize;
+        write_table(dir.path(), s, &vec![3u8; n]).unwrap();
+        // Read under other rules: rename the file to the other rules' name.
+        let other = TableSpec {
+            game: TableGame::Kalah(KalahRules::CaptureNeedsOpposite),
+            ..s
+        };
+        fs::copy(s.path(dir.path()), other.path(dir.path())).unwrap();
+        let err = Table::open(dir.path(), other).unwrap_err().to_string();
+        assert!(err.contains("built for kalah under default rules"), "{err}");
+        // Flip one data byte.
+        let path = s.path(dir.path());
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 3] ^= 0x10;
+        fs::write(&path, &bytes).unwrap();
+        let err = Table::open(dir.path(), s).unwrap_err().to_string();
+        assert!(err.contains("checksum"), "{err}");
+        // Truncate.
+        fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+        let err = Table::open(dir.path(), s).unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        // Missing.
+        fs::remove_file(&path).unwrap();
+        assert!(matches!(
+            Table::open(dir.path(), s),
+            Err(Error::MissingTable { .. })
+        ));
+    }
+}
