@@ -67,7 +67,7 @@ fn lookup(c: &mut Criterion) {
         max_seeds: k,
         threads: None,
         memory_budget: 1 << 34,
-        progress: false,
+        progress: Default::default(),
     })
     .unwrap();
     let tb = Tablebase::open(dir.path(), KalahRules::Default, 6, k).unwrap();

@@ -31,26 +31,42 @@ pub enum Error {
     #[error("unknown rules \"{0}\": use default, capture-needs-opposite or end-when-mover-empty")]
     UnknownRules(String),
     /// A table needed for the job is not on disk.
-    #[error("missing table {path}: build it with `{command}`")]
+    #[error("missing table {path}")]
     MissingTable {
         /// Where the table was looked for.
         path: PathBuf,
-        /// The command that builds it.
-        command: String,
+        /// Which table it is (enough to name the command that builds it).
+        table: TableLabel,
     },
     /// A table file exists but cannot be used.
-    #[error("table {path} is unusable: {reason}; delete it and rebuild it with `{command}`")]
+    #[error("table {path} is unusable: {reason}")]
     BadTable {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
         reason: String,
-        /// The command that rebuilds it.
-        command: String,
+        /// Which table it should have been.
+        table: TableLabel,
     },
-    /// The job would need more memory than allowed.
-    #[error("{0}")]
-    Memory(String),
+    /// Tables were given for other rules (or another board width) than the
+    /// position or game asked about.
+    #[error("the tables in {dir} are for {found}, not for {asked}")]
+    WrongTables {
+        /// The table directory.
+        dir: PathBuf,
+        /// What was asked for (`kalah under capture-needs-opposite rules, 6 pits`).
+        asked: String,
+        /// What the tables are for.
+        found: String,
+    },
+    /// The job would need more memory than allowed or available.
+    #[error("{message}")]
+    Memory {
+        /// What needs the memory, how much, and why it cannot have it.
+        message: String,
+        /// Which setting decides it.
+        kind: MemoryUse,
+    },
     /// An agent answered with an illegal move: a bug in the agent, which
     /// stops the match.
     #[error("agent {agent} played the illegal move {pit} ({reason}) in position {position} ({side} to move)")]
@@ -95,6 +111,51 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+}
+
+/// Which table an error is about, as plain data: enough for a front end to
+/// name the command that builds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableLabel {
+    /// The game's name (`kalah`, `awari`, `oware`).
+    pub game: &'static str,
+    /// The rule set's name when the game has several and it is not the
+    /// default (`capture-needs-opposite`).
+    pub rules: Option<&'static str>,
+    /// Pits per side.
+    pub pits: usize,
+    /// Seeds of the table.
+    pub seeds: usize,
+}
+
+/// What a [`Error::Memory`] is about, so that a front end can name the
+/// setting that changes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryUse {
+    /// A table build, against its memory budget.
+    Build,
+    /// A transposition table of the solver.
+    TranspositionTable,
+    /// Tables decoded into memory for the solver.
+    TablesInMemory,
+    /// The visited set of a game graph, against its position limit.
+    GameGraph,
+}
+
+/// A byte count for messages: `1.5 GiB`.
+pub(crate) fn size_text(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
     }
 }
 

@@ -29,6 +29,7 @@ pub mod error;
 pub mod kalah;
 pub mod notation;
 pub mod play;
+pub mod progress;
 pub mod search;
 pub mod side;
 pub mod sow;

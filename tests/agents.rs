@@ -37,7 +37,7 @@ fn tables() -> Arc<Tablebase> {
             max_seeds: TABLE_SEEDS,
             threads: None,
             memory_budget: 1 << 32,
-            progress: false,
+            progress: Default::default(),
         })
         .unwrap();
         Arc::new(Tablebase::open(&dir, KalahRules::Default, 6, TABLE_SEEDS).unwrap())
@@ -257,7 +257,7 @@ fn perfect_wins_full_kalah_6_4_games_against_weak_agents() {
             seed: 40 + o as u64,
             random_opening: Some(0),
             threads: None,
-            progress: false,
+            progress: Default::default(),
             tables: Some(Tables::Kalah(tb.clone())),
             max_plies: 500,
         };
@@ -277,7 +277,7 @@ fn greedy_beats_random_widely_and_fast() {
         seed: 2024,
         random_opening: None,
         threads: None,
-        progress: false,
+        progress: Default::default(),
         tables: None,
         max_plies: 500,
     };
@@ -309,7 +309,7 @@ fn alphabeta_8_beats_greedy() {
         seed: 8,
         random_opening: None,
         threads: None,
-        progress: false,
+        progress: Default::default(),
         tables: None,
         max_plies: 500,
     };
@@ -335,7 +335,7 @@ fn a_match_is_reproducible_from_its_seed_with_any_threads() {
                 seed,
                 random_opening: None,
                 threads: Some(threads),
-                progress: false,
+                progress: Default::default(),
                 tables: None,
                 max_plies: 500,
             };
@@ -365,7 +365,7 @@ fn game_records_replay() {
         seed: 3,
         random_opening: Some(2),
         threads: None,
-        progress: false,
+        progress: Default::default(),
         tables: None,
         max_plies: 500,
     };
@@ -440,7 +440,7 @@ fn tournament_cross_table() {
         seed: 11,
         random_opening: None,
         threads: None,
-        progress: false,
+        progress: Default::default(),
         tables: None,
         max_plies: 500,
     };
@@ -624,7 +624,7 @@ fn mcts_and_heuristic_beat_random() {
             seed,
             random_opening: None,
             threads: None,
-            progress: false,
+            progress: Default::default(),
             tables: None,
             max_plies: 500,
         };

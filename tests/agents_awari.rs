@@ -61,7 +61,7 @@ fn opts(game: &str, a: &str, b: &str, games: usize, seed: u64) -> MatchOptions {
         seed,
         random_opening: None,
         threads: None,
-        progress: false,
+        progress: Default::default(),
         tables: None,
         max_plies: 500,
     }
@@ -343,7 +343,7 @@ fn awari_tournament() {
         seed: 11,
         random_opening: None,
         threads: None,
-        progress: false,
+        progress: Default::default(),
         tables: None,
         max_plies: 500,
     })
@@ -513,7 +513,7 @@ fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, Tabl
         max_seeds: k,
         threads: None,
         memory_budget: 4 << 30,
-        progress: false,
+        progress: Default::default(),
     })
     .unwrap();
     let tb = AwariTablebase::open(dir.path(), game, m, k).unwrap();

@@ -16,7 +16,7 @@ fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, 
         max_seeds,
         threads: Some(threads),
         memory_budget: 8 << 30,
-        progress: false,
+        progress: Default::default(),
     })
     .unwrap();
 }

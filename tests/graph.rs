@@ -44,7 +44,7 @@ fn tables(m: usize, n: usize) -> Tablebase {
         max_seeds: k,
         threads: None,
         memory_budget: 1 << 34,
-        progress: false,
+        progress: Default::default(),
     })
     .unwrap();
     Tablebase::open(db(), KalahRules::Default, m, k).unwrap()

@@ -23,7 +23,7 @@ fn tables(dir: &std::path::Path, pits: usize, max_seeds: usize) -> Tablebase {
         max_seeds,
         threads: None,
         memory_budget: 1 << 33,
-        progress: false,
+        progress: Default::default(),
     })
     .unwrap();
     Tablebase::open(dir, KalahRules::Default, pits, max_seeds).unwrap()

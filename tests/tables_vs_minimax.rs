@@ -20,7 +20,7 @@ fn build(dir: &std::path::Path, rules: KalahRules, pits: usize, max_seeds: usize
         max_seeds,
         threads: None,
         memory_budget: 1 << 34,
-        progress: false,
+        progress: Default::default(),
     })
     .unwrap();
     Tablebase::open(dir, rules, pits, max_seeds).unwrap()
@@ -116,8 +116,14 @@ fn six_pit_tables_up_to_20_seeds_take_less_than_the_published_107_mb() {
         positions / 2
     );
     for k in 13..=20 {
-        let report =
-            mancala::kalah::verify::verify_table(&tb, k, Some(20_000), k as u64, false).unwrap();
+        let report = mancala::kalah::verify::verify_table(
+            &tb,
+            k,
+            Some(20_000),
+            k as u64,
+            &Default::default(),
+        )
+        .unwrap();
         assert_eq!((report.checked, report.mismatches), (20_000, 0), "k={k}");
     }
 }

@@ -56,13 +56,13 @@
 
 use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn};
 use crate::awari::tables::{awari_spec, check_awari_pits, AwariTablebase};
-use crate::error::{Error, Result};
-use crate::tables::driver::{human_bytes, run_build, BuildReport, Job};
+use crate::error::{size_text, Error, MemoryUse, Result};
+use crate::progress::{Event, Observer};
+use crate::tables::driver::{run_build, BuildReport, Job};
 use crate::tables::index::{all_rows, rank_and_sum, Indexer, MAX_INDEX_SEEDS};
 
 const UNKNOWN: u8 = 0xff;
@@ -86,8 +86,8 @@ pub struct AwariBuildOptions {
     pub threads: Option<usize>,
     /// Most bytes of memory the build may use.
     pub memory_budget: u64,
-    /// Show progress bars and per-table lines on stderr.
-    pub progress: bool,
+    /// Where progress goes (silent by default).
+    pub progress: Observer,
 }
 
 /// Estimated peak memory of building the tables 1..=max_seeds: while table
@@ -137,15 +137,17 @@ pub fn check_awari_build(opts: &AwariBuildOptions) -> Result<u64> {
     }
     let peak = estimate_awari_peak_memory(opts.game, opts.pits, opts.max_seeds)?;
     if peak > opts.memory_budget {
-        return Err(Error::Memory(format!(
-            "building the {}-pit {} tables up to {} seeds needs about {} of memory, over the budget of {}: \
-             build fewer seeds or raise the budget with --memory",
-            opts.pits,
-            opts.game,
-            opts.max_seeds,
-            human_bytes(peak),
-            human_bytes(opts.memory_budget)
-        )));
+        return Err(Error::Memory {
+            message: format!(
+                "building the {}-pit {} tables up to {} seeds needs about {} of memory, over the budget of {}",
+                opts.pits,
+                opts.game,
+                opts.max_seeds,
+                size_text(peak),
+                size_text(opts.memory_budget)
+            ),
+            kind: MemoryUse::Build,
+        });
     }
     Ok(peak)
 }
@@ -162,7 +164,7 @@ pub fn build_awari(opts: &AwariBuildOptions) -> Result<BuildReport> {
         max_seeds: opts.max_seeds,
         threads: opts.threads,
         memory_budget: opts.memory_budget,
-        progress: opts.progress,
+        progress: &opts.progress,
         title: format!(
             "{} tables ({} pits, 1..={} seeds)",
             opts.game, opts.pits, opts.max_seeds
@@ -175,14 +177,18 @@ pub fn build_awari(opts: &AwariBuildOptions) -> Result<BuildReport> {
         &job,
         &mut tb,
         |k| awari_spec(opts.game, opts.pits, k),
-        |tb, k| build_awari_layer(tb, k, opts.progress),
+        |tb, k| build_awari_layer(tb, k, &opts.progress),
         AwariTablebase::push,
     )
 }
 
 /// Compute the shares (`value + k`) of every board with `k` seeds, given
 /// the finished tables for fewer seeds in `tb`.
-pub(crate) fn build_awari_layer(tb: &AwariTablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
+pub(crate) fn build_awari_layer(
+    tb: &AwariTablebase,
+    k: usize,
+    progress: &Observer,
+) -> Result<Vec<u8>> {
     match tb.pits() {
         2 => AwariLayer::<2>::new(tb, k)?.run(progress),
         3 => AwariLayer::<3>::new(tb, k)?.run(progress),
@@ -276,27 +282,22 @@ impl<'a, const M: usize> AwariLayer<'a, M> {
         })
     }
 
-    fn run(self, progress: bool) -> Result<Vec<u8>> {
+    fn run(self, progress: &Observer) -> Result<Vec<u8>> {
         let n = self.indexer.count();
-        let bar = if progress {
-            ProgressBar::with_draw_target(Some(2 * n), ProgressDrawTarget::stderr())
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template("{prefix:>6} [{bar:40}] {percent:>3}% {msg} ETA {eta}")
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
-        bar.set_prefix(format!("k={}", self.k));
-        bar.set_message("moves");
-        self.exits_and_counts(&bar);
+        progress.event(&Event::Start {
+            stage: &format!("k={}", self.k),
+            total: Some(2 * n),
+        });
+        progress.event(&Event::Phase { what: "moves" });
+        self.exits_and_counts(progress);
         let k = self.k as i32;
         for t in (1..=k).rev() {
-            bar.set_message(format!("threshold {t}"));
-            self.threshold(t, &bar);
+            progress.event(&Event::Phase {
+                what: &format!("threshold {t}"),
+            });
+            self.threshold(t, progress);
         }
-        bar.finish_and_clear();
+        progress.event(&Event::Finish);
         let zero = self.k as u8;
         Ok(self
             .vals
@@ -309,7 +310,7 @@ impl<'a, const M: usize> AwariLayer<'a, M> {
     }
 
     /// Pass 1: the best exit of every board and its number of quiet moves.
-    fn exits_and_counts(&self, bar: &ProgressBar) {
+    fn exits_and_counts(&self, progress: &Observer) {
         let k = self.k;
         let rows: Vec<Vec<u8>> = (0..=k).map(|s| all_rows(M, s)).collect();
         let items: Vec<(usize, usize)> = (1..=k)
@@ -331,7 +332,7 @@ impl<'a, const M: usize> AwariLayer<'a, M> {
                 }
                 boards += (rows[b].len() / M) as u64;
             }
-            bar.set_position(done.fetch_add(boards, Ordering::Relaxed) + boards);
+            progress.advance(done.fetch_add(boards, Ordering::Relaxed) + boards);
         });
     }
 
@@ -376,7 +377,7 @@ impl<'a, const M: usize> AwariLayer<'a, M> {
     }
 
     /// Threshold `t`: seed scan and propagation.
-    fn threshold(&self, t: i32, bar: &ProgressBar) {
+    fn threshold(&self, t: i32, progress: &Observer) {
         let n = self.vals.len();
         let starts: Vec<usize> = (0..n).step_by(SCAN_CHUNK).collect();
         starts
@@ -401,7 +402,7 @@ impl<'a, const M: usize> AwariLayer<'a, M> {
                 }
                 if decided > 0 {
                     let total = self.decided.fetch_add(decided, Ordering::Relaxed) + decided;
-                    bar.set_position(n as u64 + total);
+                    progress.advance(n as u64 + total);
                 }
             });
     }

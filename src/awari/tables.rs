@@ -242,11 +242,6 @@ impl AwariTablebase {
             }
         }
     }
-
-    /// The command that builds the tables needed for `k` seeds.
-    pub fn build_command(&self, k: usize) -> String {
-        awari_spec(self.game, self.pits, k).build_command(&self.dir)
-    }
 }
 
 /// Deepest forcing line [`AwariTablebase::best_move`] looks for, in plies.

@@ -28,13 +28,13 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn};
 use crate::awari::tables::AwariTablebase;
 use crate::error::Result;
+use crate::progress::{Event, Observer};
 use crate::tables::verify::Mismatch;
 
 /// Result of checking one Awari or Oware table.
@@ -97,7 +97,7 @@ pub fn verify_awari(
     k: usize,
     sample: Option<u64>,
     seed: u64,
-    progress: bool,
+    progress: &Observer,
 ) -> Result<AwariVerifyReport> {
     crate::tables::verify::check_seeds(k)?;
     let tb = AwariTablebase::open(dir, game, pits, k)?;
@@ -112,17 +112,12 @@ pub fn verify_awari(
         _ => None,
     };
     let total = draws.as_ref().map_or(n, |d| d.len() as u64);
-    let bar = if progress {
-        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("verify k={prefix} {msg} [{bar:40}] {percent:>3}% ETA {eta}")
-            .expect("valid template"),
-    );
-    bar.set_prefix(k.to_string());
-    bar.set_message("bellman");
+    progress.event(&Event::Start {
+        stage: &format!("verify k={k}"),
+        total: Some(total),
+    });
+    progress.event(&Event::Phase { what: "bellman" });
+    let done = AtomicU64::new(0);
     let bad = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
     let note = |index: u64, cells: &[u8; 12], stored: i32, derived: i32| {
@@ -158,13 +153,15 @@ pub fn verify_awari(
             note(index, &cells, stored, derived);
         }
         if i % 65536 == 0 {
-            bar.inc(65536.min(total - i));
+            progress.advance(
+                done.fetch_add(65536.min(total - i), Ordering::Relaxed) + 65536.min(total - i),
+            );
         }
     });
     let mismatches = bad.into_inner();
     let (unforced, sweeps) = if draws.is_none() && mismatches == 0 {
-        bar.set_message("forcing");
-        let (unproved, sweeps) = forcing_check(&tb, k, &bar);
+        progress.event(&Event::Phase { what: "forcing" });
+        let (unproved, sweeps) = forcing_check(&tb, k, progress);
         for &index in unproved.iter().take(20) {
             let cells = board_at(&tb, k, index);
             let v = table.value(index);
@@ -174,7 +171,7 @@ pub fn verify_awari(
     } else {
         (None, 0)
     };
-    bar.finish_and_clear();
+    progress.event(&Event::Finish);
     let mut examples = examples.into_inner().unwrap();
     examples.sort_by_key(|m| m.index);
     Ok(AwariVerifyReport {
@@ -192,7 +189,7 @@ pub fn verify_awari(
 
 /// Grow the proved set of table `k` by sweeps; the indices of the non-zero
 /// values left unproved, and the number of sweeps.
-fn forcing_check(tb: &AwariTablebase, k: usize, bar: &ProgressBar) -> (Vec<u64>, u32) {
+fn forcing_check(tb: &AwariTablebase, k: usize, progress: &Observer) -> (Vec<u64>, u32) {
     let m = tb.pits();
     let game = tb.game();
     let table = tb.table(k).expect("table loaded");
@@ -209,7 +206,9 @@ fn forcing_check(tb: &AwariTablebase, k: usize, bar: &ProgressBar) -> (Vec<u64>,
     let mut sweeps = 0;
     loop {
         sweeps += 1;
-        bar.set_message(format!("forcing, sweep {sweeps}"));
+        progress.event(&Event::Phase {
+            what: &format!("forcing, sweep {sweeps}"),
+        });
         let changed = (0..n)
             .into_par_iter()
             .filter(|&i| {

@@ -1,6 +1,7 @@
 //! `mancala match`, `mancala tournament` and `mancala play --vs`: agents
 //! against each other and against a person.
 
+use super::{progress, render};
 use mancala::side::side_index;
 use mancala::side::Side;
 use mancala::tables::MAX_TABLE_PITS;
@@ -139,7 +140,7 @@ fn load_tables(
                     "note: no {pits}-pit {game} tables in {}: the perfect agent plays {game} by search alone \
                      (iterative-deepening alpha-beta within its time per move; build tables with `{}`)",
                     db.display(),
-                    tb.build_command(16)
+                    render::build_command(&mancala::awari::tables::awari_spec(game, pits, 16).label(), db)
                 );
                 return Ok(None);
             }
@@ -155,7 +156,7 @@ fn load_tables(
             "note: no {pits}-pit tables for {rules} rules in {}: the perfect agent will only search \
              (build tables with `{}`)",
             db.display(),
-            tb.build_command(16)
+            render::build_command(&mancala::kalah::tables::spec(rules, pits, 16).label(), db)
         );
         return Ok(None);
     }
@@ -256,7 +257,7 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
         seed: args.arena.seed,
         random_opening: args.arena.random_opening,
         threads: args.arena.threads,
-        progress: true,
+        progress: progress::observer(false),
         tables,
         max_plies: args.arena.max_plies,
     };
@@ -301,7 +302,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         seed: args.arena.seed,
         random_opening: args.arena.random_opening,
         threads: args.arena.threads,
-        progress: true,
+        progress: progress::observer(false),
         tables,
         max_plies: args.arena.max_plies,
     };

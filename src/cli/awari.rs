@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
+use super::progress;
 use mancala::awari::build::{build_awari, check_awari_build, AwariBuildOptions};
 use mancala::awari::position::{format_awari_line, AwariPosition};
 use mancala::awari::rules::{AwariGame, AwariTurn};
@@ -110,7 +111,7 @@ fn tables_for(
     if no_build || limit.is_some_and(|l| needed > l) {
         return Err(Error::MissingTable {
             path: awari_spec(game, m, tb.max_seeds() + 1).path(dir),
-            command: tb.build_command(k),
+            table: awari_spec(game, m, k).label(),
         });
     }
     let opts = AwariBuildOptions {
@@ -120,7 +121,7 @@ fn tables_for(
         max_seeds: k,
         threads: None,
         memory_budget: mancala::tables::driver::default_memory_budget(),
-        progress: true,
+        progress: progress::observer(false),
     };
     check_awari_build(&opts)?;
     eprintln!(
@@ -319,7 +320,15 @@ pub fn verify(
     json: bool,
 ) -> Result<ExitCode> {
     check_awari_pits(pits)?;
-    let report = verify_awari(dir, game, pits, seeds, sample, seed, true)?;
+    let report = verify_awari(
+        dir,
+        game,
+        pits,
+        seeds,
+        sample,
+        seed,
+        &progress::observer(false),
+    )?;
     if json {
         println!("{}", serde_json::to_string_pretty(&report).expect("json"));
     } else {

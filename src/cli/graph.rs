@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use super::progress;
 use mancala::error::{Error, Result};
 use mancala::kalah::build::{self, BuildOptions};
 use mancala::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
@@ -99,8 +100,8 @@ fn tables(args: &GraphArgs, k: usize) -> Result<Tablebase> {
     let size = size_up_to(m, k);
     if args.no_build || size > ON_DEMAND_LIMIT {
         let err = Error::MissingTable {
-            path: spec(args.rules, m, k).path(&args.db),
-            command: tb.build_command(k),
+            path: spec(args.rules, m, tb.max_seeds() + 1).path(&args.db),
+            table: spec(args.rules, m, k).label(),
         };
         return Err(if args.no_build {
             err
@@ -122,7 +123,7 @@ fn tables(args: &GraphArgs, k: usize) -> Result<Tablebase> {
         max_seeds: k,
         threads: None,
         memory_budget: driver::default_memory_budget(),
-        progress: !args.quiet,
+        progress: progress::observer(args.quiet),
     })?;
     Tablebase::open(&args.db, args.rules, m, k)
 }
@@ -138,13 +139,13 @@ pub fn run(args: GraphArgs) -> Result<ExitCode> {
             seeds: args.seeds,
             terminals: args.terminals,
             decided_leaves: !args.expand_decided,
-            progress: !args.quiet,
+            progress: progress::observer(args.quiet),
             max_positions: Some(args.max_positions),
         },
         &tb,
     )?;
     if let Some(path) = &args.plot {
-        std::fs::write(path, graph::plot_svg(&report)).map_err(|e| Error::io(path, e))?;
+        std::fs::write(path, super::svg::plot_svg(&report)).map_err(|e| Error::io(path, e))?;
         eprintln!("plot written to {}", path.display());
     }
     if args.json {

@@ -20,9 +20,14 @@ use mancala::tables::driver;
 use mancala::tables::index::size_up_to;
 
 mod arena;
+mod progress;
+mod render;
+
+use render::verdict;
 mod awari;
 mod graph;
 mod solve;
+mod svg;
 
 /// Largest number of positions the query builds on demand (about 20 s).
 const ON_DEMAND_LIMIT: u64 = 300_000_000;
@@ -125,7 +130,7 @@ with k seeds on the board (retrograde analysis with cycles, endless play worth 0
         #[arg(long)]
         threads: Option<usize>,
         /// Memory budget, e.g. 8G (default: 80% of RAM).
-        #[arg(long, value_parser = driver::parse_memory)]
+        #[arg(long, value_parser = render::parse_memory)]
         memory: Option<u64>,
         /// Print a JSON report on stdout.
         #[arg(long)]
@@ -232,7 +237,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", render::error_message(&e));
             if e.is_usage() {
                 ExitCode::from(2)
             } else {
@@ -263,7 +268,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     max_seeds,
                     threads,
                     memory_budget: memory.unwrap_or_else(driver::default_memory_budget),
-                    progress: true,
+                    progress: progress::observer(false),
                 };
                 return awari::build(&opts, json);
             }
@@ -274,7 +279,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 max_seeds,
                 threads,
                 memory_budget: memory.unwrap_or_else(driver::default_memory_budget),
-                progress: true,
+                progress: progress::observer(false),
             };
             let report = build::build_kalah(&opts)?;
             print_build_report(
@@ -343,8 +348,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return awari::verify(g, pits, seeds, sample, seed, &tables.db, json);
             }
             check_table_pits(pits)?;
-            let report =
-                verify::verify_kalah(&tables.db, tables.rules, pits, seeds, sample, seed, true)?;
+            let report = verify::verify_kalah(
+                &tables.db,
+                tables.rules,
+                pits,
+                seeds,
+                sample,
+                seed,
+                &progress::observer(false),
+            )?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&report).expect("json"));
             } else {
@@ -390,7 +402,7 @@ fn print_build_report(
     let built_entries: u64 = built.iter().map(|t| t.positions).sum();
     println!(
         "{title}: {entries} {unit}, {} on disk in {}",
-        driver::human_bytes(bytes),
+        render::human_bytes(bytes),
         dir.display()
     );
     if built.is_empty() {
@@ -432,8 +444,8 @@ fn tables_for(
     let needed = size_up_to(m, k);
     if no_build || needed > ON_DEMAND_LIMIT {
         return Err(Error::MissingTable {
-            path: mancala::kalah::tables::spec(rules, m, k).path(dir),
-            command: tb.build_command(k),
+            path: mancala::kalah::tables::spec(rules, m, tb.max_seeds() + 1).path(dir),
+            table: mancala::kalah::tables::spec(rules, m, k).label(),
         });
     }
     eprintln!(
@@ -447,17 +459,9 @@ fn tables_for(
         max_seeds: k,
         threads: None,
         memory_budget: driver::default_memory_budget(),
-        progress: true,
+        progress: progress::observer(false),
     })?;
     Tablebase::open(dir, rules, m, k)
-}
-
-fn verdict(v: i32) -> &'static str {
-    match v.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    }
 }
 
 fn query(text: &str, tables: &TableArgs, no_build: bool, json: bool) -> Result<ExitCode> {

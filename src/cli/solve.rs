@@ -1,5 +1,6 @@
 //! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
 
+use super::progress;
 use mancala::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -160,7 +161,7 @@ fn build_tables(dir: &std::path::Path, rules: KalahRules, m: usize, k: usize) ->
         max_seeds: k,
         threads: None,
         memory_budget: driver::default_memory_budget(),
-        progress: true,
+        progress: progress::observer(false),
     })?;
     Ok(())
 }
@@ -189,7 +190,7 @@ fn load_tables(args: &SolveArgs, m: usize, in_play: usize) -> Result<Option<Tabl
         if args.max_table_seeds.is_some() {
             return Err(Error::MissingTable {
                 path: mancala::kalah::tables::spec(args.rules, m, have.max_seeds() + 1).path(dir),
-                command: have.build_command(want),
+                table: mancala::kalah::tables::spec(args.rules, m, want).label(),
             });
         }
         return Ok(Some(have));
@@ -288,12 +289,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         guess: args.guess,
         threads: args.threads,
         split_plies: args.split_plies,
-        progress: !args.quiet,
+        progress: progress::observer(args.quiet),
         deadline,
         stop: None,
         shared_tt: None,
     };
-    let sol = solve(&pos, tables.as_ref(), &opts)?;
+    let sol = solve(&pos, tables.as_ref(), &opts);
+    progress::end_status(&opts.progress);
+    let sol = sol?;
     let st = &sol.stats;
     if args.json {
         let out = json!({

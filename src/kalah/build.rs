@@ -23,12 +23,12 @@ use crate::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::kalah::rules::{KalahRules, KalahSowing, Landing};
 use crate::kalah::tables::{spec, Tablebase};
+use crate::progress::{Event, Observer};
 use crate::tables::driver::{run_build, BuildReport, Job};
 use crate::tables::index::{all_rows, rank_and_sum, Indexer};
 use crate::tables::{prefetch, Table};
@@ -50,8 +50,8 @@ pub struct BuildOptions {
     pub threads: Option<usize>,
     /// Most bytes of memory the build may use.
     pub memory_budget: u64,
-    /// Show progress bars and per-table lines on stderr.
-    pub progress: bool,
+    /// Where progress goes (silent by default).
+    pub progress: Observer,
 }
 
 /// Estimated peak memory of building tables 1..=max_seeds: while table k is
@@ -94,7 +94,7 @@ pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
         max_seeds: opts.max_seeds,
         threads: opts.threads,
         memory_budget: opts.memory_budget,
-        progress: opts.progress,
+        progress: &opts.progress,
         title: format!(
             "Kalah tables ({} rules, {} pits, 1..={} seeds)",
             opts.rules, opts.pits, opts.max_seeds
@@ -107,7 +107,7 @@ pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
         &job,
         &mut tb,
         |k| spec(opts.rules, opts.pits, k),
-        |tb, k| build_layer(tb, k, opts.progress),
+        |tb, k| build_layer(tb, k, &opts.progress),
         Tablebase::push,
     )
 }
@@ -124,7 +124,7 @@ struct Layer<'a, const M: usize> {
 
 /// Compute the shares of every position with `k` seeds in play, given the
 /// finished tables for fewer seeds in `tb`.
-fn build_layer(tb: &Tablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
+fn build_layer(tb: &Tablebase, k: usize, progress: &Observer) -> Result<Vec<u8>> {
     match tb.pits() {
         1 => build_layer_m::<1>(tb, k, progress),
         2 => build_layer_m::<2>(tb, k, progress),
@@ -138,7 +138,7 @@ fn build_layer(tb: &Tablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
     }
 }
 
-fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Result<Vec<u8>> {
+fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: &Observer) -> Result<Vec<u8>> {
     let rules = tb.rules();
     let indexer = spec(rules, M, k).indexer()?;
     let count = indexer.count();
@@ -164,19 +164,10 @@ fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Re
             g
         })
         .collect();
-    let bar = if progress {
-        ProgressBar::with_draw_target(Some(count), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>6} [{bar:40}] {percent:>3}% {human_pos}/{human_len} {per_sec} ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.set_prefix(format!("k={k}"));
+    progress.event(&Event::Start {
+        stage: &format!("k={k}"),
+        total: Some(count),
+    });
     let done = AtomicU64::new(0);
     // Level by level of total distance: a move that keeps every seed in play
     // lowers it, so every same-table child is finished before its parent.
@@ -243,10 +234,10 @@ fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: bool) -> Re
                 }
                 positions += opps.len() as u64;
             }
-            bar.set_position(done.fetch_add(positions, Ordering::Relaxed) + positions);
+            progress.advance(done.fetch_add(positions, Ordering::Relaxed) + positions);
         });
     }
-    bar.finish_and_clear();
+    progress.event(&Event::Finish);
     Ok(layer.shares.into_iter().map(AtomicU8::into_inner).collect())
 }
 

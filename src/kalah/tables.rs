@@ -197,11 +197,6 @@ impl Tablebase {
         }
         Some(out)
     }
-
-    /// The command that builds the tables needed for `k` seeds in play.
-    pub fn build_command(&self, k: usize) -> String {
-        spec(self.rules, self.pits, k).build_command(&self.dir)
-    }
 }
 
 /// The spec of one Kalah table.

@@ -6,12 +6,12 @@
 //! that keep every seed in play). A sound table is the unique fixpoint of
 //! this check because the Kalah game graph has no cycle.
 
+use crate::progress::{Event, Observer};
 use crate::side::Side;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
@@ -62,7 +62,7 @@ pub fn verify_table(
     k: usize,
     sample: Option<u64>,
     seed: u64,
-    progress: bool,
+    progress: &Observer,
 ) -> Result<VerifyReport> {
     let table = tb.table(k).expect("table loaded");
     let n = table.len();
@@ -77,16 +77,11 @@ pub fn verify_table(
         _ => Box::new(|i| i),
     };
     let total = sample.map_or(n, |s| s.min(n));
-    let bar = if progress {
-        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("verify k={prefix} [{bar:40}] {percent:>3}% ETA {eta}")
-            .expect("valid template"),
-    );
-    bar.set_prefix(k.to_string());
+    progress.event(&Event::Start {
+        stage: &format!("verify k={k}"),
+        total: Some(total),
+    });
+    let done = AtomicU64::new(0);
     let bad = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
     (0..total).into_par_iter().for_each(|i| {
@@ -107,10 +102,12 @@ pub fn verify_table(
             }
         }
         if i % 65536 == 0 {
-            bar.inc(65536.min(total - i));
+            progress.advance(
+                done.fetch_add(65536.min(total - i), Ordering::Relaxed) + 65536.min(total - i),
+            );
         }
     });
-    bar.finish_and_clear();
+    progress.event(&Event::Finish);
     let mut examples = examples.into_inner().unwrap();
     examples.sort_by_key(|m| m.index);
     Ok(VerifyReport {
@@ -131,7 +128,7 @@ pub fn verify_kalah(
     k: usize,
     sample: Option<u64>,
     seed: u64,
-    progress: bool,
+    progress: &Observer,
 ) -> Result<VerifyReport> {
     crate::tables::verify::check_seeds(k)?;
     let tb = Tablebase::open(dir, rules, pits, k)?;

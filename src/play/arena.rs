@@ -27,11 +27,12 @@
 //! 6): the result is decided by the seeds captured, equal is a draw. Kalah
 //! positions never repeat and Kalah games always end by the rules.
 
+use crate::progress::{Event, Observer};
 use crate::side::side_index;
 use crate::side::Side;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -171,8 +172,8 @@ pub struct MatchOptions {
     pub random_opening: Option<usize>,
     /// Worker threads (`None`: all cores).
     pub threads: Option<usize>,
-    /// Show a progress bar on stderr.
-    pub progress: bool,
+    /// Where progress goes (silent by default).
+    pub progress: Observer,
     /// Endgame tables for the perfect agent.
     pub tables: Option<Tables>,
     /// Ply cap of games whose positions can repeat (Awari, Oware); Kalah
@@ -468,40 +469,27 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::Unsupported(format!("cannot start {n} threads: {e}")))
 }
 
-fn progress_bar(len: u64, show: bool, what: &str) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    pb.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} games, {elapsed} (eta {eta})")
-            .expect("template")
-            .progress_chars("=> "),
-    );
-    pb.set_message(what.to_string());
-    pb
-}
-
 /// Play a match; the report and one record per game, in game order.
 pub fn run_match(opts: &MatchOptions) -> Result<(MatchReport, Vec<GameRecord>)> {
     let pool = pool(opts.threads)?;
-    let pb = progress_bar(
-        opts.games as u64,
-        opts.progress,
-        &format!("{} v {}", opts.a, opts.b),
-    );
+    let progress = &opts.progress;
+    progress.event(&Event::Start {
+        stage: &format!("{} v {}", opts.a, opts.b),
+        total: Some(opts.games as u64),
+    });
+    let done = AtomicU64::new(0);
     let start = Instant::now();
     let records: Vec<GameRecord> = pool.install(|| {
         (0..opts.games)
             .into_par_iter()
             .map(|i| {
                 let r = play_game(opts, i);
-                pb.inc(1);
+                progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
                 r
             })
             .collect::<Result<Vec<_>>>()
     })?;
-    pb.finish_and_clear();
+    progress.event(&Event::Finish);
     let seconds = start.elapsed().as_secs_f64();
     Ok((summarize(opts, &records, seconds), records))
 }
@@ -634,8 +622,8 @@ pub struct TournamentOptions {
     pub random_opening: Option<usize>,
     /// Worker threads.
     pub threads: Option<usize>,
-    /// Show progress bars.
-    pub progress: bool,
+    /// Where progress goes (silent by default).
+    pub progress: Observer,
     /// Endgame tables for the perfect agent.
     pub tables: Option<Tables>,
     /// As in [`MatchOptions::max_plies`].
@@ -693,7 +681,7 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
                 seed: mix(opts.seed ^ mix(pair)),
                 random_opening: opts.random_opening,
                 threads: opts.threads,
-                progress: opts.progress,
+                progress: opts.progress.clone(),
                 tables: opts.tables.clone(),
                 max_plies: opts.max_plies,
             };

@@ -11,6 +11,7 @@ use crate::kalah::packed;
 use crate::kalah::position::{format_line, Position};
 use crate::kalah::rules::KalahRules;
 use crate::kalah::tables::Tablebase;
+use crate::progress::Event;
 use crate::tables::MAX_TABLE_PITS;
 
 use super::node::{Searcher, EMPTY_CHILD};
@@ -125,7 +126,7 @@ pub fn solve(
     let done = AtomicBool::new(false);
     let start = Instant::now();
     let run = std::thread::scope(|scope| -> Result<Run> {
-        if options.progress {
+        if options.progress.is_active() {
             let sh = &sh;
             let done = &done;
             scope.spawn(move || progress(sh, done, start));
@@ -242,10 +243,10 @@ pub(super) struct Mtd {
     pub(super) last_move: u8,
 }
 
+/// Report where the search stands about once a second until `done`.
 pub(super) fn progress(sh: &Shared<'_>, done: &AtomicBool, start: Instant) {
     let mut last_nodes = 0u64;
     let mut last_time = start;
-    let mut printed = false;
     while !done.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
         let now = Instant::now();
@@ -257,23 +258,14 @@ pub(super) fn progress(sh: &Shared<'_>, done: &AtomicBool, start: Instant) {
         last_nodes = nodes;
         last_time = now;
         let depth = sh.depth.load(Ordering::Relaxed);
-        let depth = if depth == FULL_DEPTH as u32 {
-            "full".to_string()
-        } else {
-            depth.to_string()
-        };
-        eprint!(
-            "\r[{:>7.1} s] MTD(f) depth {depth}: value in [{}, {}], {} nodes, {:.2} M nodes/s   ",
-            now.duration_since(start).as_secs_f64(),
-            sh.bound_lo.load(Ordering::Relaxed),
-            sh.bound_hi.load(Ordering::Relaxed),
+        sh.opts.progress.event(&Event::Search {
+            seconds: now.duration_since(start).as_secs_f64(),
+            depth: (depth != FULL_DEPTH as u32).then_some(depth),
+            lower: sh.bound_lo.load(Ordering::Relaxed),
+            upper: sh.bound_hi.load(Ordering::Relaxed),
             nodes,
-            rate / 1e6
-        );
-        printed = true;
-    }
-    if printed {
-        eprintln!();
+            rate,
+        });
     }
 }
 

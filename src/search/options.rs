@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::tt::TransTable;
 use crate::kalah::rules::KalahRules;
+use crate::progress::Observer;
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -65,8 +66,9 @@ pub struct SolveOptions {
     /// Split the search between threads only at nodes this many plies or
     /// fewer from the root.
     pub split_plies: u32,
-    /// Print live progress on stderr (after the first second).
-    pub progress: bool,
+    /// Where the search's status goes, about once a second (silent by
+    /// default).
+    pub progress: Observer,
     /// Stop searching at this instant and return the best result so far
     /// ([`Solution::exact`] false). See "Time budget" in the module
     /// documentation.
@@ -100,7 +102,7 @@ impl Default for SolveOptions {
             guess: None,
             threads: 1,
             split_plies: 12,
-            progress: false,
+            progress: Observer::silent(),
             deadline: None,
             stop: None,
             shared_tt: None,

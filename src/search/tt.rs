@@ -26,7 +26,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, MemoryUse, Result};
 
 /// Entries per bucket.
 const WAYS: usize = 4;
@@ -163,11 +163,9 @@ impl TransTable {
     /// A table using about `kib` kibibytes (at least one bucket), or an
     /// error saying the memory is not available.
     pub fn try_with_kib(kib: usize) -> Result<TransTable> {
-        let refused = |why: String| {
-            Error::Memory(format!(
-                "cannot allocate a transposition table of {kib} KiB: {why}; ask for less \
-                 (--tt-mb, --near-tt-kb)"
-            ))
+        let refused = |why: String| Error::Memory {
+            message: format!("cannot allocate a transposition table of {kib} KiB: {why}"),
+            kind: MemoryUse::TranspositionTable,
         };
         let bytes = kib
             .max(1)

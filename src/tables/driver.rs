@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::error::{Error, Result};
+use crate::error::{size_text, Error, MemoryUse, Result};
+use crate::progress::{Event, Observer};
 use crate::tables::{write_table, Table, TableSpec};
 
 /// What happened to one table.
@@ -54,43 +55,6 @@ fn bits_per_position(bytes: u64, positions: u64) -> f64 {
     bytes as f64 * 8.0 / positions.max(1) as f64
 }
 
-/// Parse a memory size such as `8G`, `500M`, `1.5GiB` or a plain byte count.
-pub fn parse_memory(text: &str) -> std::result::Result<u64, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("\"{text}\" is not a memory size; write e.g. 8G or 500M"))?;
-    let mult = match unit.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 1u64,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        "T" | "TB" | "TIB" => 1 << 40,
-        _ => return Err(format!("\"{text}\": unknown unit; use K, M, G or T")),
-    };
-    Ok((n * mult as f64) as u64)
-}
-
-/// Format a byte count for people.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
-
 /// What the Kalah and the Awari builders share: the memory check, the
 /// thread pool, and the loop over seed counts that keeps the sound tables
 /// found on disk and builds, writes and reopens the others.
@@ -103,8 +67,8 @@ pub(crate) struct Job<'a> {
     pub threads: Option<usize>,
     /// Most bytes of memory the build may use.
     pub memory_budget: u64,
-    /// Show progress on stderr.
-    pub progress: bool,
+    /// Where progress goes.
+    pub progress: &'a Observer,
     /// What is built, for messages ("Kalah tables (default rules, ...)").
     pub title: String,
     /// What a table entry is called in messages ("positions", "boards").
@@ -125,13 +89,15 @@ pub(crate) fn run_build<T: Sync>(
     push: impl Fn(&mut T, Table),
 ) -> Result<BuildReport> {
     if job.peak > job.memory_budget {
-        return Err(Error::Memory(format!(
-            "building the {} needs about {} of memory, over the budget of {}: \
-             build fewer seeds or raise the budget with --memory",
-            job.title,
-            human_bytes(job.peak),
-            human_bytes(job.memory_budget)
-        )));
+        return Err(Error::Memory {
+            message: format!(
+                "building the {} needs about {} of memory, over the budget of {}",
+                job.title,
+                size_text(job.peak),
+                size_text(job.memory_budget)
+            ),
+            kind: MemoryUse::Build,
+        });
     }
     let threads = job
         .threads
@@ -141,16 +107,13 @@ pub(crate) fn run_build<T: Sync>(
         .num_threads(threads)
         .build()
         .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
-    if job.progress {
-        eprintln!(
-            "building {} in {}: peak memory about {} (budget {}), {} threads",
-            job.title,
-            job.dir.display(),
-            human_bytes(job.peak),
-            human_bytes(job.memory_budget),
-            threads
-        );
-    }
+    job.progress.event(&Event::BuildPlan {
+        title: &job.title,
+        dir: job.dir,
+        peak_memory: job.peak,
+        memory_budget: job.memory_budget,
+        threads,
+    });
     std::fs::create_dir_all(job.dir).map_err(|e| Error::io(job.dir, e))?;
     remove_stale_temporaries(job.dir);
     let mut reports = Vec::new();
@@ -170,11 +133,7 @@ pub(crate) fn run_build<T: Sync>(
                 continue;
             }
             Err(Error::MissingTable { .. }) => {}
-            Err(e) => {
-                if job.progress {
-                    eprintln!("{e}\n  -> rebuilding it");
-                }
-            }
+            Err(e) => job.progress.event(&Event::Rebuilding { error: &e }),
         }
         let start = Instant::now();
         let finished: &T = tb;
@@ -183,16 +142,13 @@ pub(crate) fn run_build<T: Sync>(
         drop(shares);
         let t = Table::open(job.dir, s)?;
         let seconds = start.elapsed().as_secs_f64();
-        if job.progress {
-            eprintln!(
-                "k={k:>2}: {:>13} {} in {seconds:7.2} s ({:6.2} M/s), {}, {:.2} bits each",
-                t.len(),
-                job.unit,
-                t.len() as f64 / seconds.max(1e-9) / 1e6,
-                human_bytes(info.bytes),
-                bits_per_position(info.bytes, t.len())
-            );
-        }
+        job.progress.event(&Event::TableBuilt {
+            seeds: k,
+            entries: t.len(),
+            unit: job.unit,
+            seconds,
+            bytes: info.bytes,
+        });
         reports.push(TableReport {
             seeds: k,
             positions: t.len(),

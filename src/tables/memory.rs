@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::format::CHUNK;
 use super::reader::Table;
-use crate::error::{Error, Result};
+use crate::error::{Error, MemoryUse, Result};
 
 /// The shares of one table, `bits` bits per position, little-endian bit
 /// order, followed by 8 bytes of zero padding so that any share can be read
@@ -46,13 +46,13 @@ impl Resident {
         let bits = width(table.spec.game.max_share(table.spec.seeds));
         let count = table.len();
         let len = bytes(count, bits) as usize;
-        let mut data = memmap2::MmapMut::map_anon(len).map_err(|e| {
-            Error::Memory(format!(
-                "cannot hold the {}-seed table in memory ({} MiB): {e}; serve the tables \
-                 from their files instead (--table-memory-mb 0)",
+        let mut data = memmap2::MmapMut::map_anon(len).map_err(|e| Error::Memory {
+            message: format!(
+                "cannot hold the {}-seed table in memory ({} MiB): {e}",
                 table.spec.seeds,
                 len >> 20
-            ))
+            ),
+            kind: MemoryUse::TablesInMemory,
         })?;
         // Each chunk of CHUNK positions fills exactly CHUNK * bits / 8 bytes.
         let chunk_bytes = CHUNK / 8 * bits as usize;

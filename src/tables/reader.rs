@@ -33,14 +33,14 @@ impl Table {
         let bad = |reason: String| Error::BadTable {
             path: path.clone(),
             reason,
-            command: spec.build_command(dir),
+            table: spec.label(),
         };
         let file = match File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::MissingTable {
                     path: path.clone(),
-                    command: spec.build_command(dir),
+                    table: spec.label(),
                 })
             }
             Err(e) => return Err(Error::io(&path, e)),

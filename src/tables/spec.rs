@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::awari::rules::AwariGame;
-use crate::error::Result;
+use crate::error::{Result, TableLabel};
 use crate::kalah::rules::KalahRules;
 use crate::tables::index::{Indexer, Layout};
 
@@ -110,28 +110,19 @@ impl TableSpec {
         dir.join(self.file_name())
     }
 
-    /// The command that builds this table (and the smaller ones).
-    pub fn build_command(&self, dir: &Path) -> String {
-        let mut cmd = match self.game {
-            TableGame::Kalah(rules) => {
-                let mut cmd = format!(
-                    "mancala build kalah --pits {} --max-seeds {}",
-                    self.pits, self.seeds
-                );
-                if rules != KalahRules::Default {
-                    cmd.push_str(&format!(" --rules {rules}"));
-                }
-                cmd
-            }
-            TableGame::Awari(g) => format!(
-                "mancala build {g} --pits {} --max-seeds {}",
-                self.pits, self.seeds
-            ),
+    /// The table as plain data, for errors: the game's name, the rule
+    /// set's name when not the default, pits and seeds.
+    pub fn label(&self) -> TableLabel {
+        let (game, rules) = match self.game {
+            TableGame::Kalah(r) => ("kalah", (r != KalahRules::Default).then(|| r.name())),
+            TableGame::Awari(g) => (g.name(), None),
         };
-        if dir != Path::new("db") {
-            cmd.push_str(&format!(" --db {}", dir.display()));
+        TableLabel {
+            game,
+            rules,
+            pits: self.pits,
+            seeds: self.seeds,
         }
-        cmd
     }
 
     /// The indexer of this table.

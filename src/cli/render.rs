@@ -1,0 +1,105 @@
+//! What the command line shows people: sizes, memory sizes it reads, and
+//! the library's errors with the command or option that fixes them.
+
+use std::path::Path;
+
+use mancala::error::{Error, MemoryUse, TableLabel};
+
+/// Parse a memory size such as `8G`, `500M`, `1.5GiB` or a plain byte count.
+pub fn parse_memory(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("\"{text}\" is not a memory size; write e.g. 8G or 500M"))?;
+    let mult = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1u64,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        _ => return Err(format!("\"{text}\": unknown unit; use K, M, G or T")),
+    };
+    Ok((n * mult as f64) as u64)
+}
+
+/// Format a byte count for people.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// The command that builds the table `label` (and the smaller ones) in `dir`.
+pub fn build_command(label: &TableLabel, dir: &Path) -> String {
+    let mut cmd = format!(
+        "mancala build {} --pits {} --max-seeds {}",
+        label.game, label.pits, label.seeds
+    );
+    if let Some(rules) = label.rules {
+        cmd.push_str(&format!(" --rules {rules}"));
+    }
+    if dir != Path::new("db") {
+        cmd.push_str(&format!(" --db {}", dir.display()));
+    }
+    cmd
+}
+
+/// The table directory of a table file's path.
+fn dir_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// An error as the command line prints it: the library's message and, where
+/// a command or an option fixes it, that command or option.
+pub fn error_message(e: &Error) -> String {
+    match e {
+        Error::MissingTable { table, path } => {
+            format!(
+                "{e}: build it with `{}`",
+                build_command(table, dir_of(path))
+            )
+        }
+        Error::BadTable { table, path, .. } => format!(
+            "{e}; delete it and rebuild it with `{}`",
+            build_command(table, dir_of(path))
+        ),
+        Error::Memory { kind, .. } => {
+            let hint = match kind {
+                MemoryUse::Build => "build fewer seeds or raise the budget with --memory",
+                MemoryUse::TranspositionTable => "ask for less (--tt-mb, --near-tt-kb)",
+                MemoryUse::TablesInMemory => {
+                    "serve the tables from their files instead (--table-memory-mb 0)"
+                }
+                MemoryUse::GameGraph => {
+                    "raise the limit with --max-positions if the machine has the memory"
+                }
+            };
+            format!("{e}: {hint}")
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// "win", "draw" or "loss" for a value of the side to move.
+pub fn verdict(v: i32) -> &'static str {
+    match v.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}

@@ -1,0 +1,170 @@
+//! Progress of long work, reported to the caller: the library never prints.
+//!
+//! Builders, verifiers, the graph enumerator, the match runner and the
+//! solver send [`Event`]s to an [`Observer`] as they go; the command-line
+//! tool renders them (progress bars on a terminal, a plain line every few
+//! seconds otherwise), a server or a test may record or ignore them. The
+//! default observer is silent.
+//!
+//! ```
+//! use std::sync::atomic::{AtomicU64, Ordering};
+//! use std::sync::Arc;
+//! use mancala::progress::{Event, Observer};
+//!
+//! let advances = Arc::new(AtomicU64::new(0));
+//! let seen = advances.clone();
+//! let observer = Observer::new(move |e: &Event<'_>| {
+//!     if let Event::Advance { .. } = e {
+//!         seen.fetch_add(1, Ordering::Relaxed);
+//!     }
+//! });
+//! observer.event(&Event::Start { stage: "k=3", total: Some(10) });
+//! observer.event(&Event::Advance { done: 10 });
+//! observer.event(&Event::Finish);
+//! assert_eq!(advances.load(Ordering::Relaxed), 1);
+//! ```
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::error::Error;
+
+/// One thing that happened during long work.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// A stage of counted work starts: `stage` names it (`k=12` for a
+    /// table, `games` for a match), `total` is its number of units when
+    /// known.
+    Start {
+        /// What the stage is.
+        stage: &'a str,
+        /// Units of work in the stage, if known.
+        total: Option<u64>,
+    },
+    /// Units of the current stage done so far (a running total).
+    Advance {
+        /// Units done.
+        done: u64,
+    },
+    /// What the current stage is doing now (`threshold 3`, `forcing`,
+    /// `depth 12, frontier 4000`).
+    Phase {
+        /// A short description.
+        what: &'a str,
+    },
+    /// The current stage is over.
+    Finish,
+    /// A table build starts.
+    BuildPlan {
+        /// What is built (`Kalah tables (default rules, 6 pits, 1..=20 seeds)`).
+        title: &'a str,
+        /// The table directory.
+        dir: &'a Path,
+        /// Estimated peak memory in bytes.
+        peak_memory: u64,
+        /// The memory budget in bytes.
+        memory_budget: u64,
+        /// Worker threads.
+        threads: usize,
+    },
+    /// A table on disk cannot be used and is built again.
+    Rebuilding {
+        /// Why it cannot be used.
+        error: &'a Error,
+    },
+    /// A table was built and written.
+    TableBuilt {
+        /// Seeds of the table.
+        seeds: usize,
+        /// Entries in the table.
+        entries: u64,
+        /// What an entry is called (`positions`, `boards`).
+        unit: &'a str,
+        /// Seconds it took.
+        seconds: f64,
+        /// Bytes on disk.
+        bytes: u64,
+    },
+    /// Missing tables are built before the work asked for can start.
+    BuildingMissing {
+        /// The tables (`6-pit Kalah tables up to 20 seeds`).
+        what: &'a str,
+        /// The table directory.
+        dir: &'a Path,
+    },
+    /// Where a running solve stands (about once a second).
+    Search {
+        /// Seconds since the search started.
+        seconds: f64,
+        /// The depth of the current iteration (`None`: the exact, unlimited
+        /// search).
+        depth: Option<u32>,
+        /// Proven lower bound on the value.
+        lower: i32,
+        /// Proven upper bound on the value.
+        upper: i32,
+        /// Nodes searched so far.
+        nodes: u64,
+        /// Nodes per second over the last second.
+        rate: f64,
+    },
+}
+
+/// Receives [`Event`]s. Implemented for every `Fn(&Event) + Send + Sync`.
+pub trait Progress: Send + Sync {
+    /// Handle one event. Called from worker threads; keep it short.
+    fn event(&self, event: &Event<'_>);
+}
+
+impl<F: Fn(&Event<'_>) + Send + Sync> Progress for F {
+    fn event(&self, event: &Event<'_>) {
+        self(event)
+    }
+}
+
+/// A shareable handle on a [`Progress`], or nothing (silent, the default).
+#[derive(Clone, Default)]
+pub struct Observer(Option<Arc<dyn Progress>>);
+
+impl Observer {
+    /// An observer that drops every event.
+    pub fn silent() -> Observer {
+        Observer(None)
+    }
+
+    /// An observer that hands every event to `progress`.
+    pub fn new(progress: impl Progress + 'static) -> Observer {
+        Observer(Some(Arc::new(progress)))
+    }
+
+    /// Whether events go anywhere (work may skip computing them if not).
+    pub fn is_active(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Send one event.
+    #[inline]
+    pub fn event(&self, event: &Event<'_>) {
+        if let Some(p) = &self.0 {
+            p.event(event);
+        }
+    }
+
+    /// Send [`Event::Advance`].
+    #[inline]
+    pub fn advance(&self, done: u64) {
+        self.event(&Event::Advance { done });
+    }
+}
+
+impl fmt::Debug for Observer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Observer(active)"
+        } else {
+            "Observer(silent)"
+        })
+    }
+}
