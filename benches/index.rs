@@ -7,10 +7,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mancala::kalah::build::{build_kalah, BuildOptions};
 use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::Tablebase;
+use mancala::tables::build::{build, BuildOptions};
 use mancala::tables::index::{Indexer, Layout};
+use mancala::tables::TableSet;
 use rand::{Rng, SeedableRng};
 
 const N: usize = 4096;
@@ -60,9 +60,9 @@ fn index(c: &mut Criterion) {
 fn lookup(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let k = 16;
-    build_kalah(&BuildOptions {
+    build(&BuildOptions {
         dir: dir.path().to_path_buf(),
-        rules: KalahRules::Default,
+        game: KalahRules::Default,
         pits: 6,
         max_seeds: k,
         threads: None,
@@ -70,7 +70,7 @@ fn lookup(c: &mut Criterion) {
         progress: Default::default(),
     })
     .unwrap();
-    let tb = Tablebase::open(dir.path(), KalahRules::Default, 6, k).unwrap();
+    let tb = TableSet::open(dir.path(), KalahRules::Default, 6, k).unwrap();
     let ix = tb.table(k).unwrap().indexer().clone();
     let rows = sample_rows(&ix, 2);
     let mut g = c.benchmark_group("lookup m=6 k=16");

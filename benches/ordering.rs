@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use mancala::kalah::position::Position;
 use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::Tablebase;
 use mancala::search::{solve, MoveOrder, SolveOptions};
+use mancala::tables::TableSet;
 use rand::{Rng, SeedableRng};
 
 /// `count` positions reached by `plies` random plies from Kalah(m, n).
@@ -43,7 +43,7 @@ fn main() {
     // `cargo bench` passes "--bench"; nothing else is expected.
     let db = PathBuf::from(std::env::var("DB").unwrap_or_else(|_| "db".to_string()));
     for (m, n) in [(6, 4), (5, 5)] {
-        let tb = match Tablebase::open(&db, KalahRules::Default, m, 20) {
+        let tb = match TableSet::open(&db, KalahRules::Default, m, 20) {
             Ok(tb) => tb,
             Err(e) => {
                 eprintln!(

@@ -26,6 +26,8 @@
 
 pub mod awari;
 pub mod error;
+pub mod family;
+pub mod game;
 pub mod kalah;
 pub mod notation;
 pub mod play;

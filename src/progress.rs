@@ -89,8 +89,16 @@ pub enum Event<'a> {
     },
     /// Missing tables are built before the work asked for can start.
     BuildingMissing {
-        /// The tables (`6-pit Kalah tables up to 20 seeds`).
-        what: &'a str,
+        /// The game (`kalah`, `awari`).
+        game: &'a str,
+        /// Pits per side.
+        pits: usize,
+        /// The tables are built up to this many seeds.
+        seeds: usize,
+        /// Entries to build.
+        entries: u64,
+        /// What an entry is called (`positions`, `boards`).
+        unit: &'a str,
         /// The table directory.
         dir: &'a Path,
     },

@@ -7,15 +7,15 @@ use mancala::side::Side;
 use std::process::Command;
 use std::sync::Arc;
 
-use mancala::awari::build::{build_awari, AwariBuildOptions};
 use mancala::awari::position::AwariPosition;
 use mancala::awari::rules::AwariGame;
-use mancala::awari::tables::AwariTablebase;
 use mancala::error::Error;
 use mancala::play::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala::play::arena::{play_agents, run_match, run_tournament, GameEnd, MatchOptions};
 use mancala::play::arena::{GameSpec, TournamentOptions};
 use mancala::play::state::{AwariState, Rules, State};
+use mancala::tables::build::{build, BuildOptions};
+use mancala::tables::TableSet;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -85,7 +85,11 @@ fn every_agent_plays_only_legal_moves_in_awari_and_oware() {
                 "alphabeta:5",
                 "heuristic:3",
             ] {
-                let mut agent = text.parse::<AgentSpec>().unwrap().build(rules, None, seed);
+                let mut agent = text
+                    .parse::<AgentSpec>()
+                    .unwrap()
+                    .build(rules, None, seed)
+                    .unwrap();
                 check_legal(agent.as_mut(), &cheap);
                 checked += cheap.len();
             }
@@ -96,7 +100,11 @@ fn every_agent_plays_only_legal_moves_in_awari_and_oware() {
                 "mcts:1ms",
                 "perfect:2ms",
             ] {
-                let mut agent = text.parse::<AgentSpec>().unwrap().build(rules, None, seed);
+                let mut agent = text
+                    .parse::<AgentSpec>()
+                    .unwrap()
+                    .build(rules, None, seed)
+                    .unwrap();
                 check_legal(agent.as_mut(), costly);
                 checked += costly.len();
             }
@@ -119,8 +127,8 @@ fn a_repeated_position_ends_the_game_with_the_seeds_left_split() {
         for a in ["random", "greedy", "alphabeta:4", "mcts:20", "perfect:5ms"] {
             let spec: AgentSpec = a.parse().unwrap();
             let rules = Rules::Awari(AwariGame::Awari);
-            let mut x = spec.build(rules, None, 1);
-            let mut y = spec.build(rules, None, 2);
+            let mut x = spec.build(rules, None, 1).unwrap();
+            let mut y = spec.build(rules, None, 2).unwrap();
             let mut rng = SmallRng::seed_from_u64(0);
             let g = play_agents(
                 cycling_start(captured),
@@ -151,8 +159,8 @@ fn the_ply_cap_ends_the_game_and_scores_the_captures() {
         AwariState::from_board(AwariGame::Awari, &[0, 0, 1, 1, 0, 1], Side::South, [3, 4]).unwrap(),
     );
     let rules = Rules::Awari(AwariGame::Awari);
-    let mut a = AgentSpec::Greedy.build(rules, None, 0);
-    let mut b = AgentSpec::Greedy.build(rules, None, 0);
+    let mut a = AgentSpec::Greedy.build(rules, None, 0).unwrap();
+    let mut b = AgentSpec::Greedy.build(rules, None, 0).unwrap();
     let mut rng = SmallRng::seed_from_u64(0);
     let g = play_agents(start, a.as_mut(), b.as_mut(), Side::South, 0, 1, &mut rng).unwrap();
     assert_eq!(g.reason, GameEnd::PlyCap);
@@ -198,7 +206,8 @@ fn the_ply_cap_ends_the_game_and_scores_the_captures() {
 /// notation: one pit per move, moves separated by dashes) from the start of
 /// `spec`, with the rules engine's own line reader.
 fn replay(spec: &str, moves: &str) -> AwariPosition {
-    let GameSpec::Awari { pits, seeds, game } = spec.parse::<GameSpec>().unwrap() else {
+    let GameSpec { rules, pits, seeds } = spec.parse::<GameSpec>().unwrap();
+    let Rules::Awari(game) = rules else {
         panic!("{spec}");
     };
     let mut p = AwariPosition::start(pits, seeds).unwrap();
@@ -301,7 +310,9 @@ fn an_illegal_awari_move_stops_the_game_naming_agent_and_position() {
     let start = State::Awari(
         AwariState::from_board(AwariGame::Oware, &[1, 0, 2, 0, 0, 0], Side::South, [0, 0]).unwrap(),
     );
-    let mut other = AgentSpec::Random.build(Rules::Awari(AwariGame::Oware), None, 0);
+    let mut other = AgentSpec::Random
+        .build(Rules::Awari(AwariGame::Oware), None, 0)
+        .unwrap();
     let mut rng = SmallRng::seed_from_u64(0);
     let err = play_agents(
         start,
@@ -506,7 +517,7 @@ fn cli_play_oware_against_an_agent() {
 /// temporary directory.
 fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, Tables) {
     let dir = tempfile::tempdir().unwrap();
-    build_awari(&AwariBuildOptions {
+    build(&BuildOptions {
         dir: dir.path().to_path_buf(),
         game,
         pits: m,
@@ -516,7 +527,7 @@ fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, Tabl
         progress: Default::default(),
     })
     .unwrap();
-    let tb = AwariTablebase::open(dir.path(), game, m, k).unwrap();
+    let tb = TableSet::open(dir.path(), game, m, k).unwrap();
     (dir, Tables::Awari(Arc::new(tb)))
 }
 
@@ -528,18 +539,16 @@ fn perfect_with_awari_tables_never_gives_value_away() {
             unreachable!()
         };
         let rules = Rules::Awari(game);
-        let mut agent = AgentSpec::Perfect(std::time::Duration::from_millis(5)).build(
-            rules,
-            Some(tables.clone()),
-            1,
-        );
+        let mut agent = AgentSpec::Perfect(std::time::Duration::from_millis(5))
+            .build(rules, Some(tables.clone()), 1)
+            .unwrap();
         let mut checked = 0;
         for s in random_states(&format!("{game}:4:2"), 2000, 7) {
             let State::Awari(a) = &s else { unreachable!() };
             let board = a.cells();
-            let value = tb.value(&board).unwrap();
+            let value = tb.board_value(&board).unwrap();
             let choice = agent.choose(&s);
-            let moves = tb.move_values(&board).unwrap();
+            let moves = tb.board_move_values(&board).unwrap();
             let chosen = moves.iter().find(|mv| mv.pit == choice.pit).unwrap();
             assert_eq!(chosen.value, value, "{game}: {s:?} pit {}", choice.pit);
             if moves.len() > 1 {
@@ -590,7 +599,7 @@ fn perfect_with_awari_tables_realises_won_values() {
             if a.position().seeds_on_board() > 14 {
                 continue;
             }
-            let v = tb.value(&a.cells()).unwrap();
+            let v = tb.board_value(&a.cells()).unwrap();
             if v <= 0 {
                 continue;
             }
@@ -599,12 +608,12 @@ fn perfect_with_awari_tables_realises_won_values() {
                 AwariState::from_board(game, &a.cells()[..8], Side::South, [0, 0]).unwrap(),
             );
             for opponent in ["perfect:5ms", "random"] {
-                let mut p = spec.build(rules, Some(tables.clone()), 1);
-                let mut o =
-                    opponent
-                        .parse::<AgentSpec>()
-                        .unwrap()
-                        .build(rules, Some(tables.clone()), 2);
+                let mut p = spec.build(rules, Some(tables.clone()), 1).unwrap();
+                let mut o = opponent
+                    .parse::<AgentSpec>()
+                    .unwrap()
+                    .build(rules, Some(tables.clone()), 2)
+                    .unwrap();
                 let g = play_agents(start, p.as_mut(), o.as_mut(), Side::South, 0, 500, &mut rng)
                     .unwrap();
                 let State::Awari(end) = g.end else {

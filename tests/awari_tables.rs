@@ -2,14 +2,14 @@
 //! (`mancala::awari::reference`, which shares nothing with the builder but
 //! the rules): every board of every small layer, for both games.
 
-use mancala::awari::build::{build_awari, AwariBuildOptions};
 use mancala::awari::reference::{awari_boards, AwariReference};
 use mancala::awari::rules::{awari_start, AwariGame};
-use mancala::awari::tables::AwariTablebase;
+use mancala::tables::build::{build as build_tables, BuildOptions};
 use mancala::tables::index::binomial;
+use mancala::tables::TableSet;
 
 fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, threads: usize) {
-    build_awari(&AwariBuildOptions {
+    build_tables(&BuildOptions {
         dir: dir.to_path_buf(),
         game,
         pits,
@@ -22,12 +22,12 @@ fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, 
 }
 
 /// Every board with `k` seeds on `m` pits, the table against the reference.
-fn check_layer(tb: &AwariTablebase, m: usize, k: usize) -> usize {
+fn check_layer(tb: &TableSet<AwariGame>, m: usize, k: usize) -> usize {
     let roots = awari_boards(m, k);
     let r = AwariReference::solve_many(roots.iter().copied(), m, tb.game());
     for board in &roots {
         let want = r.value(board).unwrap();
-        let got = tb.value(board).unwrap();
+        let got = tb.board_value(board).unwrap();
         assert_eq!(
             got,
             want,
@@ -45,7 +45,7 @@ fn every_board_of_small_layers_matches_the_reference() {
     for game in AwariGame::ALL {
         for (m, max_k) in [(2, 14), (3, 10), (4, 7), (5, 6), (6, 8)] {
             build(dir.path(), game, m, max_k, 2);
-            let tb = AwariTablebase::open(dir.path(), game, m, max_k).unwrap();
+            let tb = TableSet::open(dir.path(), game, m, max_k).unwrap();
             let mut boards = 0;
             for k in 1..=max_k {
                 boards += check_layer(&tb, m, k);
@@ -76,11 +76,11 @@ fn whole_small_games_match_the_reference() {
         ] {
             let k = 2 * m * n;
             build(dir.path(), game, m, k, 2);
-            let tb = AwariTablebase::open(dir.path(), game, m, k).unwrap();
+            let tb = TableSet::open(dir.path(), game, m, k).unwrap();
             let start = awari_start(m, n as u8);
             let r = AwariReference::solve(&start, m, game);
             for (board, v) in r.iter() {
-                assert_eq!(tb.value(board), Some(v), "{game}({m},{n}) {board:?}");
+                assert_eq!(tb.board_value(board), Some(v), "{game}({m},{n}) {board:?}");
             }
         }
     }

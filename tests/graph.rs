@@ -15,12 +15,12 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use mancala::kalah::build::{build_kalah, BuildOptions};
 use mancala::kalah::graph::{graph, seeds_needed, GraphOptions, GraphReport, Terminals};
 use mancala::kalah::position::Position;
 use mancala::kalah::reference::Minimax;
 use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::Tablebase;
+use mancala::tables::build::{build, BuildOptions};
+use mancala::tables::TableSet;
 
 /// One temp directory for every table the tests build (kept for the run).
 fn db() -> &'static Path {
@@ -29,17 +29,17 @@ fn db() -> &'static Path {
 }
 
 /// The default-rules tables for `m` pits covering Kalah(m, n), built once.
-fn tables(m: usize, n: usize) -> Tablebase {
+fn tables(m: usize, n: usize) -> TableSet<KalahRules> {
     static LOCK: OnceLock<std::sync::Mutex<()>> = OnceLock::new();
     let _guard = LOCK.get_or_init(Default::default).lock().unwrap();
     let k = seeds_needed(m, n);
-    let tb = Tablebase::open_available(db(), KalahRules::Default, m).unwrap();
+    let tb = TableSet::open_available(db(), KalahRules::Default, m).unwrap();
     if tb.max_seeds() >= k {
         return tb;
     }
-    build_kalah(&BuildOptions {
+    build(&BuildOptions {
         dir: db().to_path_buf(),
-        rules: KalahRules::Default,
+        game: KalahRules::Default,
         pits: m,
         max_seeds: k,
         threads: None,
@@ -47,7 +47,7 @@ fn tables(m: usize, n: usize) -> Tablebase {
         progress: Default::default(),
     })
     .unwrap();
-    Tablebase::open(db(), KalahRules::Default, m, k).unwrap()
+    TableSet::open(db(), KalahRules::Default, m, k).unwrap()
 }
 
 fn run(m: usize, n: usize, terminals: Terminals) -> GraphReport {
@@ -355,7 +355,10 @@ fn command_prints_json_csv_and_plot() {
         String::from_utf8_lossy(&out.stderr)
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("building the 2-pit tables"), "{stderr}");
+    assert!(
+        stderr.contains("building the 2-pit kalah endgame tables"),
+        "{stderr}"
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let lib = run(2, 3, Terminals::AsPlayed);
     assert_eq!(json["positions"], lib.positions);

@@ -6,19 +6,19 @@
 use mancala::side::Side;
 use std::process::Command;
 
-use mancala::kalah::build::{build_kalah, BuildOptions};
 use mancala::kalah::position::Position;
 use mancala::kalah::reference::Minimax;
 use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::Tablebase;
 use mancala::search::{solve, MoveOrder, Solution, SolveOptions};
+use mancala::tables::build::{build, BuildOptions};
+use mancala::tables::TableSet;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 
-fn tables(dir: &std::path::Path, pits: usize, max_seeds: usize) -> Tablebase {
-    build_kalah(&BuildOptions {
+fn tables(dir: &std::path::Path, pits: usize, max_seeds: usize) -> TableSet<KalahRules> {
+    build(&BuildOptions {
         dir: dir.to_path_buf(),
-        rules: KalahRules::Default,
+        game: KalahRules::Default,
         pits,
         max_seeds,
         threads: None,
@@ -26,7 +26,7 @@ fn tables(dir: &std::path::Path, pits: usize, max_seeds: usize) -> Tablebase {
         progress: Default::default(),
     })
     .unwrap();
-    Tablebase::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
+    TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
 }
 
 fn opts() -> SolveOptions {
@@ -186,7 +186,8 @@ fn random_positions_agree_with_tables_and_minimax() {
         );
         check_pv(&pos, &sol, KalahRules::Default);
     }
-    // Against the plain minimax, above the tables and on other widths.
+    // Against the plain minimax on other widths and rule sets (the 6-pit
+    // default-rule tables would be refused there: see tests/family.rs).
     for rules in KalahRules::ALL {
         let mut mm = Minimax::new(rules);
         for _ in 0..40 {
@@ -196,7 +197,7 @@ fn random_positions_agree_with_tables_and_minimax() {
             if pos.is_game_over(rules) {
                 continue;
             }
-            let sol = solve(&pos, Some(&tb), &SolveOptions { rules, ..opts() }).unwrap();
+            let sol = solve(&pos, None, &SolveOptions { rules, ..opts() }).unwrap();
             assert_eq!(sol.value, mm.value(&pos), "{rules}: {pos}");
             check_pv(&pos, &sol, rules);
         }
@@ -294,7 +295,7 @@ fn tables_switched_off_give_the_same_values() {
 fn tables_in_memory_give_the_same_values() {
     let dir = tempfile::tempdir().unwrap();
     let mapped = tables(dir.path(), 6, 12);
-    let mut part = Tablebase::open(dir.path(), KalahRules::Default, 6, 12).unwrap();
+    let mut part = TableSet::open(dir.path(), KalahRules::Default, 6, 12).unwrap();
     let (b12, b11) = (
         part.table(12).unwrap().memory_bytes(),
         part.table(11).unwrap().memory_bytes(),
@@ -309,7 +310,7 @@ fn tables_in_memory_give_the_same_values() {
         b12,
         mapped.table(12).unwrap().len().div_ceil(512) * 512 * 4 / 8 + 8
     );
-    let mut all = Tablebase::open(dir.path(), KalahRules::Default, 6, 12).unwrap();
+    let mut all = TableSet::open(dir.path(), KalahRules::Default, 6, 12).unwrap();
     let used = all.load_into_memory(usize::MAX, u64::MAX).unwrap();
     assert_eq!(
         used,
@@ -369,7 +370,7 @@ fn solve_command_json_and_pv_replay_with_play() {
         "--json",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("building the 6-pit endgame tables up to 10 seeds"));
+    assert!(err.contains("building the 6-pit kalah endgame tables up to 10 seeds"));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["value"], 10);
     assert_eq!(v["verdict"], "win");
@@ -605,7 +606,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
     use std::time::{Duration, Instant};
     let rules = KalahRules::Default;
     // Kalah(6,6) from the start, no tables, 1 ms a move: legal and quick.
-    let mut agent = PerfectAgent::new(rules, None, Duration::from_millis(1), "p".into());
+    let mut agent = PerfectAgent::new(rules, None, Duration::from_millis(1), "p".into()).unwrap();
     let mut pos = Position::start(6, 6).unwrap();
     for _ in 0..6 {
         let t = Instant::now();
@@ -619,7 +620,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
         pos.play(c.pit, rules).unwrap();
     }
     // A large budget on small games: the solver's value, with a best move.
-    let mut agent = PerfectAgent::new(rules, None, Duration::from_secs(60), "p".into());
+    let mut agent = PerfectAgent::new(rules, None, Duration::from_secs(60), "p".into()).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     for (m, n) in [(3, 3), (4, 3), (4, 4)] {
         let mut pos = Position::start(m, n).unwrap();

@@ -2,20 +2,26 @@
 //! small boards, and 100,000 random positions per seed count for 4..=6 pits
 //! and up to 12 seeds, under every rule set.
 
-use mancala::kalah::build::{build_kalah, BuildOptions};
 use mancala::kalah::position::Position;
 use mancala::kalah::reference::Minimax;
 use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::{spec, Tablebase};
+use mancala::kalah::tables::spec;
 use mancala::side::Side;
+use mancala::tables::build::{build as build_tables, BuildOptions};
 use mancala::tables::index::Indexer;
 use mancala::tables::Table;
+use mancala::tables::TableSet;
 use rand::{Rng, SeedableRng};
 
-fn build(dir: &std::path::Path, rules: KalahRules, pits: usize, max_seeds: usize) -> Tablebase {
-    build_kalah(&BuildOptions {
+fn build(
+    dir: &std::path::Path,
+    rules: KalahRules,
+    pits: usize,
+    max_seeds: usize,
+) -> TableSet<KalahRules> {
+    build_tables(&BuildOptions {
         dir: dir.to_path_buf(),
-        rules,
+        game: rules,
         pits,
         max_seeds,
         threads: None,
@@ -23,7 +29,7 @@ fn build(dir: &std::path::Path, rules: KalahRules, pits: usize, max_seeds: usize
         progress: Default::default(),
     })
     .unwrap();
-    Tablebase::open(dir, rules, pits, max_seeds).unwrap()
+    TableSet::open(dir, rules, pits, max_seeds).unwrap()
 }
 
 fn position(ix: &Indexer, index: u64) -> Position {
@@ -34,7 +40,13 @@ fn position(ix: &Indexer, index: u64) -> Position {
     Position::from_cells(&cells, Side::South).unwrap()
 }
 
-fn check_table(tb: &Tablebase, mm: &mut Minimax, k: usize, sample: Option<u64>, seed: u64) -> u64 {
+fn check_table(
+    tb: &TableSet<KalahRules>,
+    mm: &mut Minimax,
+    k: usize,
+    sample: Option<u64>,
+    seed: u64,
+) -> u64 {
     let table: &Table = tb.table(k).unwrap();
     let n = table.len();
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
@@ -51,7 +63,7 @@ fn check_table(tb: &Tablebase, mm: &mut Minimax, k: usize, sample: Option<u64>, 
             table.value(index),
             want,
             "{:?} k={k} index={index}: {pos}",
-            tb.rules()
+            tb.game()
         );
         assert_eq!(tb.value(&pos), Some(want));
     }
@@ -116,14 +128,9 @@ fn six_pit_tables_up_to_20_seeds_take_less_than_the_published_107_mb() {
         positions / 2
     );
     for k in 13..=20 {
-        let report = mancala::kalah::verify::verify_table(
-            &tb,
-            k,
-            Some(20_000),
-            k as u64,
-            &Default::default(),
-        )
-        .unwrap();
+        let report =
+            mancala::tables::verify::verify(&tb, k, Some(20_000), k as u64, &Default::default())
+                .unwrap();
         assert_eq!((report.checked, report.mismatches), (20_000, 0), "k={k}");
     }
 }

@@ -59,36 +59,17 @@ use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn};
-use crate::awari::tables::{awari_spec, check_awari_pits, AwariTablebase};
-use crate::error::{size_text, Error, MemoryUse, Result};
+use crate::awari::tables::{awari_spec, check_awari_pits};
+use crate::error::{Error, Result};
 use crate::progress::{Event, Observer};
-use crate::tables::driver::{run_build, BuildReport, Job};
-use crate::tables::index::{all_rows, rank_and_sum, Indexer, MAX_INDEX_SEEDS};
+use crate::tables::index::{all_rows, rank_and_sum, Indexer};
+use crate::tables::TableSet;
 
 const UNKNOWN: u8 = 0xff;
 /// The "best exit" of a board without any exit.
 const NO_EXIT: i8 = i8::MIN;
 /// Boards per work item of the seed scans.
 const SCAN_CHUNK: usize = 1 << 14;
-
-/// What to build.
-#[derive(Clone, Debug)]
-pub struct AwariBuildOptions {
-    /// Directory of the tables.
-    pub dir: std::path::PathBuf,
-    /// Awari or Oware.
-    pub game: AwariGame,
-    /// Pits per side (2..=6).
-    pub pits: usize,
-    /// Build the tables for 1..=max_seeds seeds on the board.
-    pub max_seeds: usize,
-    /// Worker threads (None: all cores).
-    pub threads: Option<usize>,
-    /// Most bytes of memory the build may use.
-    pub memory_budget: u64,
-    /// Where progress goes (silent by default).
-    pub progress: Observer,
-}
 
 /// Estimated peak memory of building the tables 1..=max_seeds: while table
 /// k is built, three bytes per board of k (value, best exit, counter), its
@@ -105,87 +86,33 @@ pub fn estimate_awari_peak_memory(game: AwariGame, pits: usize, max_seeds: usize
     Ok(peak + (64 << 20))
 }
 
-/// Check that the tables of `opts` can be built here: a supported width
-/// and seed count, every table within what the builder indexes (2^32
-/// boards), and the estimated peak memory within the budget. Returns that
-/// estimate.
-pub fn check_awari_build(opts: &AwariBuildOptions) -> Result<u64> {
-    check_awari_pits(opts.pits)?;
-    if opts.max_seeds == 0 || opts.max_seeds > MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
-            "--max-seeds {}: tables are built for 1 to {MAX_INDEX_SEEDS} seeds on the board",
-            opts.max_seeds
-        )));
-    }
-    let largest = awari_spec(opts.game, opts.pits, opts.max_seeds)
-        .indexer()?
-        .count();
+/// Check that the tables for 1..=`max_seeds` seeds of `pits` pits can be
+/// built here: a supported width, and every table within what the builder
+/// indexes (2^32 boards). Returns the estimated peak memory.
+pub fn check_awari_build(game: AwariGame, pits: usize, max_seeds: usize) -> Result<u64> {
+    check_awari_pits(pits)?;
+    let largest = awari_spec(game, pits, max_seeds).indexer()?.count();
     if largest >= u32::MAX as u64 {
-        let most = (1..=opts.max_seeds)
+        let most = (1..=max_seeds)
             .take_while(|&k| {
-                awari_spec(opts.game, opts.pits, k)
+                awari_spec(game, pits, k)
                     .indexer()
                     .is_ok_and(|ix| ix.count() < u32::MAX as u64)
             })
             .last()
             .unwrap_or(0);
         return Err(Error::Unsupported(format!(
-            "the {}-pit {} table for {} seeds would hold {largest} boards, more than the builder indexes \
-             (2^32 per table): {}-pit tables go up to {most} seeds",
-            opts.pits, opts.game, opts.max_seeds, opts.pits
+            "the {pits}-pit {game} table for {max_seeds} seeds would hold {largest} boards, more than the builder indexes \
+             (2^32 per table): {pits}-pit tables go up to {most} seeds"
         )));
     }
-    let peak = estimate_awari_peak_memory(opts.game, opts.pits, opts.max_seeds)?;
-    if peak > opts.memory_budget {
-        return Err(Error::Memory {
-            message: format!(
-                "building the {}-pit {} tables up to {} seeds needs about {} of memory, over the budget of {}",
-                opts.pits,
-                opts.game,
-                opts.max_seeds,
-                size_text(peak),
-                size_text(opts.memory_budget)
-            ),
-            kind: MemoryUse::Build,
-        });
-    }
-    Ok(peak)
-}
-
-/// Build (or finish building) the Awari or Oware tables described by `opts`.
-///
-/// Tables already on disk are opened and checked (header and checksum) and
-/// kept, so a killed build resumes where it stopped. Refuses to start when
-/// the estimated peak memory is over the budget.
-pub fn build_awari(opts: &AwariBuildOptions) -> Result<BuildReport> {
-    let peak = check_awari_build(opts)?;
-    let job = Job {
-        dir: &opts.dir,
-        max_seeds: opts.max_seeds,
-        threads: opts.threads,
-        memory_budget: opts.memory_budget,
-        progress: &opts.progress,
-        title: format!(
-            "{} tables ({} pits, 1..={} seeds)",
-            opts.game, opts.pits, opts.max_seeds
-        ),
-        unit: "boards",
-        peak,
-    };
-    let mut tb = AwariTablebase::empty(&opts.dir, opts.game, opts.pits);
-    run_build(
-        &job,
-        &mut tb,
-        |k| awari_spec(opts.game, opts.pits, k),
-        |tb, k| build_awari_layer(tb, k, &opts.progress),
-        AwariTablebase::push,
-    )
+    estimate_awari_peak_memory(game, pits, max_seeds)
 }
 
 /// Compute the shares (`value + k`) of every board with `k` seeds, given
 /// the finished tables for fewer seeds in `tb`.
 pub(crate) fn build_awari_layer(
-    tb: &AwariTablebase,
+    tb: &TableSet<AwariGame>,
     k: usize,
     progress: &Observer,
 ) -> Result<Vec<u8>> {
@@ -252,7 +179,7 @@ pub fn quiet_predecessors(c: &[u8; 12], m: usize, game: AwariGame, mut f: impl F
 
 /// One layer under construction. `M` is the number of pits per side.
 struct AwariLayer<'a, const M: usize> {
-    lower: &'a AwariTablebase,
+    lower: &'a TableSet<AwariGame>,
     game: AwariGame,
     k: usize,
     indexer: Indexer,
@@ -267,7 +194,7 @@ struct AwariLayer<'a, const M: usize> {
 }
 
 impl<'a, const M: usize> AwariLayer<'a, M> {
-    fn new(lower: &'a AwariTablebase, k: usize) -> Result<Self> {
+    fn new(lower: &'a TableSet<AwariGame>, k: usize) -> Result<Self> {
         let indexer = awari_spec(lower.game(), M, k).indexer()?;
         let n = indexer.count() as usize;
         Ok(AwariLayer {
@@ -354,7 +281,7 @@ impl<'a, const M: usize> AwariLayer<'a, M> {
                     } else if mv.captured > 0 {
                         let child = self
                             .lower
-                            .value(&mv.board)
+                            .board_value(&mv.board)
                             .expect("smaller tables are built first");
                         best = best.max(mv.value(child));
                     } else {

@@ -4,6 +4,7 @@
 //! forcing check) and the plain reference solver.
 
 pub mod build;
+pub mod game;
 pub mod position;
 pub mod reference;
 pub mod rules;

@@ -9,52 +9,18 @@
 //! endless play adding 0.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
 use crate::error::{Error, Result};
-use crate::tables::{Table, TableGame, TableSpec};
-
-/// The value of one legal move of a board, as the query prints it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct AwariMoveValue {
-    /// The pit played, from the mover's left.
-    #[serde(rename = "move")]
-    pub pit: usize,
-    /// Seeds the mover captures with it (and takes, when it ends the game).
-    pub captured: u32,
-    /// The value of the board through this move, for the side to move.
-    pub value: i32,
-}
-
-/// How a principal variation ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PvEnd {
-    /// The game ends by the rules.
-    GameOver,
-    /// A position comes back with the same side to move: endless play, the
-    /// seeds left split evenly.
-    Repetition,
-}
-
-/// The tables of one game and board width for every seed count from 1 up to
-/// [`AwariTablebase::max_seeds`].
-#[derive(Debug)]
-pub struct AwariTablebase {
-    dir: PathBuf,
-    game: AwariGame,
-    pits: usize,
-    /// `tables[k]` for k seeds; `tables[0]` is always `None` (no board with
-    /// 0 seeds has a non-empty mover row).
-    tables: Vec<Option<Table>>,
-}
+use crate::family::Rules;
+use crate::game::{MoveValue, PvEnd};
+use crate::tables::{TableSet, TableSpec};
 
 /// The spec of one Awari or Oware table.
 pub fn awari_spec(game: AwariGame, pits: usize, seeds: usize) -> TableSpec {
     TableSpec {
-        game: TableGame::Awari(game),
+        game: Rules::Awari(game),
         pits,
         seeds,
     }
@@ -70,84 +36,11 @@ pub fn check_awari_pits(pits: usize) -> Result<()> {
     Ok(())
 }
 
-impl AwariTablebase {
-    /// Open the tables for 1..=`max_seeds` seeds from `dir`; every one must be
-    /// present and sound.
-    pub fn open(dir: &Path, game: AwariGame, pits: usize, max_seeds: usize) -> Result<Self> {
-        check_awari_pits(pits)?;
-        let mut tb = AwariTablebase::empty(dir, game, pits);
-        for k in 1..=max_seeds {
-            tb.push(Table::open(dir, awari_spec(game, pits, k))?);
-        }
-        Ok(tb)
-    }
-
-    /// Open as many consecutive tables from 1 seed upwards as `dir` holds
-    /// (possibly none). A table that is present but unusable is an error.
-    pub fn open_available(dir: &Path, game: AwariGame, pits: usize) -> Result<Self> {
-        check_awari_pits(pits)?;
-        let mut tb = AwariTablebase::empty(dir, game, pits);
-        for k in 1..=crate::tables::index::MAX_INDEX_SEEDS {
-            match Table::open(dir, awari_spec(game, pits, k)) {
-                Ok(t) => tb.push(t),
-                Err(Error::MissingTable { .. }) => break,
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(tb)
-    }
-
-    /// An empty set (no tables): enough for boards that are over; the
-    /// builder fills it.
-    pub fn empty(dir: &Path, game: AwariGame, pits: usize) -> Self {
-        AwariTablebase {
-            dir: dir.to_path_buf(),
-            game,
-            pits,
-            tables: vec![None],
-        }
-    }
-
-    /// Add the table for the next seed count (used by the builder).
-    pub(crate) fn push(&mut self, table: Table) {
-        debug_assert_eq!(table.spec().seeds, self.tables.len());
-        self.tables.push(Some(table));
-    }
-
-    /// Largest seed count covered.
-    pub fn max_seeds(&self) -> usize {
-        self.tables.len() - 1
-    }
-
-    /// The game.
-    pub fn game(&self) -> AwariGame {
-        self.game
-    }
-
-    /// Pits per side.
-    pub fn pits(&self) -> usize {
-        self.pits
-    }
-
-    /// The table directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// The table for `k` seeds, if loaded.
-    pub fn table(&self, k: usize) -> Option<&Table> {
-        self.tables.get(k).and_then(|t| t.as_ref())
-    }
-
-    /// Total bytes of the loaded table files.
-    pub fn total_bytes(&self) -> u64 {
-        self.tables.iter().flatten().map(|t| t.file_len()).sum()
-    }
-
+impl TableSet<AwariGame> {
     /// The value of a board (`cells`, at least 2m entries, seen from the side
     /// to move), or `None` when it holds more seeds than the loaded tables.
-    pub fn value(&self, cells: &[u8]) -> Option<i32> {
-        let m = self.pits;
+    pub fn board_value(&self, cells: &[u8]) -> Option<i32> {
+        let m = self.pits();
         let (mover, opponent) = (&cells[..m], &cells[m..2 * m]);
         let a: usize = mover.iter().map(|&x| x as usize).sum();
         let b: usize = opponent.iter().map(|&x| x as usize).sum();
@@ -162,19 +55,20 @@ impl AwariTablebase {
     /// The value of every legal move of a board, from the side to move's
     /// view, or `None` when a child is beyond the loaded tables. Empty when
     /// the game is over before the mover moves.
-    pub fn move_values(&self, cells: &[u8]) -> Option<Vec<AwariMoveValue>> {
+    pub fn board_move_values(&self, cells: &[u8]) -> Option<Vec<MoveValue>> {
         let mut out = Vec::new();
-        if let AwariTurn::Play(moves) = awari_turn(cells, self.pits, self.game) {
+        if let AwariTurn::Play(moves) = awari_turn(cells, self.pits(), self.game()) {
             for mv in moves.as_slice() {
                 let child = if mv.game_over {
                     0
                 } else {
-                    self.value(&mv.board)?
+                    self.board_value(&mv.board)?
                 };
-                out.push(AwariMoveValue {
+                out.push(MoveValue {
                     pit: mv.pit as usize,
-                    captured: mv.captured as u32 + mv.end_gain as u32,
                     value: mv.value(child),
+                    extra_turn: None,
+                    captured: Some(mv.captured as u32 + mv.end_gain as u32),
                 });
             }
         }
@@ -193,15 +87,15 @@ impl AwariTablebase {
     /// least `v` (an AND-OR search over the table values, by iterative
     /// deepening; a table that says `v > 0` guarantees such a line exists).
     /// Otherwise it is the lowest pit among the moves of the best value.
-    pub fn best_move(&self, cells: &[u8]) -> Option<(usize, i32)> {
-        let moves = self.move_values(cells)?;
+    pub fn best_board_move(&self, cells: &[u8]) -> Option<(usize, i32)> {
+        let moves = self.board_move_values(cells)?;
         let best = moves.iter().map(|mv| mv.value).max()?;
         let first = moves.iter().find(|mv| mv.value == best)?.pit;
         if best <= 0 {
             return Some((first, best));
         }
         let mut board = [0u8; 12];
-        board[..2 * self.pits].copy_from_slice(&cells[..2 * self.pits]);
+        board[..2 * self.pits()].copy_from_slice(&cells[..2 * self.pits()]);
         let mut prover = Prover {
             tb: self,
             target: best,
@@ -216,14 +110,14 @@ impl AwariTablebase {
         Some((first, best))
     }
 
-    /// A principal variation from `pos`: [`AwariTablebase::best_move`] for
+    /// A principal variation from `pos`: [`TableSet::best_board_move`] for
     /// both sides until the game ends or a position repeats (then the seeds
     /// left are split evenly and the line is endless). `None` when the
     /// tables do not cover the position or it has another board width.
     /// Replayed, it ends with the captured difference `value` plus what was
     /// captured before.
-    pub fn principal_variation(&self, pos: &AwariPosition) -> Option<(Vec<usize>, PvEnd)> {
-        if pos.pits_per_side() != self.pits {
+    pub fn board_line(&self, pos: &AwariPosition) -> Option<(Vec<usize>, PvEnd)> {
+        if pos.pits_per_side() != self.pits() {
             return None;
         }
         let mut p = *pos;
@@ -231,11 +125,11 @@ impl AwariTablebase {
         seen.insert((p.cells(), p.to_move()));
         let mut line = Vec::new();
         loop {
-            if p.finish(self.game) {
+            if p.finish(self.game()) {
                 return Some((line, PvEnd::GameOver));
             }
-            let (pit, _) = self.best_move(&p.cells())?;
-            p.play(pit, self.game).ok()?;
+            let (pit, _) = self.best_board_move(&p.cells())?;
+            p.play(pit, self.game()).ok()?;
             line.push(pit);
             if !seen.insert((p.cells(), p.to_move())) {
                 return Some((line, PvEnd::Repetition));
@@ -244,13 +138,13 @@ impl AwariTablebase {
     }
 }
 
-/// Deepest forcing line [`AwariTablebase::best_move`] looks for, in plies.
+/// Deepest forcing line [`TableSet::best_board_move`] looks for, in plies.
 const MAX_PROOF_PLIES: u32 = 255;
 
-/// The AND-OR search behind [`AwariTablebase::best_move`]: can the mover
+/// The AND-OR search behind [`TableSet::best_board_move`]: can the mover
 /// force an exit (a capture or a game end) worth at least `target`?
 struct Prover<'a> {
-    tb: &'a AwariTablebase,
+    tb: &'a TableSet<AwariGame>,
     target: i32,
     /// Boards from which no forcing line of the given length (or shorter)
     /// was found.
@@ -264,8 +158,8 @@ impl Prover<'_> {
         if depth == 0 || self.failed.get(board).is_some_and(|&d| d >= depth) {
             return None;
         }
-        let m = self.tb.pits;
-        let AwariTurn::Play(moves) = awari_turn(board, m, self.tb.game) else {
+        let m = self.tb.pits();
+        let AwariTurn::Play(moves) = awari_turn(board, m, self.tb.game()) else {
             return None;
         };
         // Exits first: they end the search at once.
@@ -274,7 +168,7 @@ impl Prover<'_> {
                 let child = if mv.game_over {
                     0
                 } else {
-                    self.tb.value(&mv.board)?
+                    self.tb.board_value(&mv.board)?
                 };
                 if mv.value(child) >= self.target {
                     return Some(mv.pit as usize);
@@ -286,7 +180,9 @@ impl Prover<'_> {
                 if mv.game_over || mv.captured > 0 {
                     continue;
                 }
-                if -self.tb.value(&mv.board)? >= self.target && self.holds(&mv.board, depth - 1) {
+                if -self.tb.board_value(&mv.board)? >= self.target
+                    && self.holds(&mv.board, depth - 1)
+                {
                     return Some(mv.pit as usize);
                 }
             }
@@ -299,8 +195,8 @@ impl Prover<'_> {
     /// `>= target` to the mover, or to a board where the mover forces one
     /// within `depth - 1` plies.
     fn holds(&mut self, board: &[u8; 12], depth: u32) -> bool {
-        let m = self.tb.pits;
-        match awari_turn(board, m, self.tb.game) {
+        let m = self.tb.pits();
+        match awari_turn(board, m, self.tb.game()) {
             AwariTurn::Over {
                 mover_gain,
                 opponent_gain,
@@ -310,7 +206,7 @@ impl Prover<'_> {
                     let child = if mv.game_over {
                         Some(0)
                     } else {
-                        self.tb.value(&mv.board)
+                        self.tb.board_value(&mv.board)
                     };
                     child.is_some_and(|c| -mv.value(c) >= self.target)
                 } else {

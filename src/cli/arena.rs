@@ -4,27 +4,20 @@
 use super::{progress, render};
 use mancala::side::side_index;
 use mancala::side::Side;
-use mancala::tables::MAX_TABLE_PITS;
 use std::fs::File;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use mancala::awari::position::AwariPosition;
-use mancala::awari::rules::AwariGame;
-use mancala::awari::tables::AwariTablebase;
 use mancala::error::{Error, Result};
-use mancala::kalah::position::Position;
-use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::Tablebase;
 use mancala::play::agents::{AgentSpec, Tables};
 use mancala::play::arena::{
     self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions, DEFAULT_MAX_PLIES,
 };
-use mancala::play::state::{AwariState, Rules, State};
+use mancala::play::state::{Rules, State};
+use mancala::with_rules;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
@@ -121,46 +114,37 @@ pub struct VsArgs {
     pub vs_db: PathBuf,
 }
 
+/// The tables the perfect agent reads, when one of `agents` is perfect;
+/// a note on stderr when it will search alone.
 fn load_tables(
     agents: &[AgentSpec],
     db: &Path,
     pits: usize,
     rules: Rules,
 ) -> Result<Option<Tables>> {
-    let uses_tables = agents.iter().any(|a| a.uses_tables());
-    if !uses_tables {
+    if !agents.iter().any(|a| a.uses_tables()) {
         return Ok(None);
     }
-    let rules = match rules {
-        Rules::Kalah(rules) => rules,
-        Rules::Awari(game) => {
-            let tb = AwariTablebase::open_available(db, game, pits)?;
-            if tb.max_seeds() == 0 {
-                eprintln!(
-                    "note: no {pits}-pit {game} tables in {}: the perfect agent plays {game} by search alone \
-                     (iterative-deepening alpha-beta within its time per move; build tables with `{}`)",
-                    db.display(),
-                    render::build_command(&mancala::awari::tables::awari_spec(game, pits, 16).label(), db)
-                );
-                return Ok(None);
+    let tables = Tables::open_available(rules, db, pits)?;
+    if tables.is_none() {
+        let has_tables =
+            with_rules!(rules, g => mancala::game::Game::table_pits_range(g).contains(&pits));
+        if has_tables {
+            let label = mancala::tables::TableSpec {
+                game: rules,
+                pits,
+                seeds: 16,
             }
-            return Ok(Some(Tables::Awari(Arc::new(tb))));
+            .label();
+            eprintln!(
+                "note: no {pits}-pit {rules} tables in {}: the perfect agent plays by search alone \
+                 (build tables with `{}`)",
+                db.display(),
+                render::build_command(&label, db)
+            );
         }
-    };
-    if pits > MAX_TABLE_PITS {
-        return Ok(None);
     }
-    let tb = Tablebase::open_available(db, rules, pits)?;
-    if tb.max_seeds() == 0 {
-        eprintln!(
-            "note: no {pits}-pit tables for {rules} rules in {}: the perfect agent will only search \
-             (build tables with `{}`)",
-            db.display(),
-            render::build_command(&mancala::kalah::tables::spec(rules, pits, 16).label(), db)
-        );
-        return Ok(None);
-    }
-    Ok(Some(Tables::Kalah(Arc::new(tb))))
+    Ok(tables)
 }
 
 fn check_counts(args: &ArenaArgs) -> Result<()> {
@@ -237,6 +221,29 @@ fn print_match(r: &MatchReport) {
     println!("wall time {:.2} s", r.seconds);
 }
 
+/// A game record as written to `--games-out`: the library's record and the
+/// command that replays it.
+#[derive(serde::Serialize)]
+struct Record<'a> {
+    #[serde(flatten)]
+    record: &'a mancala::play::arena::GameRecord,
+    replay: String,
+}
+
+/// The `mancala play` command that replays `moves` in `game`.
+pub fn replay_command(game: &GameSpec, moves: &str) -> String {
+    let rules = match game.rules.rules_name() {
+        Some(r) if r != "default" => format!(" --rules {r}"),
+        _ => String::new(),
+    };
+    format!(
+        "mancala play {} {} {}{rules} --moves {moves}",
+        game.rules.game_name(),
+        game.pits,
+        game.seeds
+    )
+}
+
 /// Run `mancala match`.
 pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
     check_counts(&args.arena)?;
@@ -272,7 +279,11 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
     let (report, records) = arena::run_match(&opts)?;
     if let Some((path, mut w)) = out {
         for r in &records {
-            let line = serde_json::to_string(r).expect("json");
+            let line = serde_json::to_string(&Record {
+                record: r,
+                replay: replay_command(&opts.game, &r.moves),
+            })
+            .expect("json");
             writeln!(w, "{line}").map_err(|e| Error::io(path, e))?;
         }
         w.flush().map_err(|e| Error::io(path, e))?;
@@ -401,97 +412,31 @@ fn draw(state: &State, you: Side) -> String {
     out
 }
 
-/// Run `mancala play ... --vs AGENT`: a person against an agent in the
-/// terminal, reading pits from standard input.
-pub fn play_vs(
-    pits: Option<usize>,
-    seeds: Option<usize>,
-    position: Option<String>,
-    moves: &str,
-    rules: KalahRules,
-    vs: &VsArgs,
-) -> Result<ExitCode> {
+/// Run `mancala play GAME ... --vs AGENT`: a person against an agent in the
+/// terminal, reading pits from standard input. In games where positions
+/// repeat, a position that comes back with the same side to move ends the
+/// game, the seeds left split evenly; `q` quits.
+pub fn play_vs(mut state: State, vs: &VsArgs) -> Result<ExitCode> {
     let spec: AgentSpec = vs.vs.as_deref().unwrap_or_default().parse()?;
-    let mut pos = match (position, pits, seeds) {
-        (Some(text), _, _) => Position::parse(&text)?,
-        (None, Some(m), Some(n)) => Position::start(m, n)?,
-        _ => {
-            return Err(Error::Unsupported(
-                "give the board as `play kalah M N --vs AGENT` or --position \"...\"".into(),
-            ))
-        }
-    };
-    pos.play_line(moves, rules)?;
+    let rules = state.rules();
     let tables = load_tables(
         std::slice::from_ref(&spec),
         &vs.vs_db,
-        pos.pits_per_side(),
-        Rules::Kalah(rules),
-    )?;
-    if let Some(t) = &tables {
-        println!(
-            "{spec} reads the tables up to {} seeds in play from {}",
-            t.max_seeds(),
-            vs.vs_db.display()
-        );
-    }
-    let mut agent = spec.build(Rules::Kalah(rules), tables, vs.vs_seed);
-    let you = match vs.you {
-        YourSide::South => Side::South,
-        YourSide::North => Side::North,
-    };
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut stdout = std::io::stdout();
-    let mut state = State::Kalah(pos, rules);
-    play_loop(&mut state, you, agent.as_mut(), &mut input, &mut stdout).map_err(|e| match e {
-        LoopError::Game(e) => e,
-        LoopError::Io(e) => Error::io("<terminal>", e),
-    })
-}
-
-/// Run `mancala play awari|oware ... --vs AGENT`: a person against an agent
-/// in the terminal. A position that repeats with the same side to move ends
-/// the game, the seeds left split evenly (`RULES.md`); `q` quits.
-pub fn play_vs_awari(
-    game: AwariGame,
-    pits: Option<usize>,
-    seeds: Option<usize>,
-    position: Option<String>,
-    moves: &str,
-    vs: &VsArgs,
-) -> Result<ExitCode> {
-    let spec: AgentSpec = vs.vs.as_deref().unwrap_or_default().parse()?;
-    let mut pos = match (position, pits, seeds) {
-        (Some(text), _, _) => AwariPosition::parse(&text)?,
-        (None, Some(m), Some(n)) => AwariPosition::start(m, n)?,
-        _ => {
-            return Err(Error::Unsupported(format!(
-                "give the board as `play {game} M N --vs AGENT` or --position \"...\""
-            )))
-        }
-    };
-    pos.play_line(moves, game)?;
-    let rules = Rules::Awari(game);
-    let tables = load_tables(
-        std::slice::from_ref(&spec),
-        &vs.vs_db,
-        pos.pits_per_side(),
+        state.pits_per_side(),
         rules,
     )?;
     if let Some(t) = &tables {
         println!(
-            "{spec} reads the {game} tables up to {} seeds on the board from {}",
+            "{spec} reads the {rules} tables up to {} seeds from {}",
             t.max_seeds(),
             vs.vs_db.display()
         );
     }
-    let mut agent = spec.build(rules, tables, vs.vs_seed);
+    let mut agent = spec.build(rules, tables, vs.vs_seed)?;
     let you = match vs.you {
         YourSide::South => Side::South,
         YourSide::North => Side::North,
     };
-    let mut state = State::Awari(AwariState::new(pos, game));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut stdout = std::io::stdout();

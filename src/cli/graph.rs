@@ -7,15 +7,10 @@ use clap::{Args, ValueEnum};
 
 use super::progress;
 use mancala::error::{Error, Result};
-use mancala::kalah::build::{self, BuildOptions};
 use mancala::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
 use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::{spec, Tablebase};
-use mancala::tables::driver;
 use mancala::tables::index::size_up_to;
-
-/// Largest table set (positions) built on demand.
-const ON_DEMAND_LIMIT: u64 = 300_000_000;
+use mancala::tables::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 
 /// The games with a graph command.
 #[derive(Clone, Copy, ValueEnum)]
@@ -91,41 +86,28 @@ pub struct GraphArgs {
 }
 
 /// Open the tables for `k` seeds, building them when missing and small.
-fn tables(args: &GraphArgs, k: usize) -> Result<Tablebase> {
+fn tables(args: &GraphArgs, k: usize) -> Result<TableSet<KalahRules>> {
     let m = args.pits;
-    let tb = Tablebase::open_available(&args.db, args.rules, m)?;
-    if tb.max_seeds() >= k {
-        return Ok(tb);
-    }
-    let size = size_up_to(m, k);
-    if args.no_build || size > ON_DEMAND_LIMIT {
-        let err = Error::MissingTable {
-            path: spec(args.rules, m, tb.max_seeds() + 1).path(&args.db),
-            table: spec(args.rules, m, k).label(),
-        };
-        return Err(if args.no_build {
-            err
-        } else {
-            Error::Unsupported(format!(
-                "Kalah({m},{}) needs the {m}-pit tables up to {k} seeds ({size} positions), too many to build on demand: {err}",
-                args.seeds
-            ))
-        });
-    }
-    eprintln!(
-        "building the {m}-pit tables up to {k} seeds ({size} positions) in {} (first use)",
-        args.db.display()
-    );
-    build::build_kalah(&BuildOptions {
-        dir: args.db.clone(),
-        rules: args.rules,
-        pits: m,
-        max_seeds: k,
-        threads: None,
-        memory_budget: driver::default_memory_budget(),
+    let policy = if args.no_build {
+        OnDemand::Never
+    } else {
+        DEFAULT_ON_DEMAND
+    };
+    let settings = BuildSettings {
         progress: progress::observer(args.quiet),
-    })?;
-    Tablebase::open(&args.db, args.rules, m, k)
+        ..BuildSettings::default()
+    };
+    TableSet::open_or_build(&args.db, args.rules, m, k, &policy, &settings).map_err(|err| {
+        match err {
+            Error::MissingTable { .. } if !args.no_build => Error::Unsupported(format!(
+                "Kalah({m},{}) needs the {m}-pit tables up to {k} seeds ({} positions), too many to build on demand: {}",
+                args.seeds,
+                size_up_to(m, k),
+                super::render::error_message(&err)
+            )),
+            err => err,
+        }
+    })
 }
 
 /// Run `mancala graph`.

@@ -14,19 +14,16 @@ use super::render::human_bytes;
 /// Seconds between two plain progress lines when stderr is not a terminal.
 const PLAIN_EVERY: Duration = Duration::from_secs(5);
 
-/// The observer the commands hand to the library: the renderer, or a
-/// silent one with `quiet`.
+/// The observer the commands hand to the library. With `quiet` only what
+/// the user must know (tables built on first use, tables rebuilt) is shown.
 pub fn observer(quiet: bool) -> Observer {
-    if quiet {
-        Observer::silent()
-    } else {
-        Observer::new(Renderer::new(std::io::stderr().is_terminal()))
-    }
+    Observer::new(Renderer::new(std::io::stderr().is_terminal(), quiet))
 }
 
 /// Renders events on stderr.
 pub struct Renderer {
     tty: bool,
+    quiet: bool,
     state: Mutex<State>,
 }
 
@@ -42,10 +39,12 @@ struct State {
 }
 
 impl Renderer {
-    /// A renderer drawing bars (`tty`) or plain lines.
-    pub fn new(tty: bool) -> Renderer {
+    /// A renderer drawing bars (`tty`) or plain lines; `quiet` shows only
+    /// the notices.
+    pub fn new(tty: bool, quiet: bool) -> Renderer {
         Renderer {
             tty,
+            quiet,
             state: Mutex::new(State {
                 bar: None,
                 stage: String::new(),
@@ -100,6 +99,14 @@ impl Renderer {
 
 impl Progress for Renderer {
     fn event(&self, event: &Event<'_>) {
+        if self.quiet
+            && !matches!(
+                event,
+                Event::BuildingMissing { .. } | Event::Rebuilding { .. }
+            )
+        {
+            return;
+        }
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if !matches!(event, Event::Search { .. }) {
             self.close_status(&mut s);
@@ -162,9 +169,18 @@ impl Progress for Renderer {
                 human_bytes(bytes),
                 bytes as f64 * 8.0 / entries.max(1) as f64
             ),
-            Event::BuildingMissing { what, dir } => {
-                eprintln!("building the missing {what} in {} (first use)", dir.display())
-            }
+            Event::BuildingMissing {
+                game,
+                pits,
+                seeds,
+                entries,
+                unit,
+                dir,
+            } => eprintln!(
+                "building the {pits}-pit {game} endgame tables up to {seeds} seeds in {} \
+                 (first use; {entries} {unit}, kept for later)",
+                dir.display()
+            ),
             Event::Search {
                 seconds,
                 depth,

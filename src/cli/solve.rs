@@ -8,15 +8,13 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
-use mancala::awari::rules::AwariGame;
 use mancala::error::{Error, Result};
-use mancala::kalah::build::{self, BuildOptions};
+use mancala::family::Rules;
 use mancala::kalah::position::Position;
 use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::Tablebase;
 use mancala::search::{solve, MoveOrder, SolveOptions};
-use mancala::tables::driver;
 use mancala::tables::index::{size_up_to, MAX_INDEX_SEEDS};
+use mancala::tables::{BuildSettings, OnDemand, TableSet};
 
 /// Positions in the tables built by default on first use (the 6-pit tables
 /// up to 20 seeds hold 225,332,381).
@@ -50,7 +48,7 @@ pub struct SolveArgs {
     pub db: PathBuf,
     /// Rule set: default, capture-needs-opposite or end-when-mover-empty.
     #[arg(long, default_value = "default")]
-    pub rules: KalahRules,
+    pub rules: String,
     /// Load the tables for 1..=K seeds in play (building missing ones unless
     /// --no-build); 0 searches without tables. Default: what the table
     /// directory holds; for 6 pits the tables up to 20 seeds (or the seeds in
@@ -147,31 +145,19 @@ fn default_table_seeds(m: usize, in_play: usize) -> usize {
         .min(in_play)
 }
 
-fn build_tables(dir: &std::path::Path, rules: KalahRules, m: usize, k: usize) -> Result<()> {
-    eprintln!(
-        "building the {m}-pit endgame tables up to {k} seeds in {} (first use; {} positions, \
-         done once, kept for later solves)",
-        dir.display(),
-        size_up_to(m, k)
-    );
-    build::build_kalah(&BuildOptions {
-        dir: dir.to_path_buf(),
-        rules,
-        pits: m,
-        max_seeds: k,
-        threads: None,
-        memory_budget: driver::default_memory_budget(),
-        progress: progress::observer(false),
-    })?;
-    Ok(())
-}
-
-fn load_tables(args: &SolveArgs, m: usize, in_play: usize) -> Result<Option<Tablebase>> {
+/// The tables the solve reads: what `--max-table-seeds` asks for (built
+/// when missing unless `--no-build`), else what the directory holds, with
+/// the default tables built on first use.
+fn load_tables(
+    args: &SolveArgs,
+    rules: KalahRules,
+    m: usize,
+    in_play: usize,
+) -> Result<Option<TableSet<KalahRules>>> {
     if args.no_tables || args.max_table_seeds == Some(0) {
         return Ok(None);
     }
     let dir = &args.db;
-    let have = Tablebase::open_available(dir, args.rules, m)?;
     let want = args
         .max_table_seeds
         .unwrap_or_else(|| default_table_seeds(m, in_play));
@@ -180,24 +166,21 @@ fn load_tables(args: &SolveArgs, m: usize, in_play: usize) -> Result<Option<Tabl
             "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
         )));
     }
-    if have.max_seeds() >= want {
-        if args.max_table_seeds.is_some() {
-            return Ok(Some(Tablebase::open(dir, args.rules, m, want)?));
-        }
-        return Ok(Some(have));
+    if args.no_build && args.max_table_seeds.is_none() {
+        return Ok(Some(TableSet::open_available(dir, rules, m)?));
     }
-    if args.no_build {
-        if args.max_table_seeds.is_some() {
-            return Err(Error::MissingTable {
-                path: mancala::kalah::tables::spec(args.rules, m, have.max_seeds() + 1).path(dir),
-                table: mancala::kalah::tables::spec(args.rules, m, want).label(),
-            });
-        }
-        return Ok(Some(have));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    build_tables(dir, args.rules, m, want)?;
-    Ok(Some(Tablebase::open(dir, args.rules, m, want)?))
+    let policy = if args.no_build {
+        OnDemand::Never
+    } else {
+        OnDemand::UpTo(u64::MAX)
+    };
+    let settings = BuildSettings {
+        progress: progress::observer(false),
+        ..BuildSettings::default()
+    };
+    Ok(Some(TableSet::open_or_build(
+        dir, rules, m, want, &policy, &settings,
+    )?))
 }
 
 fn parse_board(board: &[String]) -> Result<Position> {
@@ -222,15 +205,10 @@ fn parse_board(board: &[String]) -> Result<Position> {
 
 /// Run `mancala solve`.
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
-    if let Some(game) = AwariGame::from_name(&args.game) {
-        if args.rules != KalahRules::Default {
-            return Err(Error::Unsupported(format!(
-                "--rules {} is a Kalah rule set; {game} has its own rules: leave --rules out",
-                args.rules
-            )));
-        }
-        return super::awari::solve(game, &args.board, &args.db, args.no_build, args.json);
-    }
+    let rules = match Rules::from_name(&args.game, Some(&args.rules))? {
+        Rules::Kalah(rules) => rules,
+        Rules::Awari(game) => return solve_by_tables(game, &args),
+    };
     let pos = parse_board(&args.board)?;
     let m = pos.pits_per_side();
     if m > MAX_TABLE_PITS {
@@ -243,10 +221,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             "--tt-mb 0: give the transposition table at least 1 MiB, or use --no-tt".into(),
         ));
     }
-    let mut tables = if pos.is_game_over(args.rules) {
+    let mut tables = if pos.is_game_over(rules) {
         None
     } else {
-        load_tables(&args, m, pos.active_seeds())?
+        load_tables(&args, rules, m, pos.active_seeds())?
     };
     let load_start = std::time::Instant::now();
     let mut in_memory = 0;
@@ -273,7 +251,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         None => None,
     };
     let opts = SolveOptions {
-        rules: args.rules,
+        rules,
         tt_mb: args.tt_mb,
         near_tt_kb: args.near_tt_kb,
         near_seeds: args.near_seeds,
@@ -289,7 +267,11 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         guess: args.guess,
         threads: args.threads,
         split_plies: args.split_plies,
-        progress: progress::observer(args.quiet),
+        progress: if args.quiet {
+            mancala::progress::Observer::silent()
+        } else {
+            progress::observer(false)
+        },
         deadline,
         stop: None,
         shared_tt: None,
@@ -301,7 +283,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     if args.json {
         let out = json!({
             "position": pos.to_string(),
-            "rules": args.rules.name(),
+            "rules": rules.name(),
             "value": sol.value,
             "exact": sol.exact,
             "lower": sol.lower,
@@ -385,5 +367,37 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             }
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mancala solve awari|oware M N` (or a position): the value of the start
+/// and of every opening move, from the tables, built when missing.
+fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Result<ExitCode> {
+    let usage = || {
+        format!(
+            "write `solve {} M N` or `solve {} \"<board>\"`",
+            game.name(),
+            game.name()
+        )
+    };
+    let pos = match args.board.as_slice() {
+        [text] => game.parse(text)?,
+        [m, n] => {
+            let num = |t: &String, what: &str| {
+                t.parse::<usize>().map_err(|_| {
+                    Error::Unsupported(format!("{what} \"{t}\" is not a whole number: {}", usage()))
+                })
+            };
+            game.start(num(m, "pits per side")?, num(n, "seeds per pit")?)?
+        }
+        _ => return Err(Error::Unsupported(usage())),
+    };
+    let policy = if args.no_build {
+        OnDemand::Never
+    } else {
+        OnDemand::UpTo(u64::MAX)
+    };
+    let v = super::query::value_position(game, pos, &args.db, &policy)?;
+    G::print(&v, args.json);
     Ok(ExitCode::SUCCESS)
 }

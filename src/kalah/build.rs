@@ -20,39 +20,18 @@
 //! look-ups overlap.
 
 use crate::tables::MAX_TABLE_PITS;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::kalah::rules::{KalahRules, KalahSowing, Landing};
-use crate::kalah::tables::{spec, Tablebase};
+use crate::kalah::tables::spec;
 use crate::progress::{Event, Observer};
-use crate::tables::driver::{run_build, BuildReport, Job};
 use crate::tables::index::{all_rows, rank_and_sum, Indexer};
-use crate::tables::{prefetch, Table};
+use crate::tables::{prefetch, Table, TableSet};
 
 const UNKNOWN: u8 = 0xff;
-
-/// What to build.
-#[derive(Clone, Debug)]
-pub struct BuildOptions {
-    /// Directory of the tables.
-    pub dir: PathBuf,
-    /// Rules.
-    pub rules: KalahRules,
-    /// Pits per side (1..=6).
-    pub pits: usize,
-    /// Build tables for 1..=max_seeds seeds in play.
-    pub max_seeds: usize,
-    /// Worker threads (None: all cores).
-    pub threads: Option<usize>,
-    /// Most bytes of memory the build may use.
-    pub memory_budget: u64,
-    /// Where progress goes (silent by default).
-    pub progress: Observer,
-}
 
 /// Estimated peak memory of building tables 1..=max_seeds: while table k is
 /// built, one byte per position of k, its packed form (at most 5 bits per
@@ -69,49 +48,6 @@ pub fn estimate_peak_memory(rules: KalahRules, pits: usize, max_seeds: usize) ->
     Ok(peak + (64 << 20))
 }
 
-/// Build (or finish building) the Kalah tables described by `opts`.
-///
-/// Tables already on disk are opened and checked (header and checksum) and
-/// kept; a killed build therefore resumes where it stopped. Refuses to start
-/// when the estimated peak memory is over the budget.
-pub fn build_kalah(opts: &BuildOptions) -> Result<BuildReport> {
-    if opts.pits == 0 || opts.pits > MAX_TABLE_PITS {
-        return Err(Error::Unsupported(format!(
-            "{} pits per side: tables are built for 1 to {MAX_TABLE_PITS} pits per side",
-            opts.pits
-        )));
-    }
-    if opts.max_seeds == 0 || opts.max_seeds > crate::tables::index::MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
-            "--max-seeds {}: tables are built for 1 to {} seeds in play",
-            opts.max_seeds,
-            crate::tables::index::MAX_INDEX_SEEDS
-        )));
-    }
-    let peak = estimate_peak_memory(opts.rules, opts.pits, opts.max_seeds)?;
-    let job = Job {
-        dir: &opts.dir,
-        max_seeds: opts.max_seeds,
-        threads: opts.threads,
-        memory_budget: opts.memory_budget,
-        progress: &opts.progress,
-        title: format!(
-            "Kalah tables ({} rules, {} pits, 1..={} seeds)",
-            opts.rules, opts.pits, opts.max_seeds
-        ),
-        unit: "positions",
-        peak,
-    };
-    let mut tb = Tablebase::empty(&opts.dir, opts.rules, opts.pits);
-    run_build(
-        &job,
-        &mut tb,
-        |k| spec(opts.rules, opts.pits, k),
-        |tb, k| build_layer(tb, k, &opts.progress),
-        Tablebase::push,
-    )
-}
-
 /// Everything the workers of one layer share. `M` is the number of pits per
 /// side, fixed at compile time so that the hot loops unroll.
 struct Layer<'a, const M: usize> {
@@ -124,7 +60,11 @@ struct Layer<'a, const M: usize> {
 
 /// Compute the shares of every position with `k` seeds in play, given the
 /// finished tables for fewer seeds in `tb`.
-fn build_layer(tb: &Tablebase, k: usize, progress: &Observer) -> Result<Vec<u8>> {
+pub(crate) fn build_layer(
+    tb: &TableSet<KalahRules>,
+    k: usize,
+    progress: &Observer,
+) -> Result<Vec<u8>> {
     match tb.pits() {
         1 => build_layer_m::<1>(tb, k, progress),
         2 => build_layer_m::<2>(tb, k, progress),
@@ -138,8 +78,12 @@ fn build_layer(tb: &Tablebase, k: usize, progress: &Observer) -> Result<Vec<u8>>
     }
 }
 
-fn build_layer_m<const M: usize>(tb: &Tablebase, k: usize, progress: &Observer) -> Result<Vec<u8>> {
-    let rules = tb.rules();
+fn build_layer_m<const M: usize>(
+    tb: &TableSet<KalahRules>,
+    k: usize,
+    progress: &Observer,
+) -> Result<Vec<u8>> {
+    let rules = tb.game();
     let indexer = spec(rules, M, k).indexer()?;
     let count = indexer.count();
     let shares: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNKNOWN)).collect();

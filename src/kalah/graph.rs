@@ -42,9 +42,9 @@
 //! ```no_run
 //! use mancala::kalah::graph::{graph, GraphOptions};
 //! use mancala::kalah::rules::KalahRules;
-//! use mancala::kalah::tables::Tablebase;
+//! use mancala::tables::TableSet;
 //!
-//! let tb = Tablebase::open(std::path::Path::new("db"), KalahRules::Default, 2, 8).unwrap();
+//! let tb = TableSet::open(std::path::Path::new("db"), KalahRules::Default, 2, 8).unwrap();
 //! let report = graph(&GraphOptions::new(2, 2), &tb).unwrap();
 //! assert!(report.positions > 0 && report.win <= report.positions);
 //! ```
@@ -66,7 +66,8 @@ use serde::Serialize;
 use crate::error::{Error, MemoryUse, Result};
 use crate::kalah::position::Position;
 use crate::kalah::rules::{self, KalahRules};
-use crate::kalah::tables::{spec, Tablebase};
+use crate::kalah::tables::spec;
+use crate::tables::TableSet;
 
 /// How the positions that end the game are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
@@ -394,10 +395,10 @@ const SHARDS: usize = 64;
 /// round's frontier is expanded in parallel (rayon) and new positions are
 /// recognised in a sharded concurrent set. `tb` must hold the
 /// `opts.pits`-pit tables up to [`seeds_needed`] seeds.
-pub fn graph(opts: &GraphOptions, tb: &Tablebase) -> Result<GraphReport> {
+pub fn graph(opts: &GraphOptions, tb: &TableSet<KalahRules>) -> Result<GraphReport> {
     let (m, n) = (opts.pits, opts.seeds);
     check_instance(m, n)?;
-    let rules = tb.rules();
+    let rules = tb.game();
     let need = seeds_needed(m, n);
     if tb.pits() != m || tb.max_seeds() < need {
         return Err(Error::MissingTable {

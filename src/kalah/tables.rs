@@ -1,141 +1,32 @@
-//! A set of tables for one game and board width: the tables for 1..=K seeds
-//! in play, opened by memory map, and the position-level look-ups on them.
+//! Kalah on the family core: [`Game`] for [`KalahRules`], and the Kalah
+//! look-ups on a [`TableSet`] (the solver reads rows straight from it).
+//!
+//! A Kalah table for `k` seeds holds, for every position with `k` seeds in
+//! the pits, the final difference of those seeds (mover minus opponent)
+//! under perfect play; the stores only add a constant.
 
-use std::path::{Path, PathBuf};
+use std::ops::RangeInclusive;
 
-use crate::error::{Error, Result};
-use crate::kalah::position::Position;
+use crate::error::Result;
+use crate::family::Rules;
+use crate::game::{Builder, Game, Line, MoveValue, Moves, PvEnd, Step};
+use crate::kalah::position::{format_line, Position};
 use crate::kalah::rules::KalahRules;
-use crate::tables::{Table, TableGame, TableSpec};
+use crate::progress::Observer;
+use crate::side::Side;
+use crate::sow::MAX_PITS;
+use crate::tables::{TableSet, TableSpec, MAX_TABLE_PITS};
 
-/// The value of one legal move, as the query prints it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct MoveValue {
-    /// The pit played, from the mover's left.
-    #[serde(rename = "move")]
-    pub pit: usize,
-    /// Final store difference for the side to move (before the move) when
-    /// this move is played and both sides play perfectly afterwards, stores
-    /// included.
-    pub value: i32,
-    /// Whether the move gives an extra turn.
-    pub extra_turn: bool,
+/// The spec of one Kalah table.
+pub fn spec(rules: KalahRules, pits: usize, seeds: usize) -> TableSpec {
+    TableSpec {
+        game: Rules::Kalah(rules),
+        pits,
+        seeds,
+    }
 }
 
-/// The tables for one (game, rules, pits per side), for every seed count from
-/// 1 up to [`Tablebase::max_seeds`].
-#[derive(Debug)]
-pub struct Tablebase {
-    dir: PathBuf,
-    rules: KalahRules,
-    pits: usize,
-    tables: Vec<Option<Table>>,
-}
-
-impl Tablebase {
-    /// Open the Kalah tables for 1..=`max_seeds` seeds from `dir`. Every one
-    /// must be present and sound.
-    pub fn open(dir: &Path, rules: KalahRules, pits: usize, max_seeds: usize) -> Result<Tablebase> {
-        let mut tables = vec![None];
-        for k in 1..=max_seeds {
-            tables.push(Some(Table::open(dir, spec(rules, pits, k))?));
-        }
-        Ok(Tablebase {
-            dir: dir.to_path_buf(),
-            rules,
-            pits,
-            tables,
-        })
-    }
-
-    /// Open as many consecutive tables from 1 seed upwards as `dir` holds
-    /// (possibly none). A table that is present but unusable is an error.
-    pub fn open_available(dir: &Path, rules: KalahRules, pits: usize) -> Result<Tablebase> {
-        let mut tables = vec![None];
-        for k in 1..=crate::tables::index::MAX_INDEX_SEEDS {
-            match Table::open(dir, spec(rules, pits, k)) {
-                Ok(t) => tables.push(Some(t)),
-                Err(Error::MissingTable { .. }) => break,
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(Tablebase {
-            dir: dir.to_path_buf(),
-            rules,
-            pits,
-            tables,
-        })
-    }
-
-    /// Add the table for the next seed count (used by the builder).
-    pub(crate) fn push(&mut self, table: Table) {
-        debug_assert_eq!(table.spec().seeds, self.tables.len());
-        self.tables.push(Some(table));
-    }
-
-    /// An empty set (no tables), to be filled by the builder.
-    pub(crate) fn empty(dir: &Path, rules: KalahRules, pits: usize) -> Tablebase {
-        Tablebase {
-            dir: dir.to_path_buf(),
-            rules,
-            pits,
-            tables: vec![None],
-        }
-    }
-
-    /// Largest seed count covered.
-    pub fn max_seeds(&self) -> usize {
-        self.tables.len() - 1
-    }
-
-    /// The rules the tables were built under.
-    pub fn rules(&self) -> KalahRules {
-        self.rules
-    }
-
-    /// Pits per side.
-    pub fn pits(&self) -> usize {
-        self.pits
-    }
-
-    /// The table directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// The table for `k` seeds, if loaded.
-    pub fn table(&self, k: usize) -> Option<&Table> {
-        self.tables.get(k).and_then(|t| t.as_ref())
-    }
-
-    /// Decode tables into memory ([`Table::load_into_memory`]: one read per
-    /// look-up instead of two), from the largest seed count up to
-    /// `max_seeds` downwards, each one that still fits in `budget` bytes
-    /// with those before it (tables without positions are left alone).
-    /// Returns the bytes held in memory.
-    pub fn load_into_memory(&mut self, max_seeds: usize, budget: u64) -> Result<u64> {
-        let mut used = 0;
-        for table in self
-            .tables
-            .iter_mut()
-            .take(max_seeds.saturating_add(1))
-            .rev()
-            .flatten()
-        {
-            let bytes = table.memory_bytes();
-            if !table.is_empty() && used + bytes <= budget {
-                table.load_into_memory()?;
-                used += bytes;
-            }
-        }
-        Ok(used)
-    }
-
-    /// Total bytes of the loaded table files.
-    pub fn total_bytes(&self) -> u64 {
-        self.tables.iter().flatten().map(|t| t.file_len()).sum()
-    }
-
+impl TableSet<KalahRules> {
     /// Value of the seeds in play of a non-terminal position given by its
     /// rows (`k` seeds in all, the mover's row holding `mover_sum`), or
     /// `None` when `k` is above the loaded tables.
@@ -147,7 +38,7 @@ impl Tablebase {
         mover_sum: usize,
         k: usize,
     ) -> Option<i32> {
-        let table = self.tables.get(k)?.as_ref()?;
+        let table = self.table(k)?;
         let index = table.indexer().rank_with_sum(mover, opponent, mover_sum);
         Some(table.value(index))
     }
@@ -156,10 +47,10 @@ impl Tablebase {
     /// perfect play: from the tables, or directly when the game is over.
     /// `None` when the position needs a table that is not loaded.
     pub fn active_value(&self, pos: &Position) -> Option<i32> {
-        if pos.pits_per_side() != self.pits {
+        if pos.pits_per_side() != self.pits() {
             return None;
         }
-        if pos.is_game_over(self.rules) {
+        if pos.is_game_over(self.game()) {
             return Some(
                 pos.final_difference() - pos.mover_store() as i32 + pos.opponent_store() as i32,
             );
@@ -168,42 +59,153 @@ impl Tablebase {
         let a: usize = mover.iter().map(|&x| x as usize).sum();
         self.rows_value(mover, pos.opponent_pits(), a, pos.active_seeds())
     }
+}
 
-    /// Final store difference for the side to move under perfect play,
-    /// stores included.
-    pub fn value(&self, pos: &Position) -> Option<i32> {
-        Some(self.active_value(pos)? + pos.mover_store() as i32 - pos.opponent_store() as i32)
+impl Game for KalahRules {
+    type Position = Position;
+
+    const BUILDER: Builder = Builder::Levels;
+    const ENTRY: &'static str = "positions";
+    const SCORE: &'static str = "stores";
+    const TABLE_SEEDS: &'static str = "seeds in play";
+
+    fn name(self) -> &'static str {
+        "kalah"
     }
 
-    /// The value of every legal move of `pos`, stores included, from the
-    /// view of the side to move in `pos`.
-    pub fn move_values(&self, pos: &Position) -> Option<Vec<MoveValue>> {
+    fn rules_name(self) -> Option<&'static str> {
+        Some(KalahRules::name(self))
+    }
+
+    fn pits_range(self) -> RangeInclusive<usize> {
+        1..=MAX_PITS
+    }
+
+    fn table_pits_range(self) -> RangeInclusive<usize> {
+        1..=MAX_TABLE_PITS
+    }
+
+    fn table_game(self) -> Rules {
+        Rules::Kalah(self)
+    }
+
+    fn start(self, pits: usize, seeds: usize) -> Result<Position> {
+        Position::start(pits, seeds)
+    }
+
+    fn parse(self, text: &str) -> Result<Position> {
+        Position::parse(text)
+    }
+
+    fn diagram(pos: &Position) -> String {
+        pos.board()
+    }
+
+    fn pits(pos: &Position) -> usize {
+        pos.pits_per_side()
+    }
+
+    fn to_move(pos: &Position) -> Side {
+        pos.to_move()
+    }
+
+    fn scores(pos: &Position) -> [u8; 2] {
+        pos.stores()
+    }
+
+    fn is_over(self, pos: &Position) -> bool {
+        pos.is_game_over(self)
+    }
+
+    fn legal_moves(self, pos: &Position) -> Moves {
+        let mut moves = Moves::default();
+        for pit in pos.legal_moves(self) {
+            moves.push(pit);
+        }
+        moves
+    }
+
+    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+        pos.play(pit, self).map(|mv| Step {
+            captured: mv.captured,
+            extra_turn: mv.extra_turn,
+            game_over: mv.game_over,
+        })
+    }
+
+    fn play_line(self, pos: &mut Position, line: &str) -> Result<usize> {
+        pos.play_line(line, self).map(|played| played.len())
+    }
+
+    fn state(self, pos: Position) -> crate::play::state::State {
+        crate::play::state::State::Kalah(pos, self)
+    }
+
+    fn table_seeds(pos: &Position) -> usize {
+        pos.active_seeds()
+    }
+
+    fn table_value(set: &TableSet<Self>, pos: &Position) -> Option<i32> {
+        Some(set.active_value(pos)? + pos.mover_store() as i32 - pos.opponent_store() as i32)
+    }
+
+    fn move_values(set: &TableSet<Self>, pos: &Position) -> Option<Vec<MoveValue>> {
+        let rules = set.game();
         let mut out = Vec::new();
-        for pit in pos.legal_moves(self.rules) {
+        for pit in pos.legal_moves(rules) {
             let mut child = *pos;
-            let mv = child.play(pit, self.rules).expect("legal move");
+            let mv = child.play(pit, rules).expect("legal move");
             let value = if mv.game_over {
                 child.final_difference()
             } else if mv.extra_turn {
-                self.value(&child)?
+                Self::table_value(set, &child)?
             } else {
-                -self.value(&child)?
+                -Self::table_value(set, &child)?
             };
             out.push(MoveValue {
                 pit,
                 value,
-                extra_turn: mv.extra_turn,
+                extra_turn: Some(mv.extra_turn),
+                captured: None,
             });
         }
         Some(out)
     }
-}
 
-/// The spec of one Kalah table.
-pub fn spec(rules: KalahRules, pits: usize, seeds: usize) -> TableSpec {
-    TableSpec {
-        game: TableGame::Kalah(rules),
-        pits,
-        seeds,
+    fn principal_variation(set: &TableSet<Self>, pos: &Position) -> Option<Line> {
+        let rules = set.game();
+        let mut p = *pos;
+        let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut plies = 0;
+        while !p.is_game_over(rules) {
+            let (pit, _) = Self::best_move(set, &p)?;
+            let mv = p.play(pit, rules).expect("legal move");
+            turns.last_mut().expect("a turn").push(pit);
+            plies += 1;
+            if !mv.extra_turn && !mv.game_over {
+                turns.push(Vec::new());
+            }
+        }
+        turns.retain(|t| !t.is_empty());
+        Some(Line {
+            moves: format_line(&turns),
+            plies,
+            end: PvEnd::GameOver,
+        })
+    }
+
+    fn build_memory(self, pits: usize, max_seeds: usize) -> Result<u64> {
+        crate::kalah::build::estimate_peak_memory(self, pits, max_seeds)
+    }
+
+    fn build_layer(set: &TableSet<Self>, k: usize, progress: &Observer) -> Result<Vec<u8>> {
+        crate::kalah::build::build_layer(set, k, progress)
+    }
+
+    fn check_entry(set: &TableSet<Self>, k: usize, index: u64) -> (String, i32, i32) {
+        let pos = crate::kalah::verify::position_at(set, k, index);
+        let stored = set.table(k).expect("table loaded").value(index);
+        let derived = crate::kalah::verify::derive(set, &pos).expect("children within the tables");
+        (pos.to_string(), stored, derived)
     }
 }

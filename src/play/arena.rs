@@ -150,8 +150,6 @@ pub struct GameRecord {
     pub a_time: TimeStats,
     /// Thinking times of B in this game.
     pub b_time: TimeStats,
-    /// The command that replays the game.
-    pub replay: String,
 }
 
 /// Everything a match needs.
@@ -403,8 +401,8 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     } else {
         Side::North
     };
-    let mut a = opts.a.build(rules, opts.tables.clone(), mix(gs ^ 1));
-    let mut b = opts.b.build(rules, opts.tables.clone(), mix(gs ^ 2));
+    let mut a = opts.a.build(rules, opts.tables.clone(), mix(gs ^ 1))?;
+    let mut b = opts.b.build(rules, opts.tables.clone(), mix(gs ^ 2))?;
     let mut opening_rng = SmallRng::seed_from_u64(mix(gs ^ 3));
     let opening = opts.effective_random_opening();
     let PlayedGame {
@@ -443,7 +441,6 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
         south,
         north,
         a_side,
-        replay: opts.game.replay_command(&moves),
         moves,
         plies,
         end: reason,

@@ -21,7 +21,6 @@
 use crate::side::{side_index, Side};
 use crate::sow::MAX_PITS;
 use std::fmt;
-use std::str::FromStr;
 
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{
@@ -31,168 +30,9 @@ use crate::error::{Error, Result};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 
-/// The rules of a game, whatever its board size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rules {
-    /// Kalah under one of its rule sets.
-    Kalah(KalahRules),
-    /// Awari or Oware.
-    Awari(AwariGame),
-}
+pub use crate::family::Rules;
 
-/// A game and its start position, as named on the command line:
-/// `kalah:M:N`, `kalah:M:N:RULES` (RULES one of the Kalah rule names),
-/// `awari:M:N` or `oware:M:N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameSpec {
-    /// Kalah(pits, seeds) under `rules`.
-    Kalah {
-        /// Pits per side.
-        pits: usize,
-        /// Seeds per pit at the start.
-        seeds: usize,
-        /// Rule set.
-        rules: KalahRules,
-    },
-    /// Awari(pits, seeds) or Oware(pits, seeds).
-    Awari {
-        /// Pits per side.
-        pits: usize,
-        /// Seeds per pit at the start.
-        seeds: usize,
-        /// Awari or Oware.
-        game: AwariGame,
-    },
-}
-
-impl GameSpec {
-    /// The start position.
-    pub fn start(&self) -> State {
-        match *self {
-            GameSpec::Kalah { pits, seeds, rules } => State::Kalah(
-                Position::start(pits, seeds).expect("checked when parsed"),
-                rules,
-            ),
-            GameSpec::Awari { pits, seeds, game } => {
-                State::Awari(AwariState::start(game, pits, seeds).expect("checked when parsed"))
-            }
-        }
-    }
-
-    /// The rules.
-    pub fn rules(&self) -> Rules {
-        match *self {
-            GameSpec::Kalah { rules, .. } => Rules::Kalah(rules),
-            GameSpec::Awari { game, .. } => Rules::Awari(game),
-        }
-    }
-
-    /// The Kalah rule set, for Kalah games.
-    pub fn kalah_rules(&self) -> Option<KalahRules> {
-        match *self {
-            GameSpec::Kalah { rules, .. } => Some(rules),
-            GameSpec::Awari { .. } => None,
-        }
-    }
-
-    /// Pits per side.
-    pub fn pits(&self) -> usize {
-        match *self {
-            GameSpec::Kalah { pits, .. } | GameSpec::Awari { pits, .. } => pits,
-        }
-    }
-
-    /// Whether positions can repeat (Awari and Oware), so that a match needs
-    /// the repetition rule and a ply cap. Kalah games cannot repeat.
-    pub fn can_repeat(&self) -> bool {
-        matches!(self, GameSpec::Awari { .. })
-    }
-
-    /// The `mancala play` command that replays `moves` in this game.
-    pub fn replay_command(&self, moves: &str) -> String {
-        match *self {
-            GameSpec::Kalah { pits, seeds, rules } => {
-                let rules = if rules == KalahRules::Default {
-                    String::new()
-                } else {
-                    format!(" --rules {rules}")
-                };
-                format!("mancala play kalah {pits} {seeds}{rules} --moves {moves}")
-            }
-            GameSpec::Awari { pits, seeds, game } => {
-                format!("mancala play {game} {pits} {seeds} --moves {moves}")
-            }
-        }
-    }
-}
-
-impl fmt::Display for GameSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameSpec::Kalah { pits, seeds, rules } => {
-                write!(f, "kalah:{pits}:{seeds}")?;
-                if *rules != KalahRules::Default {
-                    write!(f, ":{rules}")?;
-                }
-                Ok(())
-            }
-            GameSpec::Awari { pits, seeds, game } => write!(f, "{game}:{pits}:{seeds}"),
-        }
-    }
-}
-
-impl FromStr for GameSpec {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<GameSpec> {
-        let bad = |reason: String| {
-            Error::Unsupported(format!(
-                "bad game \"{text}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
-                 optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
-                 awari:M:N or oware:M:N"
-            ))
-        };
-        let parts: Vec<&str> = text.trim().split(':').collect();
-        let head = parts[0].to_ascii_lowercase();
-        let awari = match head.as_str() {
-            "kalah" => None,
-            other => match AwariGame::from_name(other) {
-                Some(g) => Some(g),
-                None => return Err(bad(format!("unknown game \"{other}\""))),
-            },
-        };
-        let max_parts = if awari.is_some() { 3 } else { 4 };
-        if parts.len() < 3 {
-            return Err(bad("give the pits per side and seeds per pit".into()));
-        }
-        if parts.len() > max_parts {
-            return Err(bad(format!("too many parts for {head}")));
-        }
-        let number = |s: &str, what: &str| {
-            s.parse::<usize>()
-                .map_err(|_| bad(format!("{what} \"{s}\" is not a whole number")))
-        };
-        let pits = number(parts[1], "pits per side")?;
-        let seeds = number(parts[2], "seeds per pit")?;
-        if seeds == 0 {
-            return Err(bad("at least one seed per pit".into()));
-        }
-        match awari {
-            None => {
-                let rules = match parts.get(3) {
-                    Some(r) => r.parse::<KalahRules>().map_err(|e| bad(e.to_string()))?,
-                    None => KalahRules::Default,
-                };
-                Position::start(pits, seeds).map_err(|e| bad(e.to_string()))?;
-                Ok(GameSpec::Kalah { pits, seeds, rules })
-            }
-            Some(game) => {
-                AwariState::start(game, pits, seeds).map_err(|e| bad(e.to_string()))?;
-                Ok(GameSpec::Awari { pits, seeds, game })
-            }
-        }
-    }
-}
+pub use crate::family::GameSpec;
 
 /// An Awari or Oware position for play and search: the rules engine's
 /// [`AwariPosition`] (board, captured totals, side to move; its notation),
@@ -379,6 +219,15 @@ pub enum State {
 }
 
 impl State {
+    /// The start of the game `rules` with `pits` pits per side and `seeds`
+    /// seeds per pit, South to move.
+    pub fn start(rules: Rules, pits: usize, seeds: usize) -> Result<State> {
+        Ok(match rules {
+            Rules::Kalah(r) => State::Kalah(Position::start(pits, seeds)?, r),
+            Rules::Awari(g) => State::Awari(AwariState::start(g, pits, seeds)?),
+        })
+    }
+
     /// The rules of the game.
     pub fn rules(&self) -> Rules {
         match self {
@@ -652,52 +501,6 @@ impl Children {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn game_specs() {
-        let g: GameSpec = "kalah:6:4".parse().unwrap();
-        assert_eq!(g.to_string(), "kalah:6:4");
-        assert_eq!(g.start().seeds_on_board(), 48);
-        let g: GameSpec = "kalah:4:3:capture-needs-opposite".parse().unwrap();
-        assert_eq!(g.rules(), Rules::Kalah(KalahRules::CaptureNeedsOpposite));
-        assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
-        for (text, game) in [
-            ("awari:6:4", AwariGame::Awari),
-            ("Oware:3:2", AwariGame::Oware),
-        ] {
-            let g: GameSpec = text.parse().unwrap();
-            assert_eq!(g.rules(), Rules::Awari(game));
-            assert_eq!(g.to_string(), text.to_ascii_lowercase());
-            assert!(g.can_repeat());
-        }
-        assert_eq!(
-            "awari:6:4"
-                .parse::<GameSpec>()
-                .unwrap()
-                .replay_command("5-0"),
-            "mancala play awari 6 4 --moves 5-0"
-        );
-        for bad in [
-            "",
-            "kalah",
-            "kalah:6",
-            "kalah:x:4",
-            "kalah:0:4",
-            "kalah:6:0",
-            "awari",
-            "awari:6",
-            "awari:1:4",
-            "awari:7:4",
-            "awari:6:4:default",
-            "oware:6:22",
-            "kalah:6:4:foo",
-            "kalah:11:4",
-            "chess:8:8",
-        ] {
-            let e = bad.parse::<GameSpec>().unwrap_err();
-            assert!(e.is_usage(), "{bad}");
-        }
-    }
 
     #[test]
     fn awari_state_plays_and_refuses_with_reasons() {

@@ -10,8 +10,8 @@ use crate::error::{Error, Result};
 use crate::kalah::packed;
 use crate::kalah::position::{format_line, Position};
 use crate::kalah::rules::KalahRules;
-use crate::kalah::tables::Tablebase;
 use crate::progress::Event;
+use crate::tables::TableSet;
 use crate::tables::MAX_TABLE_PITS;
 
 use super::node::{Searcher, EMPTY_CHILD};
@@ -41,7 +41,7 @@ use super::tt::{Key, TransTable, FULL_DEPTH, NO_MOVE};
 /// ```
 pub fn solve(
     position: &Position,
-    tables: Option<&Tablebase>,
+    tables: Option<&TableSet<KalahRules>>,
     options: &SolveOptions,
 ) -> Result<Solution> {
     let m = position.pits_per_side();
@@ -57,9 +57,10 @@ pub fn solve(
     } else {
         options.threads
     };
-    let tb = tables.filter(|tb| {
-        options.use_tables && tb.pits() == m && tb.rules() == options.rules && tb.max_seeds() > 0
-    });
+    if let Some(tb) = tables {
+        tb.check(options.rules, m)?;
+    }
+    let tb = tables.filter(|tb| options.use_tables && tb.max_seeds() > 0);
     let tmax = tb.map_or(0, |tb| {
         options
             .max_table_seeds
@@ -279,7 +280,7 @@ pub(super) struct Shared<'t> {
     pub(super) near: Vec<TransTable>,
     /// Positions with at most this many seeds in play use `near`.
     pub(super) near_max: i32,
-    pub(super) tb: Option<&'t Tablebase>,
+    pub(super) tb: Option<&'t TableSet<KalahRules>>,
     pub(super) tmax: i32,
     /// Some loaded table is read from its file (not decoded into memory):
     /// its look-ups need the second prefetch stage.

@@ -7,8 +7,9 @@ use memmap2::Mmap;
 
 use super::format::*;
 use super::memory;
-use super::spec::{TableGame, TableSpec};
+use super::spec::TableSpec;
 use crate::error::{Error, Result};
+use crate::family::Rules;
 use crate::tables::index::Indexer;
 
 /// A table file opened through a memory map. Look-ups read the map, or,
@@ -72,8 +73,8 @@ impl Table {
         if game != spec.game.game_id() || rules != spec.game.rules_id() {
             return Err(bad(format!(
                 "built for {}, wanted {}",
-                TableGame::describe(game, rules),
-                TableGame::describe(spec.game.game_id(), spec.game.rules_id())
+                Rules::describe(game, rules),
+                Rules::describe(spec.game.game_id(), spec.game.rules_id())
             )));
         }
         if m != spec.pits || k != spec.seeds {

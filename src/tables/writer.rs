@@ -16,7 +16,7 @@ pub struct WriteInfo {
 }
 
 /// Write the table for `spec` into `dir` from the shares `j` of every
-/// position (each at most [`TableGame::max_share`]), atomically: a
+/// position (each at most [`Rules::max_share`]), atomically: a
 /// temporary file in the same directory, synced, then renamed over the
 /// final name.
 pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteInfo> {
@@ -102,13 +102,14 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
 mod tests {
     use super::*;
     use crate::awari::rules::AwariGame;
+    use crate::family::Rules;
     use crate::kalah::rules::KalahRules;
     use crate::tables::index::MAX_INDEX_SEEDS;
-    use crate::tables::{Table, TableGame};
+    use crate::tables::Table;
 
     fn spec(k: usize) -> TableSpec {
         TableSpec {
-            game: TableGame::Kalah(KalahRules::Default),
+            game: Rules::Kalah(KalahRules::Default),
             pits: 3,
             seeds: k,
         }
@@ -191,7 +192,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for (pits, k) in [(3, 1), (3, 7), (3, 20), (3, 31), (2, MAX_INDEX_SEEDS)] {
             let s = TableSpec {
-                game: TableGame::Awari(AwariGame::Oware),
+                game: Rules::Awari(AwariGame::Oware),
                 pits,
                 seeds: k,
             };
@@ -258,7 +259,7 @@ mod tests {
         write_table(dir.path(), s, &vec![3u8; n]).unwrap();
         // Read under other rules: rename the file to the other rules' name.
         let other = TableSpec {
-            game: TableGame::Kalah(KalahRules::CaptureNeedsOpposite),
+            game: Rules::Kalah(KalahRules::CaptureNeedsOpposite),
             ..s
         };
         fs::copy(s.path(dir.path()), other.path(dir.path())).unwrap();

@@ -43,10 +43,11 @@ use std::time::Duration;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use crate::awari::tables::AwariTablebase;
+use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
-use crate::kalah::tables::Tablebase;
+use crate::kalah::rules::KalahRules;
 use crate::play::state::{Rules, State};
+use crate::tables::TableSet;
 
 pub mod greedy;
 pub mod mcts;
@@ -160,12 +161,50 @@ pub enum AgentSpec {
 #[derive(Clone, Debug)]
 pub enum Tables {
     /// Kalah tables (one rule set, one board width).
-    Kalah(Arc<Tablebase>),
+    Kalah(Arc<TableSet<KalahRules>>),
     /// Awari or Oware tables (one game, one board width).
-    Awari(Arc<AwariTablebase>),
+    Awari(Arc<TableSet<AwariGame>>),
 }
 
 impl Tables {
+    /// The tables of `rules` for `pits` pits per side that `dir` holds, for
+    /// the perfect agent; `None` when there are none (or the board width
+    /// has no tables).
+    pub fn open_available(
+        rules: Rules,
+        dir: &std::path::Path,
+        pits: usize,
+    ) -> Result<Option<Tables>> {
+        fn open<G: crate::game::Game>(
+            g: G,
+            dir: &std::path::Path,
+            pits: usize,
+        ) -> Result<Option<Arc<TableSet<G>>>> {
+            if !g.table_pits_range().contains(&pits) {
+                return Ok(None);
+            }
+            let set = TableSet::open_available(dir, g, pits)?;
+            Ok((set.max_seeds() > 0).then(|| Arc::new(set)))
+        }
+        Ok(match rules {
+            Rules::Kalah(r) => open(r, dir, pits)?.map(Tables::Kalah),
+            Rules::Awari(g) => open(g, dir, pits)?.map(Tables::Awari),
+        })
+    }
+
+    /// The error for these tables given to an agent of `game`.
+    fn wrong_for(&self, game: impl fmt::Display) -> Error {
+        let (dir, found) = match self {
+            Tables::Kalah(t) => (t.dir(), format!("kalah under {} rules", t.game())),
+            Tables::Awari(t) => (t.dir(), t.game().to_string()),
+        };
+        Error::WrongTables {
+            dir: dir.to_path_buf(),
+            asked: game.to_string(),
+            found,
+        }
+    }
+
     /// The largest number of seeds (Kalah: in play; Awari: on the board)
     /// the tables cover.
     pub fn max_seeds(&self) -> usize {
@@ -211,13 +250,14 @@ impl AgentSpec {
     }
 
     /// Build the agent for a game under `rules`, seeded with `seed`. The
-    /// `tables` are used by the perfect agent (when they match the game and
-    /// rules; the board width is checked at each move) and ignored by the
-    /// others.
-    pub fn build(&self, rules: Rules, tables: Option<Tables>, seed: u64) -> Box<dyn Agent> {
+    /// `tables` are used by the perfect agent and ignored by the others;
+    /// tables of another game or rule set are refused
+    /// ([`Error::WrongTables`]), tables for another board width are never
+    /// used on this one.
+    pub fn build(&self, rules: Rules, tables: Option<Tables>, seed: u64) -> Result<Box<dyn Agent>> {
         let name = self.to_string();
         let rng = SmallRng::seed_from_u64(seed);
-        match *self {
+        Ok(match *self {
             AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
             AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
             AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(d, false, name)),
@@ -228,25 +268,30 @@ impl AgentSpec {
                 uct,
                 playout,
             } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name)),
-            AgentSpec::Perfect(time) => match rules {
-                Rules::Kalah(rules) => {
+            AgentSpec::Perfect(time) => match (rules, tables) {
+                (Rules::Kalah(rules), tables) => {
                     let tables = match tables {
-                        Some(Tables::Kalah(t)) if t.rules() == rules => Some(t),
-                        _ => None,
+                        None => None,
+                        Some(Tables::Kalah(t)) => Some(t),
+                        Some(other) => return Err(other.wrong_for(rules)),
                     };
-                    Box::new(perfect::PerfectAgent::new(rules, tables, time, name))
+                    Box::new(perfect::PerfectAgent::new(rules, tables, time, name)?)
                 }
-                Rules::Awari(game) => {
+                (Rules::Awari(game), tables) => {
                     let tables = match tables {
-                        Some(Tables::Awari(t)) if t.game() == game => Some(t),
-                        _ => None,
+                        None => None,
+                        Some(Tables::Awari(t)) => {
+                            t.check(game, t.pits())?;
+                            Some(t)
+                        }
+                        Some(other) => return Err(other.wrong_for(game)),
                     };
                     Box::new(perfect_awari::PerfectAwariAgent::with_tables(
                         game, tables, time, name,
                     ))
                 }
             },
-        }
+        })
     }
 
     /// How the perfect agent plays in a game given whether tables for it

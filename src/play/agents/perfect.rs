@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use super::{moves, Agent, Choice};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
-use crate::kalah::tables::Tablebase;
 use crate::play::state::State;
+use crate::tables::TableSet;
 
 /// The agent `perfect[:TIME]`.
 ///
@@ -30,30 +30,34 @@ use crate::play::state::State;
 #[derive(Debug)]
 pub struct PerfectAgent {
     rules: KalahRules,
-    tables: Option<Arc<Tablebase>>,
+    tables: Option<Arc<TableSet<KalahRules>>>,
     time: Duration,
     name: String,
     cache: SearchCache,
 }
 
 impl PerfectAgent {
-    /// A perfect agent reading `tables` (when they are for the same rules;
-    /// tables for another board width are simply never used) and thinking
-    /// `time` per move above them.
+    /// A perfect agent reading `tables` and thinking `time` per move above
+    /// them. Tables built under other rules are refused
+    /// ([`crate::Error::WrongTables`]); tables for another board width are
+    /// never used on this one.
     pub fn new(
         rules: KalahRules,
-        tables: Option<Arc<Tablebase>>,
+        tables: Option<Arc<TableSet<KalahRules>>>,
         time: Duration,
         name: String,
-    ) -> PerfectAgent {
-        let tables = tables.filter(|t| t.rules() == rules && t.max_seeds() > 0);
-        PerfectAgent {
+    ) -> crate::Result<PerfectAgent> {
+        if let Some(t) = &tables {
+            t.check(rules, t.pits())?;
+        }
+        let tables = tables.filter(|t| t.max_seeds() > 0);
+        Ok(PerfectAgent {
             rules,
             tables,
             time,
             name,
             cache: SearchCache::new(),
-        }
+        })
     }
 
     /// The largest number of seeds in play the agent reads from tables for
@@ -172,7 +176,7 @@ const MAX_SEARCH_DEPTH: u32 = 500;
 struct Searcher<'a> {
     rules: KalahRules,
     tt: &'a mut Tt,
-    tables: Option<&'a Tablebase>,
+    tables: Option<&'a TableSet<KalahRules>>,
     table_seeds: usize,
     deadline: Instant,
     can_abort: bool,
@@ -329,7 +333,7 @@ impl Searcher<'_> {
 pub fn search_beyond_tables(
     pos: &Position,
     rules: KalahRules,
-    tables: Option<&Tablebase>,
+    tables: Option<&TableSet<KalahRules>>,
     deadline: Instant,
     cache: &mut SearchCache,
 ) -> SearchOutcome {
@@ -343,6 +347,9 @@ pub fn search_beyond_tables(
             shared_tt: Some(cache.solver_tt.clone()),
             ..Default::default()
         };
+        // Tables for another board width (the agent may play several) are
+        // not used on this one.
+        let tables = tables.filter(|t| t.pits() == pos.pits_per_side());
         let sol = crate::search::solve(pos, tables, &opts)
             .expect("the solver handles every board of up to 6 pits per side");
         return SearchOutcome {
@@ -353,7 +360,7 @@ pub fn search_beyond_tables(
         };
     }
     let table_seeds = match tables {
-        Some(t) if t.pits() == pos.pits_per_side() && t.rules() == rules => t.max_seeds(),
+        Some(t) if t.pits() == pos.pits_per_side() && t.game() == rules => t.max_seeds(),
         _ => 0,
     };
     let mut s = Searcher {
@@ -422,13 +429,10 @@ impl Agent for PerfectAgent {
             if let Some(values) = tb.move_values(pos) {
                 let best = values
                     .iter()
-                    .fold(
-                        None::<&crate::kalah::tables::MoveValue>,
-                        |acc, mv| match acc {
-                            Some(a) if a.value >= mv.value => Some(a),
-                            _ => Some(mv),
-                        },
-                    )
+                    .fold(None::<&crate::game::MoveValue>, |acc, mv| match acc {
+                        Some(a) if a.value >= mv.value => Some(a),
+                        _ => Some(mv),
+                    })
                     .expect("a position not over has a move");
                 return Choice {
                     pit: best.pit,

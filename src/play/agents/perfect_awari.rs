@@ -4,7 +4,7 @@
 //! When the Awari (or Oware) tables of the board width cover the seeds on
 //! the board, the agent plays a move of the best table value, and when that
 //! value is positive one that forces progress towards it
-//! ([`AwariTablebase::best_move`]): it never gives away any of the value of
+//! ([`TableSet::best_board_move`]): it never gives away any of the value of
 //! the position, and never lets a won position run round a cycle. Above the tables' range, every move is an iterative-deepening alpha-beta (negamax) on the seeds
 //! still to be captured (the value convention of [`crate::awari::rules`]:
 //! the mover's future captures minus the opponent's, endless play adding
@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 use super::perfect::SearchOutcome;
 use super::{Agent, Choice};
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
-use crate::awari::tables::AwariTablebase;
 use crate::play::state::State;
+use crate::tables::TableSet;
 
 /// Most transposition-table entries kept during one search (then it is
 /// cleared), about 40 bytes each, allocated up front.
@@ -43,12 +43,16 @@ const MAX_SEARCH_DEPTH: u32 = 300;
 /// seeds captured so far not included) for the side to move, when `tables`
 /// (of `m` pits) cover it.
 #[inline(always)]
-pub fn table_value(board: &[u8; 12], m: usize, tables: Option<&AwariTablebase>) -> Option<i32> {
+pub fn table_value(
+    board: &[u8; 12],
+    m: usize,
+    tables: Option<&TableSet<AwariGame>>,
+) -> Option<i32> {
     let tb = tables?;
     if tb.pits() != m {
         return None;
     }
-    tb.value(board)
+    tb.board_value(board)
 }
 
 /// Bounds on a board's value found by a search.
@@ -84,7 +88,7 @@ type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<BoardHasher>>;
 /// The agent `perfect[:TIME]` in Awari and Oware.
 pub struct PerfectAwariAgent {
     game: AwariGame,
-    tables: Option<Arc<AwariTablebase>>,
+    tables: Option<Arc<TableSet<AwariGame>>>,
     time: Duration,
     name: String,
     /// Bounds on board values; valid from one move to the next of the
@@ -112,7 +116,7 @@ impl PerfectAwariAgent {
     /// above their range.
     pub fn with_tables(
         game: AwariGame,
-        tables: Option<Arc<AwariTablebase>>,
+        tables: Option<Arc<TableSet<AwariGame>>>,
         time: Duration,
         name: String,
     ) -> PerfectAwariAgent {
@@ -146,18 +150,18 @@ impl PerfectAwariAgent {
     }
 
     /// The best move of `board` by the tables and its value, when they
-    /// cover it: [`AwariTablebase::best_move`], which also makes progress
+    /// cover it: [`TableSet<AwariGame>::best_move`], which also makes progress
     /// towards a won value (a best value alone can go round a cycle).
     pub fn table_move(&self, board: &[u8; 12], m: usize) -> Option<(usize, i32)> {
         let tb = self.tables.as_deref().filter(|t| t.pits() == m)?;
-        tb.best_move(board)
+        tb.best_board_move(board)
     }
 }
 
 struct Searcher<'a> {
     game: AwariGame,
     m: usize,
-    tables: Option<&'a AwariTablebase>,
+    tables: Option<&'a TableSet<AwariGame>>,
     tt: &'a mut Tt,
     deadline: Instant,
     can_abort: bool,
@@ -289,7 +293,7 @@ fn search_awari(
     board: &[u8; 12],
     m: usize,
     game: AwariGame,
-    tables: Option<&AwariTablebase>,
+    tables: Option<&TableSet<AwariGame>>,
     deadline: Instant,
     tt: &mut Tt,
 ) -> SearchOutcome {

@@ -1,0 +1,108 @@
+//! `mancala build GAME --pits M --max-seeds K`: the tables of any game.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use mancala::error::Result;
+use mancala::game::Game;
+use mancala::tables::build::{build, check_build, BuildOptions};
+use mancala::tables::driver::{default_memory_budget, BuildReport};
+use mancala::with_rules;
+
+use super::{progress, render, GameArgs};
+
+/// Arguments of `mancala build`.
+#[derive(Args, Clone, Debug)]
+#[command(
+    after_help = "Examples:\n  mancala build kalah --pits 6 --max-seeds 20\n  \
+mancala build kalah --pits 4 --max-seeds 16 --rules capture-needs-opposite --db /tmp/db\n  \
+mancala build awari --pits 6 --max-seeds 16\n  \
+mancala build oware --pits 4 --max-seeds 16\n\n\
+Kalah tables hold the positions with k seeds in play; Awari and Oware tables the boards \
+with k seeds on the board (retrograde analysis with cycles, endless play worth 0)."
+)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Pits per side (Kalah 1..=6, Awari and Oware 2..=6).
+    #[arg(long)]
+    pub pits: usize,
+    /// Build the tables for 1 up to this many seeds.
+    #[arg(long)]
+    pub max_seeds: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Memory budget, e.g. 8G (default: 80% of RAM).
+    #[arg(long, value_parser = render::parse_memory)]
+    pub memory: Option<u64>,
+    /// Print a JSON report on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `mancala build`.
+pub fn run(args: BuildArgs) -> Result<ExitCode> {
+    with_rules!(args.game.rules()?, g => run_game(g, &args))
+}
+
+fn run_game<G: Game>(game: G, args: &BuildArgs) -> Result<ExitCode> {
+    let opts = BuildOptions {
+        dir: args.game.db.clone(),
+        game,
+        pits: args.pits,
+        max_seeds: args.max_seeds,
+        threads: args.threads,
+        memory_budget: args.memory.unwrap_or_else(default_memory_budget),
+        progress: progress::observer(false),
+    };
+    check_build(&opts)?;
+    let report = build(&opts)?;
+    let title = match game.rules_name() {
+        Some(r) => format!(
+            "tables for 1..={} seeds, {} pits, {r} rules",
+            args.max_seeds, args.pits
+        ),
+        None => format!(
+            "{game} tables for 1..={} seeds, {} pits",
+            args.max_seeds, args.pits
+        ),
+    };
+    print_report(&report, &title, G::ENTRY, &opts.dir, args.json);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Print what a build did: the JSON report, or two lines (the tables in
+/// all, and what was built now, with its rate) headed by `title`; `unit`
+/// names a table entry ("positions", "boards").
+fn print_report(report: &BuildReport, title: &str, unit: &str, dir: &Path, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report).expect("json"));
+        return;
+    }
+    let built: Vec<_> = report.tables.iter().filter(|t| !t.found).collect();
+    let entries: u64 = report.tables.iter().map(|t| t.positions).sum();
+    let bytes: u64 = report.tables.iter().map(|t| t.bytes).sum();
+    let secs = built.iter().fold(0.0, |s, t| s + t.seconds);
+    let built_entries: u64 = built.iter().map(|t| t.positions).sum();
+    println!(
+        "{title}: {entries} {unit}, {} on disk in {}",
+        render::human_bytes(bytes),
+        dir.display()
+    );
+    if built.is_empty() {
+        println!(
+            "all {} tables found on disk, nothing to build",
+            report.tables.len()
+        );
+        return;
+    }
+    println!(
+        "built {} tables ({built_entries} {unit}) in {secs:.2} s ({:.2} M {unit}/s), {} found on disk",
+        built.len(),
+        built_entries as f64 / secs.max(1e-9) / 1e6,
+        report.tables.len() - built.len()
+    );
+}

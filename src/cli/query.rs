@@ -1,0 +1,267 @@
+//! `mancala query GAME "<position>"` (and `mancala solve awari|oware`): the
+//! value of a position and of its moves, from the tables, built on first
+//! use when small.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::json;
+
+use mancala::awari::game::banked;
+use mancala::awari::rules::AwariGame;
+use mancala::error::{Error, Result};
+use mancala::game::{Game, Line, MoveValue, PvEnd};
+use mancala::kalah::rules::KalahRules;
+use mancala::tables::index::MAX_INDEX_SEEDS;
+use mancala::tables::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
+use mancala::with_rules;
+
+use super::render::verdict;
+use super::{progress, GameArgs};
+
+/// Arguments of `mancala query`.
+#[derive(Args, Clone, Debug)]
+#[command(
+    after_help = "Examples:\n  mancala query kalah \"0 3 0 2 1 4 20 1 0 2 3 0 2 10\"\n  \
+mancala query kalah \"1 0 2 0 3 1 0\" --json\n  \
+mancala query awari \"0 1 3 2 0 0\"\n  \
+mancala query oware \"0 1 3 [20] 2 0 0 [22]\" --json\n\n\
+Kalah: values are final store differences for the side to move, stores included. \
+Awari and Oware: the value is the seeds the side to move will still win from the board \
+minus the opponent's (endless play counts 0); with captured totals given, the final \
+score difference is printed too."
+)]
+pub struct QueryArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The position, from the side to move (Kalah: 2m+2 numbers; Awari and
+    /// Oware: 2m, or 2m+2 with the captured totals in brackets).
+    pub position: String,
+    /// Do not build missing tables; fail instead.
+    #[arg(long)]
+    pub no_build: bool,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `mancala query`.
+pub fn run(args: QueryArgs) -> Result<ExitCode> {
+    let policy = if args.no_build {
+        OnDemand::Never
+    } else {
+        DEFAULT_ON_DEMAND
+    };
+    with_rules!(args.game.rules()?, g => {
+        let pos = g.parse(&args.position)?;
+        let v = value_position(g, pos, &args.game.db, &policy)?;
+        Present::print(&v, args.json);
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// A position valued from the tables.
+pub struct Valued<G: Game> {
+    game: G,
+    pos: G::Position,
+    /// The final score difference for the side to move.
+    value: i32,
+    moves: Vec<MoveValue>,
+    over: bool,
+    best_move: Option<usize>,
+    pv: Option<Line>,
+}
+
+/// Value `pos` and its moves, opening the tables it needs (built when
+/// `policy` allows).
+pub fn value_position<G: Game>(
+    game: G,
+    pos: G::Position,
+    dir: &Path,
+    policy: &OnDemand,
+) -> Result<Valued<G>> {
+    let m = G::pits(&pos);
+    let empty = TableSet::empty(dir, game, m)?;
+    let k = G::table_seeds(&pos);
+    if k > MAX_INDEX_SEEDS {
+        return Err(Error::Unsupported(format!(
+            "{k} {}: tables go up to {MAX_INDEX_SEEDS} seeds",
+            G::TABLE_SEEDS
+        )));
+    }
+    let over = game.is_over(&pos);
+    let set = if over || k == 0 {
+        empty
+    } else {
+        let settings = BuildSettings {
+            progress: progress::observer(false),
+            ..BuildSettings::default()
+        };
+        TableSet::open_or_build(dir, game, m, k, policy, &settings)?
+    };
+    let value = set.value(&pos).expect("tables loaded");
+    let moves = set.move_values(&pos).expect("tables loaded");
+    let best_move = set.best_move(&pos).map(|(pit, _)| pit);
+    let pv = set.principal_variation(&pos);
+    Ok(Valued {
+        game,
+        pos,
+        value,
+        moves,
+        over,
+        best_move,
+        pv,
+    })
+}
+
+/// How each game shows a valued position (its published conventions).
+pub trait Present: Game {
+    /// Print `v` as text or JSON.
+    fn print(v: &Valued<Self>, json: bool);
+}
+
+fn pv_text(pv: &Option<Line>) -> Option<String> {
+    pv.as_ref().filter(|l| l.plies > 0).map(|l| {
+        format!(
+            "principal variation: {} ({})",
+            l.moves,
+            match l.end {
+                PvEnd::GameOver => "the game ends",
+                PvEnd::Repetition =>
+                    "a position repeats: endless play, the seeds left split evenly",
+            }
+        )
+    })
+}
+
+impl Present for KalahRules {
+    fn print(v: &Valued<Self>, json: bool) {
+        let best: Vec<usize> = v
+            .moves
+            .iter()
+            .filter(|mv| mv.value == v.value)
+            .map(|mv| mv.pit)
+            .collect();
+        if json {
+            let out = json!({
+                "game": "kalah",
+                "position": v.pos.to_string(),
+                "rules": KalahRules::name(v.game),
+                "seeds_in_play": v.pos.active_seeds(),
+                "value": v.value,
+                "verdict": verdict(v.value),
+                "game_over": v.over,
+                "moves": v.moves,
+                "best_moves": best,
+                "best_move": v.best_move,
+                "pv": v.pv.as_ref().map(|l| l.moves.clone()),
+            });
+            println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+            return;
+        }
+        println!("position: {}", v.pos);
+        print!("{}", v.pos.board());
+        println!(
+            "value: {:+} ({} for the side to move; final store difference, stores included)",
+            v.value,
+            verdict(v.value)
+        );
+        if v.over {
+            println!("the game is over");
+        }
+        for mv in &v.moves {
+            println!(
+                "  pit {}: {:+}{}{}",
+                mv.pit,
+                mv.value,
+                if mv.extra_turn == Some(true) {
+                    "  (extra turn)"
+                } else {
+                    ""
+                },
+                if mv.value == v.value { "  best" } else { "" }
+            );
+        }
+        if let Some(line) = pv_text(&v.pv) {
+            println!("{line}");
+        }
+    }
+}
+
+impl Present for AwariGame {
+    fn print(v: &Valued<Self>, json: bool) {
+        // Awari's published convention: the value of the seeds still on the
+        // board, the captured totals apart.
+        let b = banked(&v.pos);
+        let board_value = v.value - b;
+        let moves: Vec<MoveValue> = v
+            .moves
+            .iter()
+            .map(|mv| MoveValue {
+                value: mv.value - b,
+                ..*mv
+            })
+            .collect();
+        let best: Vec<usize> = moves
+            .iter()
+            .filter(|mv| mv.value == board_value)
+            .map(|mv| mv.pit)
+            .collect();
+        if json {
+            let out = json!({
+                "game": v.game.name(),
+                "position": v.pos.to_string(),
+                "seeds_on_board": v.pos.seeds_on_board(),
+                "value": board_value,
+                "final_difference": v.value,
+                "verdict": verdict(v.value),
+                "game_over": v.over,
+                "moves": moves,
+                "best_moves": best,
+                "best_move": v.best_move,
+                "pv": v.pv.as_ref().map(|l| l.moves.clone()),
+                "pv_end": v.pv.as_ref().map(|l| l.end),
+            });
+            println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+            return;
+        }
+        println!("position: {}", v.pos);
+        print!("{}", v.pos.board_diagram());
+        println!(
+            "value: {board_value:+} (seeds still to be won from the board, side to move minus opponent; endless play counts 0)"
+        );
+        println!(
+            "final score difference with the seeds already captured: {:+} ({} for the side to move)",
+            v.value,
+            verdict(v.value)
+        );
+        if v.over {
+            println!("the game is over");
+        }
+        for mv in &moves {
+            let takes = mv.captured.unwrap_or(0);
+            println!(
+                "  pit {}: {:+}{}{}",
+                mv.pit,
+                mv.value,
+                if takes > 0 {
+                    format!("  (takes {takes})")
+                } else {
+                    String::new()
+                },
+                if mv.value == board_value {
+                    "  best"
+                } else {
+                    ""
+                }
+            );
+        }
+        if let Some(p) = v.best_move {
+            println!("best move: pit {p}");
+        }
+        if let Some(line) = pv_text(&v.pv) {
+            println!("{line}");
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! The registry: every rule set of the family, by name, for the front
+//! ends. Generic code is written over [`Game`]; [`Rules`] names a rule set
+//! at run time and [`with_rules!`](crate::with_rules) calls generic code
+//! with the concrete rule set. Adding a game is implementing [`Game`] for
+//! its rule-set type and adding one variant here (with its arm in
+//! `with_rules!`, its name in [`Rules::from_name`] and its ids).
+
+use std::fmt;
+
+use crate::awari::rules::AwariGame;
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::kalah::rules::KalahRules;
+use crate::tables::index::Layout;
+
+/// A game of the family and its rule set, whatever the board size: the
+/// registry of every rule set the library serves. Tables carry it in their
+/// header ([`crate::tables::TableSpec`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Kalah under the given rules.
+    Kalah(KalahRules),
+    /// Awari or Oware (boards without stores, values from the seeds on the
+    /// board, endless play counting 0).
+    Awari(AwariGame),
+}
+
+impl Rules {
+    pub(crate) fn game_id(self) -> u8 {
+        match self {
+            Rules::Kalah(_) => 1,
+            Rules::Awari(g) => g.id(),
+        }
+    }
+
+    pub(crate) fn rules_id(self) -> u8 {
+        match self {
+            Rules::Kalah(r) => r.id(),
+            Rules::Awari(_) => 0,
+        }
+    }
+
+    /// The index layout the game's tables use. Awari and Oware tables hold
+    /// every board whose mover row is non-empty (a board with an empty
+    /// mover row ends the game: the opponent takes every seed).
+    pub fn layout(self) -> Layout {
+        match self {
+            Rules::Kalah(r) if r.plays_on_with_empty_opponent_row() => Layout::MoverRowNonEmpty,
+            Rules::Kalah(_) => Layout::BothRowsNonEmpty,
+            Rules::Awari(_) => Layout::MoverRowNonEmpty,
+        }
+    }
+
+    /// Short name used in file names and messages.
+    pub fn name(self) -> String {
+        match self {
+            Rules::Kalah(r) => format!("kalah-{}", r.name()),
+            Rules::Awari(g) => g.name().to_string(),
+        }
+    }
+
+    /// The largest share stored for `k` seeds: `k` for Kalah, `2k` for
+    /// Awari and Oware.
+    pub fn max_share(self, k: usize) -> usize {
+        match self {
+            Rules::Kalah(_) => k,
+            Rules::Awari(_) => 2 * k,
+        }
+    }
+
+    /// How many value units one share step is worth: `value = scale * j - k`.
+    pub(crate) fn value_scale(self) -> i32 {
+        match self {
+            Rules::Kalah(_) => 2,
+            Rules::Awari(_) => 1,
+        }
+    }
+
+    /// The share stored for `value` with `k` seeds (the value must be one
+    /// the game can have: `-k..=k`, and of k's parity for Kalah).
+    pub fn share_of_value(self, value: i32, k: usize) -> u8 {
+        let j = (value + k as i32) / self.value_scale();
+        debug_assert!((0..=self.max_share(k) as i32).contains(&j));
+        j as u8
+    }
+
+    pub(crate) fn describe(game: u8, rules: u8) -> String {
+        if let Some(g) = AwariGame::from_id(game) {
+            return g.name().to_string();
+        }
+        match (game, KalahRules::from_id(rules)) {
+            (1, Some(r)) => format!("kalah under {r} rules"),
+            (1, None) => format!("kalah under unknown rules id {rules}"),
+            _ => format!("unknown game id {game}"),
+        }
+    }
+}
+
+/// Call generic code with the concrete rule set of a [`Rules`]:
+/// `with_rules!(rules, g => run(g, ...))` runs `run::<KalahRules>` for
+/// Kalah, `run::<AwariGame>` for Awari and Oware.
+#[macro_export]
+macro_rules! with_rules {
+    ($rules:expr, $g:ident => $body:expr) => {
+        match $rules {
+            $crate::family::Rules::Kalah($g) => $body,
+            $crate::family::Rules::Awari($g) => $body,
+        }
+    };
+}
+
+/// The game names the registry knows, for messages and help.
+pub const GAME_NAMES: [&str; 3] = ["kalah", "awari", "oware"];
+
+impl Rules {
+    /// The rule set named `game` (`kalah`, `awari`, `oware`) with the rule
+    /// set `rules` where the game has several (Kalah: `default`,
+    /// `capture-needs-opposite`, `end-when-mover-empty`; `None` is the
+    /// default).
+    pub fn from_name(game: &str, rules: Option<&str>) -> Result<Rules> {
+        let game_l = game.trim().to_ascii_lowercase();
+        match game_l.as_str() {
+            "kalah" => Ok(Rules::Kalah(match rules {
+                Some(r) => r.parse()?,
+                None => KalahRules::Default,
+            })),
+            other => match AwariGame::from_name(other) {
+                Some(g) => match rules {
+                    None | Some("default") => Ok(Rules::Awari(g)),
+                    Some(r) => Err(Error::Unsupported(format!(
+                        "--rules {r} is a Kalah rule set; {g} has its own rules: leave --rules out"
+                    ))),
+                },
+                None => Err(Error::Unsupported(format!(
+                    "unknown game \"{game}\": the games are {}",
+                    GAME_NAMES.join(", ")
+                ))),
+            },
+        }
+    }
+
+    /// The game's name (`kalah`, `awari`, `oware`).
+    pub fn game_name(self) -> &'static str {
+        with_rules!(self, g => Game::name(g))
+    }
+
+    /// The rule set's name when the game has several (`default`, ...).
+    pub fn rules_name(self) -> Option<&'static str> {
+        with_rules!(self, g => Game::rules_name(g))
+    }
+
+    /// Whether positions can repeat, so that a match needs the repetition
+    /// rule and a ply cap.
+    pub fn can_repeat(self) -> bool {
+        fn repeats<G: Game>(_: G) -> bool {
+            G::BUILDER == crate::game::Builder::Retrograde
+        }
+        with_rules!(self, g => repeats(g))
+    }
+}
+
+impl fmt::Display for Rules {
+    /// `kalah` with its rule set when not the default (`kalah:capture-needs-opposite`), else the game.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rules::Kalah(KalahRules::Default) => f.write_str("kalah"),
+            Rules::Kalah(r) => write!(f, "kalah:{r}"),
+            Rules::Awari(g) => write!(f, "{g}"),
+        }
+    }
+}
+
+impl From<KalahRules> for Rules {
+    fn from(r: KalahRules) -> Rules {
+        Rules::Kalah(r)
+    }
+}
+
+impl From<AwariGame> for Rules {
+    fn from(g: AwariGame) -> Rules {
+        Rules::Awari(g)
+    }
+}
+
+/// A game and its start position, as named on the command line:
+/// `NAME:M:N` (M pits per side, N seeds per pit) with `:RULES` for a rule
+/// set other than the default (`kalah:6:4`, `kalah:6:4:capture-needs-opposite`,
+/// `awari:6:4`, `oware:5:3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    /// The rule set.
+    pub rules: Rules,
+    /// Pits per side.
+    pub pits: usize,
+    /// Seeds per pit at the start.
+    pub seeds: usize,
+}
+
+impl GameSpec {
+    /// The start position.
+    pub fn start(&self) -> crate::play::state::State {
+        crate::play::state::State::start(self.rules, self.pits, self.seeds)
+            .expect("checked when parsed")
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Pits per side.
+    pub fn pits(&self) -> usize {
+        self.pits
+    }
+
+    /// Whether positions can repeat (Awari and Oware), so that a match needs
+    /// the repetition rule and a ply cap. Kalah games cannot repeat.
+    pub fn can_repeat(&self) -> bool {
+        self.rules.can_repeat()
+    }
+}
+
+impl fmt::Display for GameSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.rules.game_name(), self.pits, self.seeds)?;
+        match self.rules {
+            Rules::Kalah(KalahRules::Default) => Ok(()),
+            r => match r.rules_name() {
+                Some(name) => write!(f, ":{name}"),
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+impl std::str::FromStr for GameSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<GameSpec> {
+        let bad = |reason: String| {
+            Error::Unsupported(format!(
+                "bad game \"{text}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
+                 optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
+                 awari:M:N or oware:M:N"
+            ))
+        };
+        let parts: Vec<&str> = text.trim().split(':').collect();
+        let head = parts[0].to_ascii_lowercase();
+        if !GAME_NAMES.contains(&head.as_str()) {
+            return Err(bad(format!("unknown game \"{head}\"")));
+        }
+        if parts.len() < 3 {
+            return Err(bad("give the pits per side and seeds per pit".into()));
+        }
+        let max_parts = if head == "kalah" { 4 } else { 3 };
+        if parts.len() > max_parts {
+            return Err(bad(format!("too many parts for {head}")));
+        }
+        let number = |s: &str, what: &str| {
+            s.parse::<usize>()
+                .map_err(|_| bad(format!("{what} \"{s}\" is not a whole number")))
+        };
+        let pits = number(parts[1], "pits per side")?;
+        let seeds = number(parts[2], "seeds per pit")?;
+        if seeds == 0 {
+            return Err(bad("at least one seed per pit".into()));
+        }
+        let rules =
+            Rules::from_name(&head, parts.get(3).copied()).map_err(|e| bad(e.to_string()))?;
+        crate::play::state::State::start(rules, pits, seeds).map_err(|e| bad(e.to_string()))?;
+        Ok(GameSpec { rules, pits, seeds })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_specs() {
+        let g: GameSpec = "kalah:6:4".parse().unwrap();
+        assert_eq!(g.to_string(), "kalah:6:4");
+        assert_eq!(g.start().seeds_on_board(), 48);
+        let g: GameSpec = "kalah:4:3:capture-needs-opposite".parse().unwrap();
+        assert_eq!(g.rules(), Rules::Kalah(KalahRules::CaptureNeedsOpposite));
+        assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
+        for (text, game) in [
+            ("awari:6:4", AwariGame::Awari),
+            ("Oware:3:2", AwariGame::Oware),
+        ] {
+            let g: GameSpec = text.parse().unwrap();
+            assert_eq!(g.rules(), Rules::Awari(game));
+            assert_eq!(g.to_string(), text.to_ascii_lowercase());
+            assert!(g.can_repeat());
+        }
+        for bad in [
+            "",
+            "kalah",
+            "kalah:6",
+            "kalah:x:4",
+            "kalah:0:4",
+            "kalah:6:0",
+            "awari",
+            "awari:6",
+            "awari:1:4",
+            "awari:7:4",
+            "awari:6:4:default",
+            "oware:6:22",
+            "kalah:6:4:foo",
+            "kalah:11:4",
+            "chess:8:8",
+        ] {
+            let e = bad.parse::<GameSpec>().unwrap_err();
+            assert!(e.is_usage(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! The family core: what a rule set of the mancala family implements so
+//! that the tables, the builders, `verify`, the agents, the match runner and
+//! the front ends serve it.
+//!
+//! A rule set is a small `Copy` value ([`crate::kalah::KalahRules`],
+//! [`crate::awari::AwariGame`]) implementing [`Game`]: the board widths it
+//! accepts, its start position, its moves (extra turns, passes, multi-lap
+//! sowing, forced moves), the end of the game and its score, its notation,
+//! which table layout it uses and which builder solves it (the
+//! level-by-level builder for games without cycles, the retrograde builder
+//! for games with them). Generic code is written once over `G: Game` and
+//! monomorphised; the registry ([`crate::family`]) names every rule set for
+//! the front ends.
+
+use std::fmt;
+use std::hash::Hash;
+use std::ops::RangeInclusive;
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::family::Rules;
+use crate::progress::Observer;
+use crate::side::Side;
+use crate::sow::MAX_PITS;
+use crate::tables::TableSet;
+
+/// What one move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Seeds captured by the move (Kalah: the capturing seed included).
+    pub captured: u8,
+    /// The mover moves again (Kalah only).
+    pub extra_turn: bool,
+    /// The move ended the game.
+    pub game_over: bool,
+}
+
+/// The legal moves of a position, in increasing pit order, allocation-free.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moves {
+    pits: [u8; MAX_PITS],
+    len: u8,
+}
+
+impl Moves {
+    /// Add a pit (in increasing order).
+    #[inline]
+    pub fn push(&mut self, pit: usize) {
+        self.pits[self.len as usize] = pit as u8;
+        self.len += 1;
+    }
+
+    /// The number of moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there is no move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `i`-th pit.
+    #[inline]
+    pub fn pit(&self, i: usize) -> usize {
+        self.pits[i] as usize
+    }
+
+    /// The pits.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.pits[..self.len as usize].iter().map(|&p| p as usize)
+    }
+}
+
+/// The value of one legal move, as a query reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveValue {
+    /// The pit played, from the mover's left.
+    #[serde(rename = "move")]
+    pub pit: usize,
+    /// The final score difference for the side to move (before the move)
+    /// when this move is played and both sides play perfectly afterwards.
+    /// Kalah: stores included. Awari and Oware: the seeds still to be won
+    /// from the board (endless play counting 0), plus what the move
+    /// captures.
+    pub value: i32,
+    /// Whether the move gives an extra turn (games with extra turns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extra_turn: Option<bool>,
+    /// Seeds the move captures, or takes when it ends the game (games that
+    /// capture into a player's hand).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured: Option<u32>,
+}
+
+/// How a principal variation from the tables ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PvEnd {
+    /// The game ends by the rules.
+    GameOver,
+    /// A position comes back with the same side to move: endless play, the
+    /// seeds left split evenly.
+    Repetition,
+}
+
+/// A principal variation read from the tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The moves, in the game's notation.
+    pub moves: String,
+    /// The number of single moves.
+    pub plies: usize,
+    /// How it ends.
+    pub end: PvEnd,
+}
+
+/// Which table builder solves a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builder {
+    /// No cycles: each table is filled level by level in one pass, every
+    /// child finished before its parent (Kalah).
+    Levels,
+    /// Positions repeat: retrograde analysis of each table with endless
+    /// play worth 0 (Awari, Oware).
+    Retrograde,
+}
+
+/// A rule set of the mancala family. See the module documentation.
+///
+/// Values are always from the view of the side to move: the final score
+/// difference (its score minus the opponent's) under perfect play. Tables
+/// hold the part of it still to be decided by the seeds in play; the part
+/// already banked (stores, captured seeds) is added by the look-ups.
+pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// A position, seen from the side to move.
+    type Position: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync;
+
+    /// Which builder solves the game's tables.
+    const BUILDER: Builder;
+    /// What a table entry is called in messages ("positions", "boards").
+    const ENTRY: &'static str;
+
+    /// The game's name on the command line and in table files (`kalah`,
+    /// `awari`, `oware`).
+    fn name(self) -> &'static str;
+    /// The rule set's name when the game has several and this is not the
+    /// default one.
+    fn rules_name(self) -> Option<&'static str>;
+    /// Pits per side the rules engine plays.
+    fn pits_range(self) -> RangeInclusive<usize>;
+    /// Pits per side the tables and builders handle.
+    fn table_pits_range(self) -> RangeInclusive<usize>;
+    /// Which tables the game uses (identity in the file header, layout).
+    fn table_game(self) -> Rules;
+
+    /// The start with `pits` pits per side and `seeds` seeds per pit.
+    fn start(self, pits: usize, seeds: usize) -> Result<Self::Position>;
+    /// A position in the game's notation, South to move.
+    fn parse(self, text: &str) -> Result<Self::Position>;
+    /// A readable board, the mover at the bottom.
+    fn diagram(pos: &Self::Position) -> String;
+    /// Pits per side.
+    fn pits(pos: &Self::Position) -> usize;
+    /// The side to move.
+    fn to_move(pos: &Self::Position) -> Side;
+    /// The scores `[south, north]` (stores, or seeds captured).
+    fn scores(pos: &Self::Position) -> [u8; 2];
+    /// Whether the game is over by the rules.
+    fn is_over(self, pos: &Self::Position) -> bool;
+    /// The legal moves (none when the game is over).
+    fn legal_moves(self, pos: &Self::Position) -> Moves;
+    /// Play `pit`; an illegal move is refused with the reason and leaves the
+    /// position as it was. When the turn passes the position turns to the
+    /// other side's view; when the game ends the seeds left go where the
+    /// rules say.
+    fn play(self, pos: &mut Self::Position, pit: usize) -> std::result::Result<Step, String>;
+    /// Play a line of moves in the game's notation; the number of moves
+    /// played. A bad line leaves the position as it was.
+    fn play_line(self, pos: &mut Self::Position, line: &str) -> Result<usize>;
+    /// Settle a position that is over by the rules (the seeds left go where
+    /// the rules say); whether the game is over.
+    fn settle(self, pos: &mut Self::Position) -> bool {
+        self.is_over(pos)
+    }
+    /// What the tables count (`seeds in play`, `seeds on the board`).
+    const TABLE_SEEDS: &'static str;
+    /// What a player's score is called (`stores`, `captured`).
+    const SCORE: &'static str;
+    /// The position as a game state for the agents and the match runner.
+    fn state(self, pos: Self::Position) -> crate::play::state::State;
+
+    /// The seeds a table indexes the position by (in play, on the board).
+    fn table_seeds(pos: &Self::Position) -> usize;
+    /// The value of a position from the tables (`None` when a table it
+    /// needs is not in `set`).
+    fn table_value(set: &TableSet<Self>, pos: &Self::Position) -> Option<i32>;
+    /// The value of every legal move from the tables.
+    fn move_values(set: &TableSet<Self>, pos: &Self::Position) -> Option<Vec<MoveValue>>;
+    /// A best move and its value. Games with cycles must return a move
+    /// that makes progress towards the value, not only one that keeps it.
+    fn best_move(set: &TableSet<Self>, pos: &Self::Position) -> Option<(usize, i32)> {
+        let moves = Self::move_values(set, pos)?;
+        let best = moves.iter().map(|m| m.value).max()?;
+        moves
+            .iter()
+            .find(|m| m.value == best)
+            .map(|m| (m.pit, m.value))
+    }
+    /// A principal variation: best moves for both sides to the end of the
+    /// game, or until a position repeats.
+    fn principal_variation(set: &TableSet<Self>, pos: &Self::Position) -> Option<Line>;
+
+    /// Check that tables for 1..=`max_seeds` seeds of `pits` pits can be
+    /// built; the estimated peak memory in bytes.
+    fn build_memory(self, pits: usize, max_seeds: usize) -> Result<u64>;
+    /// The shares of table `k` given the finished smaller tables in `set`.
+    fn build_layer(set: &TableSet<Self>, k: usize, progress: &Observer) -> Result<Vec<u8>>;
+
+    /// Table `k`'s entry `index` re-derived from its children: the
+    /// position in notation, the stored value and the derived one.
+    fn check_entry(set: &TableSet<Self>, k: usize, index: u64) -> (String, i32, i32);
+    /// For games with cycles: the entries of table `k` whose non-zero value
+    /// no finite forcing strategy backs, and the sweeps the check took.
+    fn forcing_check(
+        _set: &TableSet<Self>,
+        _k: usize,
+        _progress: &Observer,
+    ) -> Option<(Vec<u64>, u32)> {
+        None
+    }
+}

@@ -1,0 +1,279 @@
+//! One table set type for every game: the tables of one rule set and board
+//! width for 1..=K seeds, opened by memory map (or built on demand), and
+//! the position-level look-ups on them.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::game::{Game, Line, MoveValue};
+use crate::progress::{Event, Observer};
+use crate::tables::build::{build, BuildOptions};
+use crate::tables::driver::default_memory_budget;
+use crate::tables::index::MAX_INDEX_SEEDS;
+use crate::tables::{Table, TableSpec};
+
+/// Whether missing tables may be built when a set is opened.
+#[derive(Clone, Debug)]
+pub enum OnDemand {
+    /// Never build: a missing table is an error.
+    Never,
+    /// Build the missing tables when they hold at most this many entries
+    /// in all.
+    UpTo(u64),
+}
+
+/// The largest build [`TableSet::open_or_build`] makes by default: 300
+/// million entries (the 6-pit Kalah tables up to 20 seeds, about 15 s on
+/// two cores).
+pub const DEFAULT_ON_DEMAND: OnDemand = OnDemand::UpTo(300_000_000);
+
+/// How tables are built on demand.
+#[derive(Clone, Debug)]
+pub struct BuildSettings {
+    /// Worker threads (`None`: all cores).
+    pub threads: Option<usize>,
+    /// Most bytes of memory a build may use.
+    pub memory_budget: u64,
+    /// Where progress goes.
+    pub progress: Observer,
+}
+
+impl Default for BuildSettings {
+    fn default() -> BuildSettings {
+        BuildSettings {
+            threads: None,
+            memory_budget: default_memory_budget(),
+            progress: Observer::silent(),
+        }
+    }
+}
+
+/// The tables of one rule set and board width, for every seed count from 1
+/// up to [`TableSet::max_seeds`].
+#[derive(Debug)]
+pub struct TableSet<G: Game> {
+    dir: PathBuf,
+    game: G,
+    pits: usize,
+    /// `tables[k]` for k seeds; `tables[0]` is always `None`.
+    tables: Vec<Option<Table>>,
+}
+
+impl<G: Game> TableSet<G> {
+    /// An empty set (no tables): enough for positions that are over; the
+    /// builder fills it.
+    pub fn empty(dir: &Path, game: G, pits: usize) -> Result<TableSet<G>> {
+        let range = game.table_pits_range();
+        if !range.contains(&pits) {
+            return Err(Error::Unsupported(format!(
+                "{pits} pits per side: {} tables exist for {} to {} pits per side",
+                game.name(),
+                range.start(),
+                range.end()
+            )));
+        }
+        Ok(TableSet {
+            dir: dir.to_path_buf(),
+            game,
+            pits,
+            tables: vec![None],
+        })
+    }
+
+    /// Open the tables for 1..=`max_seeds` seeds from `dir`; every one must
+    /// be present and sound.
+    pub fn open(dir: &Path, game: G, pits: usize, max_seeds: usize) -> Result<TableSet<G>> {
+        let mut set = TableSet::empty(dir, game, pits)?;
+        for k in 1..=max_seeds {
+            set.push(Table::open(dir, set.spec(k))?);
+        }
+        Ok(set)
+    }
+
+    /// Open as many consecutive tables from 1 seed upwards as `dir` holds
+    /// (possibly none). A table that is present but unusable is an error.
+    pub fn open_available(dir: &Path, game: G, pits: usize) -> Result<TableSet<G>> {
+        let mut set = TableSet::empty(dir, game, pits)?;
+        for k in 1..=MAX_INDEX_SEEDS {
+            match Table::open(dir, set.spec(k)) {
+                Ok(t) => set.push(t),
+                Err(Error::MissingTable { .. }) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(set)
+    }
+
+    /// Open the tables for 1..=`seeds` seeds, building the missing ones
+    /// first when `policy` allows it (else a missing table is
+    /// [`Error::MissingTable`], naming the first missing file and the
+    /// tables needed). Tables beyond `seeds` that are already on disk are
+    /// opened too.
+    pub fn open_or_build(
+        dir: &Path,
+        game: G,
+        pits: usize,
+        seeds: usize,
+        policy: &OnDemand,
+        settings: &BuildSettings,
+    ) -> Result<TableSet<G>> {
+        let set = TableSet::open_available(dir, game, pits)?;
+        if set.max_seeds() >= seeds {
+            return Ok(set);
+        }
+        let missing = || Error::MissingTable {
+            path: set.spec(set.max_seeds() + 1).path(dir),
+            table: set.spec(seeds).label(),
+        };
+        let limit = match *policy {
+            OnDemand::Never => return Err(missing()),
+            OnDemand::UpTo(limit) => limit,
+        };
+        let mut entries = 0u64;
+        for k in set.max_seeds() + 1..=seeds {
+            entries = entries.saturating_add(set.spec(k).indexer()?.count());
+        }
+        if entries > limit {
+            return Err(missing());
+        }
+        settings.progress.event(&Event::BuildingMissing {
+            game: game.name(),
+            pits,
+            seeds,
+            entries,
+            unit: G::ENTRY,
+            dir,
+        });
+        drop(set);
+        build(&BuildOptions {
+            dir: dir.to_path_buf(),
+            game,
+            pits,
+            max_seeds: seeds,
+            threads: settings.threads,
+            memory_budget: settings.memory_budget,
+            progress: settings.progress.clone(),
+        })?;
+        TableSet::open_available(dir, game, pits)
+    }
+
+    /// Add the table for the next seed count (used by the builder).
+    pub(crate) fn push(&mut self, table: Table) {
+        debug_assert_eq!(table.spec().seeds, self.tables.len());
+        self.tables.push(Some(table));
+    }
+
+    /// The spec of this set's table for `k` seeds.
+    pub fn spec(&self, k: usize) -> TableSpec {
+        TableSpec {
+            game: self.game.table_game(),
+            pits: self.pits,
+            seeds: k,
+        }
+    }
+
+    /// The rule set the tables were built under.
+    pub fn game(&self) -> G {
+        self.game
+    }
+
+    /// Pits per side.
+    pub fn pits(&self) -> usize {
+        self.pits
+    }
+
+    /// The table directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Largest seed count covered.
+    pub fn max_seeds(&self) -> usize {
+        self.tables.len() - 1
+    }
+
+    /// The table for `k` seeds, if loaded.
+    #[inline]
+    pub fn table(&self, k: usize) -> Option<&Table> {
+        self.tables.get(k).and_then(|t| t.as_ref())
+    }
+
+    /// Total bytes of the loaded table files.
+    pub fn total_bytes(&self) -> u64 {
+        self.tables.iter().flatten().map(|t| t.file_len()).sum()
+    }
+
+    /// Refuse tables of other rules or another board width than `game` on
+    /// `pits` pits: using them would give wrong values.
+    pub fn check(&self, game: G, pits: usize) -> Result<()> {
+        if game == self.game && pits == self.pits {
+            return Ok(());
+        }
+        let describe = |g: G, p: usize| match g.rules_name() {
+            Some(r) => format!("{} under {r} rules, {p} pits per side", g.name()),
+            None => format!("{}, {p} pits per side", g),
+        };
+        Err(Error::WrongTables {
+            dir: self.dir.clone(),
+            asked: describe(game, pits),
+            found: describe(self.game, self.pits),
+        })
+    }
+
+    /// Decode tables into memory ([`Table::load_into_memory`]: one read per
+    /// look-up instead of two), from the largest seed count up to
+    /// `max_seeds` downwards, each one that still fits in `budget` bytes
+    /// with those before it (tables without entries are left alone).
+    /// Returns the bytes held in memory.
+    pub fn load_into_memory(&mut self, max_seeds: usize, budget: u64) -> Result<u64> {
+        let mut used = 0;
+        for table in self
+            .tables
+            .iter_mut()
+            .take(max_seeds.saturating_add(1))
+            .rev()
+            .flatten()
+        {
+            let bytes = table.memory_bytes();
+            if !table.is_empty() && used + bytes <= budget {
+                table.load_into_memory()?;
+                used += bytes;
+            }
+        }
+        Ok(used)
+    }
+
+    /// The value of `pos` for the side to move (final score difference
+    /// under perfect play), or `None` when it needs a table not loaded.
+    pub fn value(&self, pos: &G::Position) -> Option<i32> {
+        if G::pits(pos) != self.pits {
+            return None;
+        }
+        G::table_value(self, pos)
+    }
+
+    /// The value of every legal move of `pos`.
+    pub fn move_values(&self, pos: &G::Position) -> Option<Vec<MoveValue>> {
+        if G::pits(pos) != self.pits {
+            return None;
+        }
+        G::move_values(self, pos)
+    }
+
+    /// A best move of `pos` and its value (`None` when the game is over or
+    /// the tables do not cover it).
+    pub fn best_move(&self, pos: &G::Position) -> Option<(usize, i32)> {
+        if G::pits(pos) != self.pits {
+            return None;
+        }
+        G::best_move(self, pos)
+    }
+
+    /// A principal variation from `pos`.
+    pub fn principal_variation(&self, pos: &G::Position) -> Option<Line> {
+        if G::pits(pos) != self.pits {
+            return None;
+        }
+        G::principal_variation(self, pos)
+    }
+}
