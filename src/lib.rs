@@ -1,26 +1,71 @@
 //! # mancala
 //!
-//! Rules engine, endgame tables, solver and agents for the mancala family
-//! (Kalah, Awari, Oware).
+//! Rules engine, endgame tables, solver and agents for the mancala family:
+//! Kalah(m, n) under three rule sets, Awari and Oware. Exact values you can
+//! trust, for researchers, players and teachers.
 //!
-//! - [`side`], [`sow`]: the two players, and the sowing core every game shares;
-//! - [`kalah`]: Kalah(m, n) positions, rules, table builder, look-ups,
-//!   verification, game graphs and a plain reference minimax;
-//! - [`awari`]: the same for Awari and Oware (retrograde tables with cycles);
-//! - [`tables`]: the dense position index, the table file format, its
-//!   reader and writer, and the build driver;
+//! Every rule set implements one trait, [`Game`]; the tables of any game are
+//! a [`TableSet`] (opened by memory map, built on demand); [`solve`] solves
+//! Kalah positions above the tables; [`play`] has the agents and the match
+//! runner. `ARCHITECTURE.md` has the map.
+//!
+//! Value a Kalah position from its tables (built on first use), then solve
+//! it with the search:
+//!
+//! ```
+//! use mancala::{solve, BuildSettings, Game, KalahRules, OnDemand, SolveOptions, TableSet};
+//!
+//! let dir = std::env::temp_dir().join("mancala-doc-kalah");
+//! let rules = KalahRules::Default;
+//! // Three pits per side, 7 seeds in play, stores 0 and 0, South to move.
+//! let pos = rules.parse("1 0 2 0 3 1 0 0").unwrap();
+//! let k = KalahRules::table_seeds(&pos);
+//! let tables = TableSet::open_or_build(
+//!     &dir, rules, 3, k, &OnDemand::UpTo(1_000_000), &BuildSettings::default(),
+//! ).unwrap();
+//! let value = tables.value(&pos).unwrap();
+//! for mv in tables.move_values(&pos).unwrap() {
+//!     assert!(mv.value <= value); // no move is worth more than the position
+//! }
+//! let solution = solve(&pos, Some(&tables), &SolveOptions::default()).unwrap();
+//! assert_eq!(solution.value, value);
+//! assert!(solution.exact);
+//! ```
+//!
+//! The same for an Awari board, whose tables solve cycles (endless play is
+//! worth 0):
+//!
+//! ```
+//! use mancala::{AwariGame, BuildSettings, Game, OnDemand, TableSet};
+//!
+//! let dir = std::env::temp_dir().join("mancala-doc-awari");
+//! let game = AwariGame::Awari;
+//! let pos = game.start(3, 2).unwrap(); // Awari with 3 pits, 2 seeds each
+//! let tables = TableSet::open_or_build(
+//!     &dir, game, 3, 12, &OnDemand::UpTo(10_000_000), &BuildSettings::default(),
+//! ).unwrap();
+//! let value = tables.value(&pos).unwrap();
+//! let best = tables.move_values(&pos).unwrap().iter().map(|m| m.value).max();
+//! assert_eq!(best, Some(value));
+//! let line = tables.principal_variation(&pos).unwrap();
+//! let mut end = pos;
+//! game.play_line(&mut end, &line.moves).unwrap(); // the line replays
+//! ```
+//!
+//! Modules:
+//!
+//! - [`game`]: the family trait; [`family`]: the registry of rule sets by
+//!   name ([`Rules`], [`GameSpec`]);
+//! - [`kalah`], [`awari`]: each family's positions, rules, builder, table
+//!   look-ups, verification and plain reference solver;
+//! - [`tables`]: the dense index, the file format, reader and writer, the
+//!   table set, the build driver and the generic verifier;
 //! - [`search`]: the Kalah solver (MTD(f), transposition table, futility,
 //!   ETC, table probes, two threads);
-//! - [`play`]: positions of any game behind one type, the agents, and
-//!   matches and tournaments with statistics.
-//!
-//! ```
-//! use mancala::kalah::{KalahRules, Position};
-//!
-//! let mut p = Position::start(6, 4).unwrap();
-//! p.play_line("25-", KalahRules::Default).unwrap();
-//! assert_eq!(p.stores(), [2, 0]);
-//! ```
+//! - [`play`]: positions of any game behind one type, the agents, matches
+//!   and tournaments with statistics;
+//! - [`side`], [`sow`], [`notation`], [`progress`], [`error`]: what every
+//!   game shares.
 
 #![warn(missing_docs)]
 
@@ -37,4 +82,12 @@ pub mod side;
 pub mod sow;
 pub mod tables;
 
+pub use awari::{AwariGame, AwariPosition};
 pub use error::{Error, Result};
+pub use family::{GameSpec, Rules};
+pub use game::{Game, Line, MoveValue, Step};
+pub use kalah::{KalahRules, Position};
+pub use progress::{Event, Observer};
+pub use search::{solve, Solution, SolveOptions};
+pub use side::Side;
+pub use tables::{BuildSettings, OnDemand, TableSet};

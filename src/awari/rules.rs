@@ -1,4 +1,4 @@
-//! Awari and Oware rules (`RULES.md`, sections "Awari" and "Oware"), on
+//! Awari and Oware rules (`docs/RULES.md`, sections "Awari" and "Oware"), on
 //! boards of [`AWARI_MIN_PITS`]`..=`[`AWARI_MAX_PITS`] pits per side.
 //!
 //! # Boards
@@ -32,7 +32,7 @@
 //! - Endless play splits the seeds left on the board evenly: it adds 0 to the
 //!   score difference.
 //!
-//! Where `RULES.md` is silent, the choice made is:
+//! Where the rules are silent, the choice made is:
 //!
 //! - **Feeding before grand slam.** "Every legal move" in the grand-slam
 //!   rule means every move that satisfies the feeding rule. So when the

@@ -23,7 +23,7 @@
 //! can repeat, so there a game also ends when a position repeats (same
 //! board, same side to move) or after [`MatchOptions::max_plies`] plies
 //! (default [`DEFAULT_MAX_PLIES`]); the seeds left on the board are then
-//! split evenly and add nothing to the difference (`RULES.md`, Awari rule
+//! split evenly and add nothing to the difference (`docs/RULES.md`, Awari rule
 //! 6): the result is decided by the seeds captured, equal is a draw. Kalah
 //! positions never repeat and Kalah games always end by the rules.
 
@@ -52,7 +52,7 @@ pub const DEFAULT_RANDOM_OPENING: usize = 10;
 /// Significance level of the "stronger" relation.
 pub const SIGNIFICANCE: f64 = 0.05;
 
-/// Default ply cap of Awari and Oware games in a match (`RULES.md`).
+/// Default ply cap of Awari and Oware games in a match (`docs/RULES.md`).
 pub const DEFAULT_MAX_PLIES: usize = 500;
 
 /// How a game of a match ended.
@@ -97,7 +97,7 @@ impl TimeStats {
         self.max_seconds = self.max_seconds.max(s);
     }
 
-    fn merge(&mut self, o: &TimeStats) {
+    pub(crate) fn merge(&mut self, o: &TimeStats) {
         self.moves += o.moves;
         self.total_seconds += o.total_seconds;
         self.max_seconds = self.max_seconds.max(o.max_seconds);
@@ -563,264 +563,7 @@ pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> M
     }
 }
 
-/// P(X >= floor(points)) for X binomial(n, 1/2): the one-sided p-value of
-/// "A is stronger" when A scored `points` in `n` games.
-pub fn binomial_p_value(n: u64, points: f64) -> f64 {
-    let k = points.floor().max(0.0) as u64;
-    if k == 0 {
-        return 1.0;
-    }
-    if k > n {
-        return 0.0;
-    }
-    // Sum the upper tail in log space: ln C(n, j) - n ln 2.
-    let ln2 = std::f64::consts::LN_2;
-    let mut ln_pmf = -(n as f64) * ln2; // j = 0
-    let mut terms = Vec::with_capacity((n - k + 1) as usize);
-    for j in 0..n {
-        if j >= k {
-            terms.push(ln_pmf);
-        }
-        ln_pmf += ((n - j) as f64).ln() - ((j + 1) as f64).ln();
-    }
-    terms.push(ln_pmf); // j = n
-    let max = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let sum: f64 = terms.iter().map(|t| (t - max).exp()).sum();
-    (max + sum.ln()).exp().min(1.0)
-}
-
-/// Wilson score interval of a proportion: `points` successes in `n` trials
-/// (draws counted as half points), `z` the normal quantile (1.96 for 95%).
-pub fn wilson_interval(points: f64, n: u64, z: f64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let n = n as f64;
-    let p = points / n;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-/// Everything a tournament needs.
-#[derive(Clone, Debug)]
-pub struct TournamentOptions {
-    /// The game.
-    pub game: GameSpec,
-    /// The agents (at least two).
-    pub agents: Vec<AgentSpec>,
-    /// Games per pairing.
-    pub games: usize,
-    /// The tournament seed (each pairing gets its own match seed from it).
-    pub seed: u64,
-    /// As in [`MatchOptions::random_opening`].
-    pub random_opening: Option<usize>,
-    /// Worker threads.
-    pub threads: Option<usize>,
-    /// Where progress goes (silent by default).
-    pub progress: Observer,
-    /// Endgame tables for the perfect agent.
-    pub tables: Option<Tables>,
-    /// As in [`MatchOptions::max_plies`].
-    pub max_plies: usize,
-}
-
-/// The outcome of a tournament.
-#[derive(Clone, Debug, Serialize)]
-pub struct TournamentReport {
-    /// The game.
-    pub game: String,
-    /// The agents, in the order given.
-    pub agents: Vec<String>,
-    /// Games per pairing.
-    pub games: usize,
-    /// `score[i][j]`: agent i's score fraction against agent j (`None` on
-    /// the diagonal).
-    pub score: Vec<Vec<Option<f64>>>,
-    /// `p_value[i][j]`: p-value of "i is stronger than j".
-    pub p_value: Vec<Vec<Option<f64>>>,
-    /// `stronger[i][j]`: i is significantly stronger than j.
-    pub stronger: Vec<Vec<bool>>,
-    /// An order of the agents (indices, strongest first) consistent with
-    /// every significant result, when one exists.
-    pub order: Option<Vec<usize>>,
-    /// Otherwise a cycle of the "stronger" relation (each stronger than the
-    /// next, the last stronger than the first).
-    pub cycle: Option<Vec<usize>>,
-    /// Per-move times of each agent over all its games.
-    pub times: Vec<TimeReport>,
-    /// Every pairing's match report.
-    pub matches: Vec<MatchReport>,
-}
-
-/// Play every pairing of a tournament.
-pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
-    let n = opts.agents.len();
-    if n < 2 {
-        return Err(Error::Unsupported(
-            "a tournament needs at least two agents".into(),
-        ));
-    }
-    let mut score = vec![vec![None; n]; n];
-    let mut p = vec![vec![None; n]; n];
-    let mut times = vec![TimeStats::default(); n];
-    let mut matches = Vec::new();
-    let mut pair = 0u64;
-    for i in 0..n {
-        for j in i + 1..n {
-            let m = MatchOptions {
-                game: opts.game,
-                a: opts.agents[i].clone(),
-                b: opts.agents[j].clone(),
-                games: opts.games,
-                seed: mix(opts.seed ^ mix(pair)),
-                random_opening: opts.random_opening,
-                threads: opts.threads,
-                progress: opts.progress.clone(),
-                tables: opts.tables.clone(),
-                max_plies: opts.max_plies,
-            };
-            pair += 1;
-            let (report, records) = run_match(&m)?;
-            for r in &records {
-                times[i].merge(&r.a_time);
-                times[j].merge(&r.b_time);
-            }
-            let b_points = report.b_wins as f64 + report.draws as f64 / 2.0;
-            score[i][j] = Some(report.a_score);
-            score[j][i] = Some(1.0 - report.a_score);
-            p[i][j] = Some(report.p_value);
-            p[j][i] = Some(binomial_p_value(report.games, b_points));
-            matches.push(report);
-        }
-    }
-    let stronger: Vec<Vec<bool>> = p
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|v| v.is_some_and(|v| v < SIGNIFICANCE))
-                .collect()
-        })
-        .collect();
-    let (order, cycle) = match order_or_cycle(&stronger) {
-        Ok(o) => (Some(o), None),
-        Err(c) => (None, Some(c)),
-    };
-    Ok(TournamentReport {
-        game: opts.game.to_string(),
-        agents: opts.agents.iter().map(|a| a.to_string()).collect(),
-        games: opts.games,
-        score,
-        p_value: p,
-        stronger,
-        order,
-        cycle,
-        times: times.into_iter().map(TimeReport::from).collect(),
-        matches,
-    })
-}
-
-/// An order of the agents, strongest first, in which every agent comes
-/// before each agent it is stronger than (`stronger[i][j]`); or, when the
-/// relation has a cycle, one cycle `c` with `c[0]` stronger than `c[1]`, ...,
-/// and the last stronger than `c[0]`. Among agents the relation does not
-/// separate, the given order is kept.
-pub fn order_or_cycle(stronger: &[Vec<bool>]) -> std::result::Result<Vec<usize>, Vec<usize>> {
-    let n = stronger.len();
-    // 0 unvisited, 1 on the stack, 2 done.
-    let mut state = vec![0u8; n];
-    let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<usize> = Vec::new();
-    fn visit(
-        v: usize,
-        g: &[Vec<bool>],
-        state: &mut [u8],
-        post: &mut Vec<usize>,
-        stack: &mut Vec<usize>,
-    ) -> Option<Vec<usize>> {
-        state[v] = 1;
-        stack.push(v);
-        for w in 0..g.len() {
-            if !g[v][w] {
-                continue;
-            }
-            match state[w] {
-                1 => {
-                    let at = stack.iter().position(|&x| x == w).expect("on stack");
-                    return Some(stack[at..].to_vec());
-                }
-                0 => {
-                    if let Some(c) = visit(w, g, state, post, stack) {
-                        return Some(c);
-                    }
-                }
-                _ => {}
-            }
-        }
-        stack.pop();
-        state[v] = 2;
-        post.push(v);
-        None
-    }
-    // Visit in reverse so that the reversed post-order keeps the given order
-    // among unrelated agents.
-    for v in (0..n).rev() {
-        if state[v] == 0 {
-            if let Some(c) = visit(v, stronger, &mut state, &mut post, &mut stack) {
-                return Err(c);
-            }
-        }
-    }
-    post.reverse();
-    Ok(post)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn published_binomial_criterion() {
-        // "A is stronger if it scores at least 32 of 50 (p = 0.0325)".
-        let p = binomial_p_value(50, 32.0);
-        assert!((p - 0.0325).abs() < 0.0005, "{p}");
-        assert!(binomial_p_value(50, 31.5) > SIGNIFICANCE);
-        assert!((binomial_p_value(1, 1.0) - 0.5).abs() < 1e-12);
-        assert_eq!(binomial_p_value(10, 0.0), 1.0);
-        assert!((binomial_p_value(10, 10.0) - 1.0 / 1024.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn wilson_interval_contains_the_score() {
-        let (lo, hi) = wilson_interval(32.0, 50, 1.96);
-        assert!(lo < 0.64 && 0.64 < hi);
-        assert!(
-            (lo - 0.4995).abs() < 0.002 && (hi - 0.7604).abs() < 0.002,
-            "{lo} {hi}"
-        );
-        let (lo, hi) = wilson_interval(0.0, 10, 1.96);
-        assert_eq!(lo, 0.0);
-        assert!(hi > 0.2 && hi < 0.35);
-    }
-
-    #[test]
-    fn order_and_cycles() {
-        let t = true;
-        let f = false;
-        // 2 > 0 > 1.
-        let g = vec![vec![f, t, f], vec![f, f, f], vec![t, f, f]];
-        assert_eq!(order_or_cycle(&g), Ok(vec![2, 0, 1]));
-        // Nothing significant: the given order.
-        let g = vec![vec![f; 3]; 3];
-        assert_eq!(order_or_cycle(&g), Ok(vec![0, 1, 2]));
-        // 0 > 1 > 2 > 0.
-        let g = vec![vec![f, t, f], vec![f, f, t], vec![t, f, f]];
-        let c = order_or_cycle(&g).unwrap_err();
-        assert_eq!(c.len(), 3);
-        for k in 0..3 {
-            assert!(g[c[k]][c[(k + 1) % 3]]);
-        }
-    }
-}
+pub use crate::play::stats::{binomial_p_value, wilson_interval};
+pub use crate::play::tournament::{
+    order_or_cycle, run_tournament, TournamentOptions, TournamentReport,
+};

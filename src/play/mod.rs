@@ -4,3 +4,5 @@
 pub mod agents;
 pub mod arena;
 pub mod state;
+pub mod stats;
+pub mod tournament;

@@ -16,7 +16,7 @@
 //! already been given to their owner (see [`AwariState`]), so the scores are
 //! final; when a match ends a game by repetition or at its ply cap, the seeds
 //! left on the board are split evenly and add nothing to the difference
-//! (`RULES.md`, Awari rule 6).
+//! (`docs/RULES.md`, Awari rule 6).
 
 use crate::side::{side_index, Side};
 use crate::sow::MAX_PITS;

@@ -1,0 +1,252 @@
+//! The contracts every game of the family keeps, written once and run for
+//! every registered rule set: notation round trips, bad lines leave the
+//! position as it was, the tables (built on demand) agree with each game's
+//! plain reference solver, move values, best moves and principal variations
+//! agree with the value, the on-demand policy, verification, and tables of
+//! other rules or widths are refused.
+
+use std::path::Path;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use mancala::awari::reference::awari_value;
+use mancala::game::PvEnd;
+use mancala::kalah::reference::Minimax;
+use mancala::tables::verify::verify;
+use mancala::{AwariGame, BuildSettings, Error, Game, KalahRules, OnDemand, Side, TableSet};
+
+/// A position reached from the start of (`pits`, `seeds`) by random legal
+/// moves (at most `plies`), and whether it is over.
+fn random_position<G: Game>(
+    game: G,
+    pits: usize,
+    seeds: usize,
+    plies: usize,
+    rng: &mut StdRng,
+) -> G::Position {
+    let mut pos = game.start(pits, seeds).unwrap();
+    for _ in 0..rng.gen_range(0..=plies) {
+        let moves = game.legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let pit = moves.pit(rng.gen_range(0..moves.len()));
+        game.play(&mut pos, pit).unwrap();
+    }
+    pos
+}
+
+/// Final score difference for the side to move in `start` once the game
+/// has reached `end`.
+fn score_difference<G: Game>(start: &G::Position, end: &G::Position) -> i32 {
+    let s = G::scores(end);
+    let d = s[0] as i32 - s[1] as i32;
+    match G::to_move(start) {
+        Side::South => d,
+        Side::North => -d,
+    }
+}
+
+fn notation_round_trips<G: Game>(game: G, pits: usize, seeds: usize) {
+    let mut rng = StdRng::seed_from_u64(1);
+    for _ in 0..300 {
+        let pos = random_position(game, pits, seeds, 40, &mut rng);
+        let back = game.parse(&pos.to_string()).unwrap();
+        // Notation carries no side to move: compare the board as written.
+        assert_eq!(back.to_string(), pos.to_string(), "{game}");
+        assert_eq!(G::pits(&back), pits);
+    }
+}
+
+fn bad_lines_leave_the_position_as_it_was<G: Game>(game: G, pits: usize, seeds: usize) {
+    let start = game.start(pits, seeds).unwrap();
+    for line in ["x", "0 0", "-0", "0--1", "9"] {
+        let mut pos = start;
+        let err = game.play_line(&mut pos, line).unwrap_err();
+        assert!(
+            matches!(err, Error::BadMoves { .. }),
+            "{game} {line}: {err}"
+        );
+        assert_eq!(pos, start, "{game} {line}: the position changed");
+    }
+}
+
+/// The tables of `game` on `pits` pits up to `k` seeds against `reference`
+/// on random positions, with move values, best moves and principal
+/// variations consistent with the values.
+fn tables_agree_with_the_reference<G: Game>(
+    game: G,
+    dir: &Path,
+    pits: usize,
+    seeds: usize,
+    mut reference: impl FnMut(&G::Position) -> i32,
+) {
+    let k = 2 * pits * seeds;
+    let set = TableSet::open_or_build(
+        dir,
+        game,
+        pits,
+        k,
+        &OnDemand::UpTo(50_000_000),
+        &BuildSettings::default(),
+    )
+    .unwrap();
+    let mut rng = StdRng::seed_from_u64(2);
+    let mut checked = 0;
+    for _ in 0..400 {
+        let pos = random_position(game, pits, seeds, 30, &mut rng);
+        let value = set.value(&pos).expect("tables cover the game");
+        assert_eq!(value, reference(&pos), "{game} {pos}");
+        let moves = set.move_values(&pos).unwrap();
+        if game.is_over(&pos) {
+            assert!(moves.is_empty(), "{game} {pos}");
+            continue;
+        }
+        let best = moves.iter().map(|m| m.value).max().unwrap();
+        assert_eq!(best, value, "{game} {pos}: best move value");
+        let (pit, v) = set.best_move(&pos).unwrap();
+        assert_eq!(v, value);
+        assert_eq!(moves.iter().find(|m| m.pit == pit).unwrap().value, value);
+        let line = set.principal_variation(&pos).unwrap();
+        let mut end = pos;
+        let played = game.play_line(&mut end, &line.moves).unwrap();
+        assert_eq!(played, line.plies, "{game} {pos}: {}", line.moves);
+        if line.end == PvEnd::GameOver {
+            game.settle(&mut end);
+            assert!(game.is_over(&end), "{game} {pos}: {}", line.moves);
+            assert_eq!(
+                score_difference::<G>(&pos, &end),
+                value,
+                "{game} {pos}: {}",
+                line.moves
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 100, "{game}: only {checked} positions in play");
+    for s in 1..=k.min(10) {
+        let report = verify(&set, s, None, 1, &Default::default()).unwrap();
+        assert!(report.is_sound(), "{game} k={s}: {report:?}");
+    }
+}
+
+fn on_demand_policy_and_wrong_tables<G: Game>(game: G, other: G, pits: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let settings = BuildSettings::default();
+    // Never build: the first missing table is named, with the tables needed.
+    match TableSet::open_or_build(d, game, pits, 4, &OnDemand::Never, &settings) {
+        Err(Error::MissingTable { path, table }) => {
+            assert!(path.ends_with(TableSet::empty(d, game, pits).unwrap().spec(1).file_name()));
+            assert_eq!(
+                (table.game, table.pits, table.seeds),
+                (game.name(), pits, 4)
+            );
+        }
+        other => panic!("{game}: {other:?}"),
+    }
+    // Too large for the policy: the same error, nothing built.
+    assert!(matches!(
+        TableSet::open_or_build(d, game, pits, 4, &OnDemand::UpTo(1), &settings),
+        Err(Error::MissingTable { .. })
+    ));
+    assert_eq!(
+        TableSet::open_available(d, game, pits).unwrap().max_seeds(),
+        0
+    );
+    let set =
+        TableSet::open_or_build(d, game, pits, 4, &OnDemand::UpTo(1 << 30), &settings).unwrap();
+    assert_eq!(set.max_seeds(), 4);
+    assert!(set.check(game, pits).is_ok());
+    assert!(matches!(
+        set.check(other, pits),
+        Err(Error::WrongTables { .. })
+    ));
+    assert!(matches!(
+        set.check(game, pits + 1),
+        Err(Error::WrongTables { .. })
+    ));
+}
+
+#[test]
+fn notation_round_trips_for_every_game() {
+    for rules in KalahRules::ALL {
+        notation_round_trips(rules, 4, 3);
+    }
+    for game in AwariGame::ALL {
+        notation_round_trips(game, 4, 3);
+    }
+}
+
+#[test]
+fn bad_lines_leave_the_position_as_it_was_for_every_game() {
+    for rules in KalahRules::ALL {
+        bad_lines_leave_the_position_as_it_was(rules, 4, 3);
+    }
+    for game in AwariGame::ALL {
+        bad_lines_leave_the_position_as_it_was(game, 4, 3);
+    }
+}
+
+#[test]
+fn tables_agree_with_each_games_reference_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    for rules in KalahRules::ALL {
+        let mut mm = Minimax::new(rules);
+        tables_agree_with_the_reference(rules, dir.path(), 3, 3, |p| mm.value(p));
+    }
+    for game in AwariGame::ALL {
+        tables_agree_with_the_reference(game, dir.path(), 3, 2, |p| {
+            let [mine, theirs] = p.captured_by_mover_opponent();
+            awari_value(&p.cells(), 3, game) + mine as i32 - theirs as i32
+        });
+    }
+}
+
+#[test]
+fn the_on_demand_policy_and_wrong_tables_for_every_game() {
+    on_demand_policy_and_wrong_tables(KalahRules::Default, KalahRules::CaptureNeedsOpposite, 3);
+    on_demand_policy_and_wrong_tables(AwariGame::Awari, AwariGame::Oware, 3);
+}
+
+#[test]
+fn the_solver_and_the_perfect_agent_refuse_tables_of_other_rules() {
+    use mancala::play::agents::{AgentSpec, Tables};
+    use mancala::{solve, Rules, SolveOptions};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let set = TableSet::open_or_build(
+        dir.path(),
+        KalahRules::Default,
+        3,
+        6,
+        &OnDemand::UpTo(1 << 30),
+        &BuildSettings::default(),
+    )
+    .unwrap();
+    let pos = KalahRules::CaptureNeedsOpposite.start(3, 1).unwrap();
+    let opts = SolveOptions {
+        rules: KalahRules::CaptureNeedsOpposite,
+        ..SolveOptions::default()
+    };
+    let err = solve(&pos, Some(&set), &opts).unwrap_err();
+    assert!(matches!(err, Error::WrongTables { .. }), "{err}");
+    assert!(err.to_string().contains("capture-needs-opposite"), "{err}");
+    let tables = Some(Tables::Kalah(Arc::new(set)));
+    let perfect: AgentSpec = "perfect".parse().unwrap();
+    let err = perfect
+        .build(
+            Rules::Kalah(KalahRules::EndWhenMoverEmpty),
+            tables.clone(),
+            1,
+        )
+        .err()
+        .expect("refused");
+    assert!(matches!(err, Error::WrongTables { .. }), "{err}");
+    let err = perfect
+        .build(Rules::Awari(AwariGame::Awari), tables, 1)
+        .err()
+        .expect("refused");
+    assert!(matches!(err, Error::WrongTables { .. }), "{err}");
+}
