@@ -14,7 +14,7 @@
 //! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
 //! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
-//! | `perfect[:TIME]` | Kalah: table play, alpha-beta on final store difference above the tables ([`perfect`]); Awari, Oware: timed alpha-beta alone ([`perfect_awari`]) |
+//! | `perfect[:TIME]` | the tables within their range, the game's own search with table probes above them ([`perfect`]: MTD(f) in Kalah, alpha-beta in Awari and Oware) |
 //!
 //! Choices the published descriptions leave open, written down here: the
 //! deterministic agents break ties towards the leftmost pit; a search depth
@@ -31,9 +31,11 @@
 //! own captured minus the opponent's, the heuristic's H4 and H6 are the
 //! captured totals and H5 is the rightmost-pit flag as in Kalah. There are
 //! no extra turns in Awari, so every depth is one move of alternating sides.
-//! `perfect` is one agent per game family: the Kalah one reads the tables
-//! ([`perfect`]); the Awari/Oware one searches only, until Awari tables
-//! exist ([`perfect_awari`]).
+//! `perfect` is one agent for every game ([`perfect::PerfectAgent`]): it
+//! plays from the game's tables within their range and searches above them
+//! with the game's own search (the MTD(f) solver in Kalah, an
+//! iterative-deepening alpha-beta in Awari and Oware), both probing the
+//! tables.
 
 use std::fmt;
 use std::str::FromStr;
@@ -52,7 +54,6 @@ use crate::tables::TableSet;
 pub mod greedy;
 pub mod mcts;
 pub mod perfect;
-pub mod perfect_awari;
 pub mod random;
 pub mod search;
 
@@ -280,15 +281,10 @@ impl AgentSpec {
                 (Rules::Awari(game), tables) => {
                     let tables = match tables {
                         None => None,
-                        Some(Tables::Awari(t)) => {
-                            t.check(game, t.pits())?;
-                            Some(t)
-                        }
+                        Some(Tables::Awari(t)) => Some(t),
                         Some(other) => return Err(other.wrong_for(game)),
                     };
-                    Box::new(perfect_awari::PerfectAwariAgent::with_tables(
-                        game, tables, time, name,
-                    ))
+                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
                 }
             },
         })

@@ -1,4 +1,4 @@
-//! The perfect agent in Awari and Oware: the tables within their range, a
+//! The perfect agent's engine in Awari and Oware: the tables within their range, a
 //! search with table probes above it.
 //!
 //! When the Awari (or Oware) tables of the board width cover the seeds on
@@ -23,12 +23,12 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::perfect::SearchOutcome;
-use super::{Agent, Choice};
+use super::{PerfectPlay, SearchOutcome};
+use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
+use crate::play::agents::Choice;
 use crate::play::state::State;
 use crate::tables::TableSet;
 
@@ -85,76 +85,91 @@ impl std::hash::Hasher for BoardHasher {
 
 type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<BoardHasher>>;
 
-/// The agent `perfect[:TIME]` in Awari and Oware.
-pub struct PerfectAwariAgent {
-    game: AwariGame,
-    tables: Option<Arc<TableSet<AwariGame>>>,
-    time: Duration,
-    name: String,
-    /// Bounds on board values; valid from one move to the next of the
-    /// agent's game (they depend on the board and the width only).
+/// What the Awari search keeps from one move to the next: bounds on
+/// board values (they depend on the board and the width only).
+pub struct AwariEngine {
     tt: Tt,
     /// Pits per side of the boards in `tt` (a 12-cell board alone does not
     /// say: `1 1 0 2` is another board with 2 pits than with 3).
     tt_pits: usize,
 }
 
-impl std::fmt::Debug for PerfectAwariAgent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PerfectAwariAgent({}, {})", self.game, self.name)
-    }
-}
-
-impl PerfectAwariAgent {
-    /// A perfect agent for `game` thinking `time` per move, by search alone.
-    pub fn new(game: AwariGame, time: Duration, name: String) -> PerfectAwariAgent {
-        PerfectAwariAgent::with_tables(game, None, time, name)
-    }
-
-    /// A perfect agent for `game` reading `tables` (of that game; any board
-    /// width, used when it matches the board's) and thinking `time` per move
-    /// above their range.
-    pub fn with_tables(
-        game: AwariGame,
-        tables: Option<Arc<TableSet<AwariGame>>>,
-        time: Duration,
-        name: String,
-    ) -> PerfectAwariAgent {
-        debug_assert!(tables.as_ref().map_or(true, |t| t.game() == game));
-        PerfectAwariAgent {
-            game,
-            tables,
-            time,
-            name,
+impl Default for AwariEngine {
+    fn default() -> AwariEngine {
+        AwariEngine {
             tt: Tt::with_capacity_and_hasher(TT_LIMIT, Default::default()),
             tt_pits: 0,
         }
     }
+}
 
-    /// Search `board` (`m` pits per side, not over) until `deadline`: the
-    /// best move of the last completed depth and its value in seeds still to
-    /// be captured (mover minus opponent). The first depth always completes.
-    pub fn search(&mut self, board: &[u8; 12], m: usize, deadline: Instant) -> SearchOutcome {
+impl std::fmt::Debug for AwariEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AwariEngine({} entries)", self.tt.len())
+    }
+}
+
+impl AwariEngine {
+    /// Search `board` (`m` pits per side, not over) of `game` until
+    /// `deadline`, probing `tables`: the best move of the last completed
+    /// depth and its value in seeds still to be captured (mover minus
+    /// opponent). The first depth always completes.
+    pub fn search(
+        &mut self,
+        game: AwariGame,
+        tables: Option<&TableSet<AwariGame>>,
+        board: &[u8; 12],
+        m: usize,
+        deadline: Instant,
+    ) -> SearchOutcome {
         if m != self.tt_pits {
             self.tt.clear();
             self.tt_pits = m;
         }
-        search_awari(
-            board,
-            m,
-            self.game,
-            self.tables.as_deref(),
-            deadline,
-            &mut self.tt,
-        )
+        search_awari(board, m, game, tables, deadline, &mut self.tt)
+    }
+}
+
+impl PerfectPlay for AwariGame {
+    type Engine = AwariEngine;
+
+    fn position(state: &State) -> Option<AwariPosition> {
+        match state {
+            State::Awari(s) => Some(*s.position()),
+            _ => None,
+        }
     }
 
-    /// The best move of `board` by the tables and its value, when they
-    /// cover it: [`TableSet<AwariGame>::best_move`], which also makes progress
-    /// towards a won value (a best value alone can go round a cycle).
-    pub fn table_move(&self, board: &[u8; 12], m: usize) -> Option<(usize, i32)> {
-        let tb = self.tables.as_deref().filter(|t| t.pits() == m)?;
-        tb.best_board_move(board)
+    /// A move of the best table value that also makes progress towards a
+    /// won value ([`TableSet::best_board_move`]: a best value alone can go
+    /// round a cycle); the value is the seeds still to capture.
+    fn table_choice(self, tables: &TableSet<Self>, pos: &AwariPosition) -> Option<Choice> {
+        let (pit, value) = tables.best_board_move(&pos.cells())?;
+        Some(Choice {
+            pit,
+            value: Some(value as f64),
+            value_kind: "exact difference of the seeds still to capture (tables)",
+        })
+    }
+
+    fn search_choice(
+        self,
+        engine: &mut AwariEngine,
+        tables: Option<&TableSet<Self>>,
+        pos: &AwariPosition,
+        deadline: Instant,
+    ) -> Choice {
+        let out = engine.search(self, tables, &pos.cells(), pos.pits_per_side(), deadline);
+        Choice {
+            pit: out.pit,
+            value: Some(out.value as f64),
+            value_kind: match (out.exact, tables.is_some()) {
+                (true, true) => "exact difference of the seeds still to capture (search with table probes)",
+                (true, false) => "exact difference of the seeds still to capture (search; no Awari tables)",
+                (false, true) => "difference of the seeds still to capture, estimated by search with table probes",
+                (false, false) => "difference of the seeds still to capture, estimated by search (no Awari tables)",
+            },
+        }
     }
 }
 
@@ -346,53 +361,12 @@ fn search_awari(
     result.expect("depth 1 always completes")
 }
 
-impl Agent for PerfectAwariAgent {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(&mut self, state: &State) -> Choice {
-        let State::Awari(s) = state else {
-            panic!("the Awari perfect agent was asked to play {state:?}");
-        };
-        assert_eq!(s.game(), self.game, "a state of another game");
-        let start = Instant::now();
-        let (list, n) = state.moves();
-        assert!(n > 0, "asked for a move in a finished game");
-        if n == 1 {
-            return Choice {
-                pit: list[0],
-                value: None,
-                value_kind: "the only legal move",
-            };
-        }
-        let (board, m) = (s.cells(), s.pits_per_side());
-        if let Some((pit, value)) = self.table_move(&board, m) {
-            return Choice {
-                pit,
-                value: Some(value as f64),
-                value_kind: "exact difference of the seeds still to capture (tables)",
-            };
-        }
-        let out = self.search(&board, m, start + self.time);
-        Choice {
-            pit: out.pit,
-            value: Some(out.value as f64),
-            value_kind: match (out.exact, self.tables.is_some()) {
-                (true, true) => "exact difference of the seeds still to capture (search with table probes)",
-                (true, false) => "exact difference of the seeds still to capture (search; no Awari tables)",
-                (false, true) => "difference of the seeds still to capture, estimated by search with table probes",
-                (false, false) => "difference of the seeds still to capture, estimated by search (no Awari tables)",
-            },
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::play::state::AwariState;
     use crate::side::Side;
+    use std::time::Duration;
 
     /// Plain minimax on the value convention, for boards whose game tree is
     /// finite (no cycles): the independent check of the search.
@@ -426,7 +400,7 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
         let mut proved = 0;
         for game in AwariGame::ALL {
-            let mut agent = PerfectAwariAgent::new(game, Duration::from_secs(5), "p".into());
+            let mut agent = AwariEngine::default();
             for _ in 0..400 {
                 let m = rng.gen_range(2..=3);
                 let mut cells = [0u8; 12];
@@ -440,7 +414,13 @@ mod tests {
                 let Some(exact) = minimax(&s.cells(), m, game, 14) else {
                     continue;
                 };
-                let out = agent.search(&s.cells(), m, Instant::now() + Duration::from_secs(5));
+                let out = agent.search(
+                    game,
+                    None,
+                    &s.cells(),
+                    m,
+                    Instant::now() + Duration::from_secs(5),
+                );
                 // A tree that ends within 14 plies has no cycle: the search
                 // must prove its value.
                 assert!(out.exact, "{game} {s:?}: {out:?}");
@@ -462,7 +442,7 @@ mod tests {
         let mut proved = 0;
         let mut unproved = 0;
         for game in AwariGame::ALL {
-            let mut agent = PerfectAwariAgent::new(game, Duration::from_secs(5), "p".into());
+            let mut agent = AwariEngine::default();
             for _ in 0..300 {
                 let m = rng.gen_range(2..=4);
                 let mut cells = [0u8; 12];
@@ -474,7 +454,7 @@ mod tests {
                     continue;
                 }
                 let deadline = Instant::now() + Duration::from_millis(5);
-                let out = agent.search(&s.cells(), m, deadline);
+                let out = agent.search(game, None, &s.cells(), m, deadline);
                 if out.exact {
                     proved += 1;
                     assert_eq!(out.value, awari_value(&s.cells(), m, game), "{game} {s:?}");

@@ -1,5 +1,6 @@
-//! The perfect agent: exact play from the endgame tables, and a search on
-//! final store difference above them.
+//! The perfect agent in Kalah: exact play from the endgame tables (a move
+//! of the best value, the leftmost of them), and a search on final store
+//! difference above them.
 //!
 //! Positions with more seeds in play than the loaded tables cover are
 //! searched by [`search_beyond_tables`]: the project's MTD(f) solver
@@ -9,66 +10,15 @@
 //! iterative-deepening alpha-beta).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::{moves, Agent, Choice};
+use super::PerfectPlay;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
+use crate::play::agents::moves;
+use crate::play::agents::Choice;
 use crate::play::state::State;
 use crate::tables::TableSet;
-
-/// The agent `perfect[:TIME]`.
-///
-/// Within the tables' range (the seeds in play are at most the largest
-/// loaded table) it plays a move of the best exact value, the leftmost of
-/// them, so it never turns a won position into a draw or a loss, nor a drawn
-/// one into a loss. Above the tables it searches with
-/// [`search_beyond_tables`] (the MTD(f) solver with iterative deepening and
-/// table probes) for TIME per move and plays the best move found so far;
-/// when the solver finishes in time the value is proven and the move is
-/// perfect too.
-#[derive(Debug)]
-pub struct PerfectAgent {
-    rules: KalahRules,
-    tables: Option<Arc<TableSet<KalahRules>>>,
-    time: Duration,
-    name: String,
-    cache: SearchCache,
-}
-
-impl PerfectAgent {
-    /// A perfect agent reading `tables` and thinking `time` per move above
-    /// them. Tables built under other rules are refused
-    /// ([`crate::Error::WrongTables`]); tables for another board width are
-    /// never used on this one.
-    pub fn new(
-        rules: KalahRules,
-        tables: Option<Arc<TableSet<KalahRules>>>,
-        time: Duration,
-        name: String,
-    ) -> crate::Result<PerfectAgent> {
-        if let Some(t) = &tables {
-            t.check(rules, t.pits())?;
-        }
-        let tables = tables.filter(|t| t.max_seeds() > 0);
-        Ok(PerfectAgent {
-            rules,
-            tables,
-            time,
-            name,
-            cache: SearchCache::new(),
-        })
-    }
-
-    /// The largest number of seeds in play the agent reads from tables for
-    /// `pits` pits per side (0 when none are loaded).
-    pub fn table_seeds(&self, pits: usize) -> usize {
-        match &self.tables {
-            Some(t) if t.pits() == pits => t.max_seeds(),
-            _ => 0,
-        }
-    }
-}
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -415,48 +365,33 @@ pub const SOLVER_ID_STEP: u32 = 2;
 /// [`search_beyond_tables`] before the exact full-depth search.
 pub const SOLVER_ID_JUMP: u32 = 24;
 
-impl Agent for PerfectAgent {
-    fn name(&self) -> String {
-        self.name.clone()
+impl PerfectPlay for KalahRules {
+    type Engine = SearchCache;
+
+    fn position(state: &State) -> Option<Position> {
+        match state {
+            State::Kalah(pos, _) => Some(*pos),
+            _ => None,
+        }
     }
 
-    fn choose(&mut self, state: &State) -> Choice {
-        let State::Kalah(pos, _) = state else {
-            panic!("the Kalah perfect agent was asked to play {state:?}");
-        };
-        let start = Instant::now();
-        if let Some(tb) = &self.tables {
-            if let Some(values) = tb.move_values(pos) {
-                let best = values
-                    .iter()
-                    .fold(None::<&crate::game::MoveValue>, |acc, mv| match acc {
-                        Some(a) if a.value >= mv.value => Some(a),
-                        _ => Some(mv),
-                    })
-                    .expect("a position not over has a move");
-                return Choice {
-                    pit: best.pit,
-                    value: Some(best.value as f64),
-                    value_kind: "exact final store difference (tables)",
-                };
-            }
-        }
-        let (list, n) = moves(pos, self.rules);
-        assert!(n > 0, "asked for a move in a finished game");
-        if n == 1 {
-            return Choice {
-                pit: list[0],
-                value: None,
-                value_kind: "the only legal move",
-            };
-        }
-        let out = search_beyond_tables(
-            pos,
-            self.rules,
-            self.tables.as_deref(),
-            start + self.time,
-            &mut self.cache,
-        );
+    fn table_choice(self, tables: &TableSet<Self>, pos: &Position) -> Option<Choice> {
+        let (pit, value) = tables.best_move(pos)?;
+        Some(Choice {
+            pit,
+            value: Some(value as f64),
+            value_kind: "exact final store difference (tables)",
+        })
+    }
+
+    fn search_choice(
+        self,
+        engine: &mut SearchCache,
+        tables: Option<&TableSet<Self>>,
+        pos: &Position,
+        deadline: Instant,
+    ) -> Choice {
+        let out = search_beyond_tables(pos, self, tables, deadline, engine);
         Choice {
             pit: out.pit,
             value: Some(out.value as f64),

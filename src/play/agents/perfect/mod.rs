@@ -1,0 +1,121 @@
+//! The perfect agent, `perfect[:TIME]`, for every game: exact play from the
+//! endgame tables within their range, and the game's own search above it.
+//!
+//! Within the tables' range the agent plays a best move by the tables
+//! ([`PerfectPlay::table_choice`]), so it never gives away any of the value
+//! of the position; above it, the game's search ([`PerfectPlay::search_choice`]:
+//! Kalah's MTD(f) solver with table probes in [`kalah`], Awari's
+//! iterative-deepening alpha-beta with table probes in [`awari`]) thinks
+//! TIME per move and plays its best move so far; when the search finishes in
+//! time the value is proven and the move is perfect too. Tables of another
+//! board width are never used on this one.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::{Agent, Choice};
+use crate::error::Result;
+use crate::game::Game;
+use crate::play::state::State;
+use crate::tables::TableSet;
+
+pub mod awari;
+pub mod kalah;
+
+pub use kalah::{search_beyond_tables, SearchCache, SearchOutcome};
+
+/// What the perfect agent needs from a game beyond [`Game`]: its search
+/// above the tables, and how to read its tables for a move.
+pub trait PerfectPlay: Game {
+    /// What the search keeps from one move to the next (transposition
+    /// tables).
+    type Engine: Default + Send + std::fmt::Debug;
+    /// The position of this game in `state` (`None` for another game).
+    fn position(state: &State) -> Option<Self::Position>;
+    /// A best move by the tables when they cover `pos`.
+    fn table_choice(self, tables: &TableSet<Self>, pos: &Self::Position) -> Option<Choice>;
+    /// A move by the game's search until `deadline`, probing `tables`.
+    fn search_choice(
+        self,
+        engine: &mut Self::Engine,
+        tables: Option<&TableSet<Self>>,
+        pos: &Self::Position,
+        deadline: Instant,
+    ) -> Choice;
+}
+
+/// The agent `perfect[:TIME]` of the game `G`.
+#[derive(Debug)]
+pub struct PerfectAgent<G: PerfectPlay> {
+    game: G,
+    tables: Option<Arc<TableSet<G>>>,
+    time: Duration,
+    name: String,
+    engine: G::Engine,
+}
+
+impl<G: PerfectPlay> PerfectAgent<G> {
+    /// A perfect agent for `game` reading `tables` and thinking `time` per
+    /// move above them. Tables built under other rules are refused
+    /// ([`crate::Error::WrongTables`]).
+    pub fn new(
+        game: G,
+        tables: Option<Arc<TableSet<G>>>,
+        time: Duration,
+        name: String,
+    ) -> Result<PerfectAgent<G>> {
+        if let Some(t) = &tables {
+            t.check(game, t.pits())?;
+        }
+        Ok(PerfectAgent {
+            game,
+            tables: tables.filter(|t| t.max_seeds() > 0),
+            time,
+            name,
+            engine: G::Engine::default(),
+        })
+    }
+
+    /// The largest number of seeds the agent reads from tables for `pits`
+    /// pits per side (0 when none are loaded).
+    pub fn table_seeds(&self, pits: usize) -> usize {
+        match &self.tables {
+            Some(t) if t.pits() == pits => t.max_seeds(),
+            _ => 0,
+        }
+    }
+}
+
+impl<G: PerfectPlay> Agent for PerfectAgent<G> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &State) -> Choice {
+        let Some(pos) = G::position(state) else {
+            panic!(
+                "the {} perfect agent was asked to play {state:?}",
+                self.game
+            );
+        };
+        let start = Instant::now();
+        let tables = self
+            .tables
+            .as_deref()
+            .filter(|t| t.pits() == G::pits(&pos));
+        if let Some(choice) = tables.and_then(|t| self.game.table_choice(t, &pos)) {
+            return choice;
+        }
+        let moves = self.game.legal_moves(&pos);
+        assert!(!moves.is_empty(), "asked for a move in a finished game");
+        if moves.len() == 1 {
+            return Choice {
+                pit: moves.pit(0),
+                value: None,
+                value_kind: "the only legal move",
+            };
+        }
+        self.game
+            .search_choice(&mut self.engine, tables, &pos, start + self.time)
+    }
+}
