@@ -3,7 +3,8 @@
 //! position as it was, the tables (built on demand) agree with each game's
 //! plain reference solver, move values, best moves and principal variations
 //! agree with the value, the on-demand policy, verification, and tables of
-//! other rules or widths are refused.
+//! other rules or widths are refused; matches are reproducible from their
+//! seed and replay, and tournaments give a consistent cross table.
 
 use std::path::Path;
 
@@ -249,4 +250,114 @@ fn the_solver_and_the_perfect_agent_refuse_tables_of_other_rules() {
         .err()
         .expect("refused");
     assert!(matches!(err, Error::WrongTables { .. }), "{err}");
+}
+
+/// A match's records, replayed with the game's own line reader from the
+/// start of `spec`: the scores and the end match the record.
+fn replays<G: Game>(game: G, spec: &mancala::GameSpec, record: &mancala::play::arena::GameRecord) {
+    use mancala::play::arena::GameEnd;
+    let mut pos = game.start(spec.pits, spec.seeds).unwrap();
+    game.play_line(&mut pos, &record.moves).unwrap();
+    let over = game.settle(&mut pos);
+    assert_eq!(
+        over,
+        record.end == GameEnd::Rules,
+        "{spec} {}",
+        record.moves
+    );
+    if record.end == GameEnd::Rules {
+        assert_eq!(record.left_on_board, 0);
+    }
+    assert_eq!(G::scores(&pos), record.stores, "{spec} {}", record.moves);
+}
+
+#[test]
+fn a_match_is_reproducible_from_its_seed_with_1_and_2_threads_in_every_game() {
+    use mancala::play::arena::{run_match, MatchOptions};
+    use mancala::{with_rules, GameSpec};
+    for spec in ["kalah:6:4", "awari:6:4", "oware:5:3"] {
+        let game: GameSpec = spec.parse().unwrap();
+        for (a, b) in [
+            ("heuristic:2", "mcts:50:playout=heavy"),
+            ("greedy", "alphabeta:2"),
+        ] {
+            let run = |threads: usize, seed: u64| {
+                let opts = MatchOptions {
+                    game,
+                    a: a.parse().unwrap(),
+                    b: b.parse().unwrap(),
+                    games: 16,
+                    seed,
+                    random_opening: None,
+                    threads: Some(threads),
+                    progress: Default::default(),
+                    tables: None,
+                    max_plies: 500,
+                };
+                run_match(&opts).unwrap().1
+            };
+            let key = |records: &[mancala::play::arena::GameRecord]| {
+                records
+                    .iter()
+                    .map(|g| (g.moves.clone(), g.stores, g.a_side, g.end, g.left_on_board))
+                    .collect::<Vec<_>>()
+            };
+            let one = run(1, 5);
+            assert_eq!(key(&one), key(&run(2, 5)), "{spec} {a} v {b}");
+            assert_ne!(key(&one), key(&run(2, 6)), "{spec} {a} v {b}: another seed");
+            let distinct: std::collections::HashSet<_> = one.iter().map(|g| &g.moves).collect();
+            assert!(distinct.len() > 8, "{spec} {a} v {b}: games should differ");
+            for record in &one {
+                assert_eq!(record.game_spec, spec);
+                with_rules!(game.rules, g => replays(g, &game, record));
+            }
+        }
+    }
+}
+
+#[test]
+fn tournament_cross_tables_in_every_game() {
+    use mancala::play::agents::AgentSpec;
+    use mancala::play::arena::{run_tournament, TournamentOptions};
+    for (spec, searcher, games) in [
+        ("kalah:6:4", "alphabeta:4", 60),
+        ("oware:6:4", "alphabeta:3", 40),
+    ] {
+        let opts = TournamentOptions {
+            game: spec.parse().unwrap(),
+            agents: vec![
+                AgentSpec::Random,
+                AgentSpec::Greedy,
+                searcher.parse().unwrap(),
+            ],
+            games,
+            seed: 11,
+            random_opening: None,
+            threads: None,
+            progress: Default::default(),
+            tables: None,
+            max_plies: 500,
+        };
+        let r = run_tournament(&opts).unwrap();
+        assert_eq!(r.matches.len(), 3);
+        for i in 0..3 {
+            assert_eq!(r.score[i][i], None);
+            for j in 0..3 {
+                if i != j {
+                    let s = r.score[i][j].unwrap() + r.score[j][i].unwrap();
+                    assert!((s - 1.0).abs() < 1e-12);
+                    assert!(!(r.stronger[i][j] && r.stronger[j][i]));
+                }
+            }
+        }
+        assert!(
+            r.stronger[1][0] && r.stronger[2][0],
+            "{spec}: {:?}",
+            r.score
+        );
+        let order = r.order.clone().expect("no cycle among these");
+        assert_eq!(order.last(), Some(&0), "{spec}: random is last: {order:?}");
+        assert!(r.cycle.is_none());
+        assert!(r.times.iter().all(|t| t.moves > 0));
+    }
 }

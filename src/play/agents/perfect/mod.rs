@@ -99,10 +99,7 @@ impl<G: PerfectPlay> Agent for PerfectAgent<G> {
             );
         };
         let start = Instant::now();
-        let tables = self
-            .tables
-            .as_deref()
-            .filter(|t| t.pits() == G::pits(&pos));
+        let tables = self.tables.as_deref().filter(|t| t.pits() == G::pits(&pos));
         if let Some(choice) = tables.and_then(|t| self.game.table_choice(t, &pos)) {
             return choice;
         }
