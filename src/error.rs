@@ -27,6 +27,14 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// A rule set named for a game that has only its own rules.
+    #[error("{rules} is a Kalah rule set; {game} has its own rules")]
+    RulesNotFor {
+        /// The rule set named.
+        rules: String,
+        /// The game.
+        game: String,
+    },
     /// An unknown rule-set name.
     #[error("unknown rules \"{0}\": use default, capture-needs-opposite or end-when-mover-empty")]
     UnknownRules(String),
@@ -102,6 +110,7 @@ impl Error {
                 | Error::Unsupported(_)
                 | Error::BadMoves { .. }
                 | Error::UnknownRules(_)
+                | Error::RulesNotFor { .. }
         )
     }
 

@@ -127,9 +127,10 @@ impl Rules {
             other => match AwariGame::from_name(other) {
                 Some(g) => match rules {
                     None | Some("default") => Ok(Rules::Awari(g)),
-                    Some(r) => Err(Error::Unsupported(format!(
-                        "--rules {r} is a Kalah rule set; {g} has its own rules: leave --rules out"
-                    ))),
+                    Some(r) => Err(Error::RulesNotFor {
+                        rules: r.to_string(),
+                        game: g.to_string(),
+                    }),
                 },
                 None => Err(Error::Unsupported(format!(
                     "unknown game \"{game}\": the games are {}",

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use mancala::error::Result;
+use mancala::error::{Error, Result};
 use mancala::game::Game;
 use mancala::tables::build::{build, check_build, BuildOptions};
 use mancala::tables::driver::{default_memory_budget, BuildReport};
+use mancala::tables::index::MAX_INDEX_SEEDS;
 use mancala::with_rules;
 
 use super::{progress, render, GameArgs};
@@ -49,6 +50,12 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
 }
 
 fn run_game<G: Game>(game: G, args: &BuildArgs) -> Result<ExitCode> {
+    if args.max_seeds == 0 || args.max_seeds > MAX_INDEX_SEEDS {
+        return Err(Error::Unsupported(format!(
+            "--max-seeds {}: tables are built for 1 to {MAX_INDEX_SEEDS} seeds",
+            args.max_seeds
+        )));
+    }
     let opts = BuildOptions {
         dir: args.game.db.clone(),
         game,

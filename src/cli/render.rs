@@ -91,6 +91,7 @@ pub fn error_message(e: &Error) -> String {
             };
             format!("{e}: {hint}")
         }
+        Error::RulesNotFor { .. } => format!("--rules {e}: leave --rules out"),
         _ => e.to_string(),
     }
 }

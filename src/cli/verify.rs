@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use mancala::error::Result;
+use mancala::error::{Error, Result};
 use mancala::game::Game;
 use mancala::tables::verify::{check_seeds, verify};
 use mancala::tables::TableSet;
@@ -50,7 +50,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
 
 fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
     TableSet::empty(&args.game.db, game, args.pits)?;
-    check_seeds(args.seeds)?;
+    check_seeds(args.seeds)
+        .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;
     let set = TableSet::open(&args.game.db, game, args.pits, args.seeds)?;
     let report = verify(
         &set,

@@ -35,7 +35,7 @@ pub fn check_build<G: Game>(opts: &BuildOptions<G>) -> Result<u64> {
     TableSet::empty(&opts.dir, opts.game, opts.pits)?;
     if opts.max_seeds == 0 || opts.max_seeds > MAX_INDEX_SEEDS {
         return Err(Error::Unsupported(format!(
-            "--max-seeds {}: tables are built for 1 to {MAX_INDEX_SEEDS} seeds",
+            "tables up to {} seeds: tables are built for 1 to {MAX_INDEX_SEEDS} seeds",
             opts.max_seeds
         )));
     }
