@@ -7,10 +7,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use mancala::game::build::{build, BuildOptions};
+use mancala::game::TableSet;
 use mancala::kalah::rules::KalahRules;
-use mancala::tables::build::{build, BuildOptions};
 use mancala::tables::index::{Indexer, Layout};
-use mancala::tables::TableSet;
 use rand::{Rng, SeedableRng};
 
 const N: usize = 4096;

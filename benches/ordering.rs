@@ -11,10 +11,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use mancala::game::TableSet;
 use mancala::kalah::position::Position;
 use mancala::kalah::rules::KalahRules;
 use mancala::search::{solve, MoveOrder, SolveOptions};
-use mancala::tables::TableSet;
 use rand::{Rng, SeedableRng};
 
 /// `count` positions reached by `plies` random plies from Kalah(m, n).

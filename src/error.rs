@@ -152,21 +152,5 @@ pub enum MemoryUse {
     GameGraph,
 }
 
-/// A byte count for messages: `1.5 GiB`.
-pub(crate) fn size_text(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
-
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -9,7 +9,6 @@ use std::fmt;
 
 use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
-use crate::game::Game;
 use crate::kalah::rules::KalahRules;
 use crate::tables::index::Layout;
 
@@ -140,23 +139,28 @@ impl Rules {
         }
     }
 
-    /// The game's name (`kalah`, `awari`, `oware`).
+    /// The game's name (`kalah`, `awari`, `oware`), as
+    /// [`crate::game::Game::name`].
     pub fn game_name(self) -> &'static str {
-        with_rules!(self, g => Game::name(g))
+        match self {
+            Rules::Kalah(_) => "kalah",
+            Rules::Awari(g) => g.name(),
+        }
     }
 
-    /// The rule set's name when the game has several (`default`, ...).
+    /// The rule set's name when the game has several (`default`, ...), as
+    /// [`crate::game::Game::rules_name`].
     pub fn rules_name(self) -> Option<&'static str> {
-        with_rules!(self, g => Game::rules_name(g))
+        match self {
+            Rules::Kalah(r) => Some(r.name()),
+            Rules::Awari(_) => None,
+        }
     }
 
     /// Whether positions can repeat, so that a match needs the repetition
-    /// rule and a ply cap.
+    /// rule and a ply cap (the games solved by retrograde analysis).
     pub fn can_repeat(self) -> bool {
-        fn repeats<G: Game>(_: G) -> bool {
-            G::BUILDER == crate::game::Builder::Retrograde
-        }
-        with_rules!(self, g => repeats(g))
+        matches!(self, Rules::Awari(_))
     }
 }
 
@@ -198,12 +202,6 @@ pub struct GameSpec {
 }
 
 impl GameSpec {
-    /// The start position.
-    pub fn start(&self) -> crate::play::state::State {
-        crate::play::state::State::start(self.rules, self.pits, self.seeds)
-            .expect("checked when parsed")
-    }
-
     /// The rules.
     pub fn rules(&self) -> Rules {
         self.rules
@@ -268,7 +266,13 @@ impl std::str::FromStr for GameSpec {
         }
         let rules =
             Rules::from_name(&head, parts.get(3).copied()).map_err(|e| bad(e.to_string()))?;
-        crate::play::state::State::start(rules, pits, seeds).map_err(|e| bad(e.to_string()))?;
+        match rules {
+            Rules::Kalah(_) => crate::kalah::position::Position::start(pits, seeds).map(|_| ()),
+            Rules::Awari(_) => {
+                crate::awari::position::AwariPosition::start(pits, seeds).map(|_| ())
+            }
+        }
+        .map_err(|e| bad(e.to_string()))?;
         Ok(GameSpec { rules, pits, seeds })
     }
 }

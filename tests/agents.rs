@@ -9,14 +9,14 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use mancala::error::Error;
+use mancala::game::build::{build, BuildOptions};
+use mancala::game::TableSet;
 use mancala::kalah::position::Position;
 use mancala::kalah::rules::KalahRules;
 use mancala::play::agents::search::{alphabeta, minimax, store_eval, MinimaxAgent};
 use mancala::play::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala::play::arena::{play_agents, run_match, MatchOptions};
 use mancala::play::state::{Rules, State};
-use mancala::tables::build::{build, BuildOptions};
-use mancala::tables::TableSet;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use mancala::awari::rules::AwariGame;
 use mancala::error::Error;
+use mancala::game::build::{build, BuildOptions};
+use mancala::game::TableSet;
 use mancala::play::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala::play::arena::GameSpec;
 use mancala::play::arena::{play_agents, run_match, GameEnd, MatchOptions};
 use mancala::play::state::{AwariState, Rules, State};
-use mancala::tables::build::{build, BuildOptions};
-use mancala::tables::TableSet;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

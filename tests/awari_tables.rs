@@ -4,9 +4,9 @@
 
 use mancala::awari::reference::{awari_boards, AwariReference};
 use mancala::awari::rules::{awari_start, AwariGame};
-use mancala::tables::build::{build as build_tables, BuildOptions};
+use mancala::game::build::{build as build_tables, BuildOptions};
+use mancala::game::TableSet;
 use mancala::tables::index::binomial;
-use mancala::tables::TableSet;
 
 fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, threads: usize) {
     build_tables(&BuildOptions {

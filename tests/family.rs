@@ -12,9 +12,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use mancala::awari::reference::awari_value;
+use mancala::game::verify::verify;
 use mancala::game::PvEnd;
 use mancala::kalah::reference::Minimax;
-use mancala::tables::verify::verify;
 use mancala::{AwariGame, BuildSettings, Error, Game, KalahRules, OnDemand, Side, TableSet};
 
 /// A position reached from the start of (`pits`, `seeds`) by random legal
@@ -318,7 +318,7 @@ fn a_match_is_reproducible_from_its_seed_with_1_and_2_threads_in_every_game() {
 #[test]
 fn tournament_cross_tables_in_every_game() {
     use mancala::play::agents::AgentSpec;
-    use mancala::play::arena::{run_tournament, TournamentOptions};
+    use mancala::play::tournament::{run_tournament, TournamentOptions};
     for (spec, searcher, games) in [
         ("kalah:6:4", "alphabeta:4", 60),
         ("oware:6:4", "alphabeta:3", 40),

@@ -15,12 +15,12 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
+use mancala::game::build::{build, BuildOptions};
+use mancala::game::TableSet;
 use mancala::kalah::graph::{graph, seeds_needed, GraphOptions, GraphReport, Terminals};
 use mancala::kalah::position::Position;
 use mancala::kalah::reference::Minimax;
 use mancala::kalah::rules::KalahRules;
-use mancala::tables::build::{build, BuildOptions};
-use mancala::tables::TableSet;
 
 /// One temp directory for every table the tests build (kept for the run).
 fn db() -> &'static Path {

@@ -6,12 +6,12 @@
 use mancala::side::Side;
 use std::process::Command;
 
+use mancala::game::build::{build, BuildOptions};
+use mancala::game::TableSet;
 use mancala::kalah::position::Position;
 use mancala::kalah::reference::Minimax;
 use mancala::kalah::rules::KalahRules;
 use mancala::search::{solve, MoveOrder, Solution, SolveOptions};
-use mancala::tables::build::{build, BuildOptions};
-use mancala::tables::TableSet;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 

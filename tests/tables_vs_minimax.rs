@@ -2,15 +2,15 @@
 //! small boards, and 100,000 random positions per seed count for 4..=6 pits
 //! and up to 12 seeds, under every rule set.
 
+use mancala::game::build::{build as build_tables, BuildOptions};
+use mancala::game::TableSet;
 use mancala::kalah::position::Position;
 use mancala::kalah::reference::Minimax;
 use mancala::kalah::rules::KalahRules;
 use mancala::kalah::tables::spec;
 use mancala::side::Side;
-use mancala::tables::build::{build as build_tables, BuildOptions};
 use mancala::tables::index::Indexer;
 use mancala::tables::Table;
-use mancala::tables::TableSet;
 use rand::{Rng, SeedableRng};
 
 fn build(
@@ -129,7 +129,7 @@ fn six_pit_tables_up_to_20_seeds_take_less_than_the_published_107_mb() {
     );
     for k in 13..=20 {
         let report =
-            mancala::tables::verify::verify(&tb, k, Some(20_000), k as u64, &Default::default())
+            mancala::game::verify::verify(&tb, k, Some(20_000), k as u64, &Default::default())
                 .unwrap();
         assert_eq!((report.checked, report.mismatches), (20_000, 0), "k={k}");
     }

@@ -61,9 +61,9 @@ use rayon::prelude::*;
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn};
 use crate::awari::tables::{awari_spec, check_awari_pits};
 use crate::error::{Error, Result};
+use crate::game::TableSet;
 use crate::progress::{Event, Observer};
 use crate::tables::index::{all_rows, rank_and_sum, Indexer};
-use crate::tables::TableSet;
 
 const UNKNOWN: u8 = 0xff;
 /// The "best exit" of a board without any exit.

@@ -12,10 +12,10 @@ use crate::awari::position::{format_awari_line, AwariPosition};
 use crate::awari::rules::{AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
 use crate::error::Result;
 use crate::family::Rules;
+use crate::game::TableSet;
 use crate::game::{Builder, Game, Line, MoveValue, Moves, Step};
 use crate::progress::Observer;
 use crate::side::Side;
-use crate::tables::TableSet;
 
 /// The captured difference, mover minus opponent.
 pub fn banked(pos: &AwariPosition) -> i32 {

@@ -14,8 +14,9 @@ use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
 use crate::error::{Error, Result};
 use crate::family::Rules;
+use crate::game::TableSet;
 use crate::game::{MoveValue, PvEnd};
-use crate::tables::{TableSet, TableSpec};
+use crate::tables::TableSpec;
 
 /// The spec of one Awari or Oware table.
 pub fn awari_spec(game: AwariGame, pits: usize, seeds: usize) -> TableSpec {

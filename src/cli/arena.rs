@@ -14,9 +14,10 @@ use clap::{Args, ValueEnum};
 use mancala::error::{Error, Result};
 use mancala::play::agents::{AgentSpec, Tables};
 use mancala::play::arena::{
-    self, GameSpec, MatchOptions, MatchReport, TimeReport, TournamentOptions, DEFAULT_MAX_PLIES,
+    self, GameSpec, MatchOptions, MatchReport, TimeReport, DEFAULT_MAX_PLIES,
 };
 use mancala::play::state::{Rules, State};
+use mancala::play::tournament::{self, TournamentOptions};
 use mancala::with_rules;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
@@ -317,7 +318,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         tables,
         max_plies: args.arena.max_plies,
     };
-    let r = arena::run_tournament(&opts)?;
+    let r = tournament::run_tournament(&opts)?;
     if args.arena.json {
         println!("{}", serde_json::to_string_pretty(&r).expect("json"));
         return Ok(ExitCode::SUCCESS);

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use mancala::error::{Error, Result};
+use mancala::game::build::{build, check_build, BuildOptions};
 use mancala::game::Game;
-use mancala::tables::build::{build, check_build, BuildOptions};
 use mancala::tables::driver::{default_memory_budget, BuildReport};
 use mancala::tables::index::MAX_INDEX_SEEDS;
 use mancala::with_rules;

@@ -7,10 +7,10 @@ use clap::{Args, ValueEnum};
 
 use super::progress;
 use mancala::error::{Error, Result};
+use mancala::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
 use mancala::kalah::rules::KalahRules;
 use mancala::tables::index::size_up_to;
-use mancala::tables::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 
 /// The games with a graph command.
 #[derive(Clone, Copy, ValueEnum)]

@@ -11,10 +11,10 @@ use serde_json::json;
 use mancala::awari::game::banked;
 use mancala::awari::rules::AwariGame;
 use mancala::error::{Error, Result};
+use mancala::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala::game::{Game, Line, MoveValue, PvEnd};
 use mancala::kalah::rules::KalahRules;
 use mancala::tables::index::MAX_INDEX_SEEDS;
-use mancala::tables::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala::with_rules;
 
 use super::render::verdict;

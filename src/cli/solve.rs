@@ -10,11 +10,11 @@ use serde_json::json;
 
 use mancala::error::{Error, Result};
 use mancala::family::Rules;
+use mancala::game::{BuildSettings, OnDemand, TableSet};
 use mancala::kalah::position::Position;
 use mancala::kalah::rules::KalahRules;
 use mancala::search::{solve, MoveOrder, SolveOptions};
 use mancala::tables::index::{size_up_to, MAX_INDEX_SEEDS};
-use mancala::tables::{BuildSettings, OnDemand, TableSet};
 
 /// Positions in the tables built by default on first use (the 6-pit tables
 /// up to 20 seeds hold 225,332,381).

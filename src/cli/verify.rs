@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use mancala::error::{Error, Result};
+use mancala::game::verify::{check_seeds, verify};
 use mancala::game::Game;
-use mancala::tables::verify::{check_seeds, verify};
-use mancala::tables::TableSet;
+use mancala::game::TableSet;
 use mancala::with_rules;
 
 use super::{progress, GameArgs};

@@ -25,11 +25,12 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::family::Rules;
+use crate::game::TableSet;
 use crate::kalah::rules::{KalahRules, KalahSowing, Landing};
-use crate::kalah::tables::spec;
 use crate::progress::{Event, Observer};
 use crate::tables::index::{all_rows, rank_and_sum, Indexer};
-use crate::tables::{prefetch, Table, TableSet};
+use crate::tables::{prefetch, Table, TableSpec};
 
 const UNKNOWN: u8 = 0xff;
 
@@ -40,7 +41,13 @@ pub fn estimate_peak_memory(rules: KalahRules, pits: usize, max_seeds: usize) ->
     let mut below = 0u64;
     let mut peak = 0u64;
     for k in 1..=max_seeds {
-        let n = spec(rules, pits, k).indexer()?.count();
+        let n = TableSpec {
+            game: Rules::Kalah(rules),
+            pits,
+            seeds: k,
+        }
+        .indexer()?
+        .count();
         let packed = n * 5 / 8 + n / 64 + 4096;
         peak = peak.max(n + packed + below);
         below += packed;
@@ -84,7 +91,7 @@ fn build_layer_m<const M: usize>(
     progress: &Observer,
 ) -> Result<Vec<u8>> {
     let rules = tb.game();
-    let indexer = spec(rules, M, k).indexer()?;
+    let indexer = tb.spec(k).indexer()?;
     let count = indexer.count();
     let shares: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(UNKNOWN)).collect();
     let layer = Layer::<M> {

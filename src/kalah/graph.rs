@@ -42,7 +42,7 @@
 //! ```no_run
 //! use mancala::kalah::graph::{graph, GraphOptions};
 //! use mancala::kalah::rules::KalahRules;
-//! use mancala::tables::TableSet;
+//! use mancala::game::TableSet;
 //!
 //! let tb = TableSet::open(std::path::Path::new("db"), KalahRules::Default, 2, 8).unwrap();
 //! let report = graph(&GraphOptions::new(2, 2), &tb).unwrap();
@@ -64,10 +64,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, MemoryUse, Result};
+use crate::game::TableSet;
 use crate::kalah::position::Position;
 use crate::kalah::rules::{self, KalahRules};
 use crate::kalah::tables::spec;
-use crate::tables::TableSet;
 
 /// How the positions that end the game are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]

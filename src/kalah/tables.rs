@@ -9,13 +9,14 @@ use std::ops::RangeInclusive;
 
 use crate::error::Result;
 use crate::family::Rules;
+use crate::game::TableSet;
 use crate::game::{Builder, Game, Line, MoveValue, Moves, PvEnd, Step};
 use crate::kalah::position::{format_line, Position};
 use crate::kalah::rules::KalahRules;
 use crate::progress::Observer;
 use crate::side::Side;
 use crate::sow::MAX_PITS;
-use crate::tables::{TableSet, TableSpec, MAX_TABLE_PITS};
+use crate::tables::{TableSpec, MAX_TABLE_PITS};
 
 /// The spec of one Kalah table.
 pub fn spec(rules: KalahRules, pits: usize, seeds: usize) -> TableSpec {

@@ -564,6 +564,3 @@ pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> M
 }
 
 pub use crate::play::stats::{binomial_p_value, wilson_interval};
-pub use crate::play::tournament::{
-    order_or_cycle, run_tournament, TournamentOptions, TournamentReport,
-};

@@ -34,6 +34,13 @@ pub use crate::family::Rules;
 
 pub use crate::family::GameSpec;
 
+impl GameSpec {
+    /// The start position.
+    pub fn start(&self) -> State {
+        State::start(self.rules, self.pits, self.seeds).expect("checked when parsed")
+    }
+}
+
 /// An Awari or Oware position for play and search: the rules engine's
 /// [`AwariPosition`] (board, captured totals, side to move; its notation),
 /// the game it is played under, and whether the game is over, so that

@@ -88,6 +88,7 @@ mod driver;
 mod node;
 mod options;
 mod parallel;
+mod shared;
 pub mod tt;
 
 pub use driver::solve;

@@ -6,8 +6,8 @@ use std::sync::atomic::Ordering;
 
 use crate::kalah::packed;
 
-use super::driver::{Cancel, Shared};
 use super::options::{MoveOrder, SearchStats};
+use super::shared::{Cancel, Shared};
 use super::tt::{Entry, Key, TransTable, FULL_DEPTH, NO_MOVE};
 
 /// One child of a node, with the bounds already known on the parent's value

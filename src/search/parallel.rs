@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::driver::Cancel;
 use super::node::{Child, Searcher};
 use super::options::SearchStats;
+use super::shared::Cancel;
 use super::tt::NO_MOVE;
 
 impl<const M: usize> Searcher<'_, M> {

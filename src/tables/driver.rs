@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::error::{size_text, Error, MemoryUse, Result};
+use crate::error::{Error, MemoryUse, Result};
 use crate::progress::{Event, Observer};
 use crate::tables::{write_table, Table, TableSpec};
 
@@ -91,10 +91,10 @@ pub(crate) fn run_build<T: Sync>(
     if job.peak > job.memory_budget {
         return Err(Error::Memory {
             message: format!(
-                "building the {} needs about {} of memory, over the budget of {}",
+                "building the {} needs about {} MiB of memory, over the budget of {} MiB",
                 job.title,
-                size_text(job.peak),
-                size_text(job.memory_budget)
+                job.peak.div_ceil(1 << 20),
+                job.memory_budget >> 20
             ),
             kind: MemoryUse::Build,
         });

@@ -184,3 +184,16 @@ pub(crate) fn layout_of(count: u64, code_bytes: u64) -> (u64, u64) {
     let chunks = count.div_ceil(CHUNK as u64);
     (directory, directory + 8 * (chunks + 1))
 }
+
+/// Prefetch the cache line holding `ptr` (no-op off x86-64).
+#[inline(always)]
+pub fn prefetch(ptr: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never dereferences the pointer in a
+    // way that can fault, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
+}

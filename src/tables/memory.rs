@@ -10,8 +10,7 @@
 
 use rayon::prelude::*;
 
-use super::format::CHUNK;
-use super::reader::Table;
+use super::format::{prefetch, CHUNK};
 use crate::error::{Error, MemoryUse, Result};
 
 /// The shares of one table, `bits` bits per position, little-endian bit
@@ -41,15 +40,20 @@ pub(super) fn bytes(count: u64, bits: u32) -> u64 {
 }
 
 impl Resident {
-    /// Decode every share of `table` (both cores, chunk by chunk).
-    pub(super) fn decode(table: &Table) -> Result<Resident> {
-        let bits = width(table.spec.game.max_share(table.spec.seeds));
-        let count = table.len();
+    /// Decode the `count` shares of the table for `seeds` seeds (each at
+    /// most `max_share`), both cores, chunk by chunk: `chunk_shares(c, out)`
+    /// writes chunk `c`'s shares into `out` and returns how many there are.
+    pub(super) fn decode(
+        seeds: usize,
+        max_share: usize,
+        count: u64,
+        chunk_shares: impl Fn(usize, &mut [u8; CHUNK]) -> usize + Sync,
+    ) -> Result<Resident> {
+        let bits = width(max_share);
         let len = bytes(count, bits) as usize;
         let mut data = memmap2::MmapMut::map_anon(len).map_err(|e| Error::Memory {
             message: format!(
-                "cannot hold the {}-seed table in memory ({} MiB): {e}",
-                table.spec.seeds,
+                "cannot hold the {seeds}-seed table in memory ({} MiB): {e}",
                 len >> 20
             ),
             kind: MemoryUse::TablesInMemory,
@@ -61,7 +65,7 @@ impl Resident {
             .enumerate()
             .for_each(|(c, out)| {
                 let mut shares = [0u8; CHUNK];
-                let n = table.chunk_shares(c, &mut shares);
+                let n = chunk_shares(c, &mut shares);
                 let (mut acc, mut held, mut o) = (0u64, 0u32, 0usize);
                 for &s in &shares[..n] {
                     acc |= (s as u64) << held;
@@ -102,6 +106,6 @@ impl Resident {
     #[inline(always)]
     pub(super) fn prefetch(&self, index: u64) {
         let at = (index * self.bits as u64 / 8) as usize;
-        super::prefetch(self.data.as_ptr().wrapping_add(at));
+        prefetch(self.data.as_ptr().wrapping_add(at));
     }
 }

@@ -1,20 +1,18 @@
-//! Endgame tables for every game of the family: the dense position index,
-//! the file format, its reader and writer, tables decoded into memory, and
-//! the build driver that every builder runs under.
+//! Table files for every game: the dense position index, the file format,
+//! its reader and writer, tables decoded into memory, and the build driver
+//! every builder runs under. The game-level layer on top (the table set of
+//! a rule set, generic build and verify) is [`crate::game`].
 
-pub mod build;
 pub mod driver;
 pub mod format;
 pub mod index;
 mod memory;
 pub mod reader;
-pub mod set;
 pub mod spec;
-pub mod verify;
 pub mod writer;
 
-pub use reader::{prefetch, Table};
-pub use set::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
+pub use format::prefetch;
+pub use reader::Table;
 pub use spec::TableSpec;
 pub use writer::{write_table, WriteInfo};
 

@@ -184,7 +184,12 @@ impl Table {
     /// of memory; a no-op if already done. Uses the rayon thread pool.
     pub fn load_into_memory(&mut self) -> Result<()> {
         if self.resident.is_none() {
-            self.resident = Some(memory::Resident::decode(self)?);
+            let max_share = self.spec.game.max_share(self.spec.seeds);
+            let resident =
+                memory::Resident::decode(self.spec.seeds, max_share, self.len(), |c, out| {
+                    self.chunk_shares(c, out)
+                })?;
+            self.resident = Some(resident);
         }
         Ok(())
     }
@@ -320,17 +325,4 @@ struct Code {
     digit: usize,
     radix: usize,
     base: usize,
-}
-
-/// Prefetch the cache line holding `ptr` (no-op off x86-64).
-#[inline(always)]
-pub fn prefetch(ptr: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint and never dereferences the pointer in a
-    // way that can fault, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = ptr;
 }

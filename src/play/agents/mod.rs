@@ -47,9 +47,9 @@ use rand::SeedableRng;
 
 use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
+use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
 use crate::play::state::{Rules, State};
-use crate::tables::TableSet;
 
 pub mod greedy;
 pub mod mcts;

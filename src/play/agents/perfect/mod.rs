@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use super::{Agent, Choice};
 use crate::error::Result;
 use crate::game::Game;
+use crate::game::TableSet;
 use crate::play::state::State;
-use crate::tables::TableSet;
 
 pub mod awari;
 pub mod kalah;

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 use crate::game::Game;
+use crate::game::TableSet;
 use crate::progress::Observer;
 use crate::tables::driver::{run_build, BuildReport, Job};
 use crate::tables::index::MAX_INDEX_SEEDS;
-use crate::tables::TableSet;
 
 /// What to build.
 #[derive(Clone, Debug)]

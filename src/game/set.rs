@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::game::build::{build, BuildOptions};
 use crate::game::{Game, Line, MoveValue};
 use crate::progress::{Event, Observer};
-use crate::tables::build::{build, BuildOptions};
 use crate::tables::driver::default_memory_budget;
 use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::tables::{Table, TableSpec};

@@ -13,9 +13,9 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::game::Game;
+use crate::game::TableSet;
 use crate::progress::{Event, Observer};
 use crate::tables::index::MAX_INDEX_SEEDS;
-use crate::tables::TableSet;
 
 /// One entry whose stored value differs from the one re-derived.
 #[derive(Clone, Debug, serde::Serialize)]

@@ -23,7 +23,12 @@ use crate::family::Rules;
 use crate::progress::Observer;
 use crate::side::Side;
 use crate::sow::MAX_PITS;
-use crate::tables::TableSet;
+
+pub mod build;
+pub mod set;
+pub mod verify;
+
+pub use set::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 
 /// What one move did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
