@@ -1,7 +1,7 @@
 //! The registry: every rule set of the family, by name, for the front
-//! ends. Generic code is written over [`Game`]; [`Rules`] names a rule set
+//! ends. Generic code is written over [`crate::game::Game`]; [`Rules`] names a rule set
 //! at run time and [`with_rules!`](crate::with_rules) calls generic code
-//! with the concrete rule set. Adding a game is implementing [`Game`] for
+//! with the concrete rule set. Adding a game is implementing [`crate::game::Game`] for
 //! its rule-set type and adding one variant here (with its arm in
 //! `with_rules!`, its name in [`Rules::from_name`] and its ids).
 

@@ -2,7 +2,7 @@
 //! memoized minimax over [`Position`]s, following the rules move by move.
 //! It shares nothing with the builder but the rules themselves.
 //!
-//! [`awari`] is the Awari and Oware counterpart: every reachable board
+//! [`crate::awari::reference`] is the Awari and Oware counterpart: every reachable board
 //! enumerated and solved layer by layer with explicit cycle handling.
 
 use std::collections::HashMap;

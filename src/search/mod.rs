@@ -38,7 +38,7 @@
 //!
 //! # Time budget
 //!
-//! [`SolveOptions::deadline`] (an [`Instant`]) and [`SolveOptions::stop`]
+//! [`SolveOptions::deadline`] (an [`std::time::Instant`]) and [`SolveOptions::stop`]
 //! (an `Arc<AtomicBool>` another thread may set) stop the search; they are
 //! checked every 1024 nodes, and honoured once the first iterative-deepening
 //! iteration is complete (at once without iterative deepening), so a
@@ -74,7 +74,7 @@
 //!   searched, and a bound there cuts at once;
 //! - table probes: a position whose seeds in play are within the loaded
 //!   endgame tables is looked up (one read when the tables were decoded
-//!   into memory, [`TableSet<KalahRules>::load_into_memory`]).
+//!   into memory, [`crate::game::TableSet::load_into_memory`]).
 //!
 //! # Threads
 //!

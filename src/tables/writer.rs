@@ -16,7 +16,7 @@ pub struct WriteInfo {
 }
 
 /// Write the table for `spec` into `dir` from the shares `j` of every
-/// position (each at most [`Rules::max_share`]), atomically: a
+/// position (each at most [`crate::family::Rules::max_share`]), atomically: a
 /// temporary file in the same directory, synced, then renamed over the
 /// final name.
 pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteInfo> {
