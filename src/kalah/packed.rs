@@ -1,5 +1,5 @@
 //! A Kalah move on a packed board: the solver's fast path, tested against
-//! [`KalahSowing`](super::KalahSowing).
+//! [`KalahSowing`](crate::kalah::rules::KalahSowing).
 //!
 //! Both rows of a position in play, seen from the mover, are packed into a
 //! `u128` *ring* of one byte per cell in sowing order: the mover's pits
@@ -121,8 +121,8 @@ pub struct PackedMove {
 
 /// Play pit `pit` (which must hold seeds) of the ring `ring` (see
 /// [`pack`]) with `s` seeds in play, under `rules`. Same result as
-/// [`KalahSowing::new`](super::KalahSowing::new) followed by
-/// [`KalahSowing::finish`](super::KalahSowing::finish), without loops.
+/// [`KalahSowing::new`](crate::kalah::rules::KalahSowing::new) followed by
+/// [`KalahSowing::finish`](crate::kalah::rules::KalahSowing::finish), without loops.
 #[inline(always)]
 pub fn packed_move<const M: usize>(
     ring: u128,
