@@ -133,7 +133,7 @@ pub fn run(args: GraphArgs) -> Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("json"));
     } else if args.csv {
-        print!("{}", report.layers_csv());
+        print!("{}", layers_csv(&report));
     } else {
         print_text(&report);
     }
@@ -183,4 +183,16 @@ fn print_text(r: &GraphReport) {
         );
     }
     println!("({:.2} s)", r.seconds);
+}
+
+/// The per-layer table as CSV: a header line, then one line per layer.
+fn layers_csv(report: &GraphReport) -> String {
+    let mut out = String::from("p,q,positions,win,loss,draw\n");
+    for l in &report.layers {
+        out.push_str(&format!(
+            "{},{},{},{},{},{}\n",
+            l.p, l.q, l.positions, l.win, l.loss, l.draw
+        ));
+    }
+    out
 }

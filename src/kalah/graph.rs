@@ -54,7 +54,6 @@ use crate::side::Side;
 use crate::sow::MAX_PITS;
 use crate::tables::MAX_TABLE_PITS;
 use std::collections::{BTreeMap, HashSet};
-use std::fmt::Write as _;
 use std::hash::BuildHasher;
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -224,19 +223,6 @@ impl GraphReport {
             100.0 * self.loss as f64 / t,
             100.0 * self.draw as f64 / t,
         ]
-    }
-
-    /// The per-layer table as CSV: a header line, then one line per layer.
-    pub fn layers_csv(&self) -> String {
-        let mut out = String::from("p,q,positions,win,loss,draw\n");
-        for l in &self.layers {
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{},{}",
-                l.p, l.q, l.positions, l.win, l.loss, l.draw
-            );
-        }
-        out
     }
 }
 
