@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
-use super::{PerfectPlay, SearchOutcome};
+use super::{deepen, PerfectPlay, SearchOutcome};
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
 use crate::game::TableSet;
@@ -326,39 +326,25 @@ fn search_awari(
         horizon: false,
         nodes: 0,
     };
-    let mut result: Option<SearchOutcome> = None;
-    for depth in 1..=MAX_SEARCH_DEPTH {
+    deepen(MAX_SEARCH_DEPTH, |depth, first| {
         s.can_abort = depth > 1;
         s.horizon = false;
-        let (list, n) = s.ordered(moves.as_slice(), result.map(|r| r.pit as u8));
+        let (list, n) = s.ordered(moves.as_slice(), first.map(|p| p as u8));
         let mut alpha = -i32::MAX / 2;
         let mut best: Option<(usize, i32)> = None;
         for mv in &list[..n] {
             let v = s.through(mv, depth - 1, alpha, i32::MAX / 2);
             if s.aborted {
-                break;
+                return None;
             }
             if best.map_or(true, |b| v > b.1) {
                 best = Some((mv.pit as usize, v));
                 alpha = alpha.max(v);
             }
         }
-        if s.aborted {
-            break;
-        }
         let (pit, value) = best.expect("a position not over has a move");
-        let exact = !s.horizon;
-        result = Some(SearchOutcome {
-            pit,
-            value,
-            depth,
-            exact,
-        });
-        if exact {
-            break;
-        }
-    }
-    result.expect("depth 1 always completes")
+        Some((pit, value, s.horizon))
+    })
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::PerfectPlay;
+use super::{deepen, PerfectPlay};
 use crate::game::TableSet;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
@@ -324,38 +324,24 @@ pub fn search_beyond_tables(
         horizon: false,
         nodes: 0,
     };
-    let mut result: Option<SearchOutcome> = None;
-    for depth in 1..=MAX_SEARCH_DEPTH {
+    deepen(MAX_SEARCH_DEPTH, |depth, first| {
         s.can_abort = depth > 1;
         s.horizon = false;
         let mut alpha = -i32::MAX;
         let mut best: Option<(usize, i32)> = None;
-        for (pit, child, mv) in s.ordered(pos, result.map(|r| r.pit)) {
+        for (pit, child, mv) in s.ordered(pos, first) {
             let v = s.after(&child, mv, depth - 1, alpha, i32::MAX);
             if s.aborted {
-                break;
+                return None;
             }
             if best.map_or(true, |b| v > b.1) {
                 best = Some((pit, v));
                 alpha = alpha.max(v);
             }
         }
-        if s.aborted {
-            break;
-        }
         let (pit, value) = best.expect("a position not over has a move");
-        let exact = !s.horizon;
-        result = Some(SearchOutcome {
-            pit,
-            value,
-            depth,
-            exact,
-        });
-        if exact {
-            break;
-        }
-    }
-    result.expect("depth 1 always completes")
+        Some((pit, value, s.horizon))
+    })
 }
 
 /// Iterative-deepening step (plies) of the solver in [`search_beyond_tables`].

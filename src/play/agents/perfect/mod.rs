@@ -24,6 +24,35 @@ pub mod kalah;
 
 pub use kalah::{search_beyond_tables, SearchCache, SearchOutcome};
 
+/// Iterative deepening at the root, shared by the games' searches:
+/// `pass(depth, best pit of the previous depth)` searches every root move
+/// to `depth` and returns the best pit, its value and whether a line was
+/// cut at the horizon, or `None` when the deadline stopped it. The result
+/// of the last completed depth; the deepening stops early once a pass
+/// reaches no horizon (its value is then proven). The first depth must
+/// always complete.
+pub(crate) fn deepen(
+    max_depth: u32,
+    mut pass: impl FnMut(u32, Option<usize>) -> Option<(usize, i32, bool)>,
+) -> SearchOutcome {
+    let mut result: Option<SearchOutcome> = None;
+    for depth in 1..=max_depth {
+        let Some((pit, value, horizon)) = pass(depth, result.map(|r| r.pit)) else {
+            break;
+        };
+        result = Some(SearchOutcome {
+            pit,
+            value,
+            depth,
+            exact: !horizon,
+        });
+        if !horizon {
+            break;
+        }
+    }
+    result.expect("depth 1 always completes")
+}
+
 /// What the perfect agent needs from a game beyond [`Game`]: its search
 /// above the tables, and how to read its tables for a move.
 pub trait PerfectPlay: Game {
