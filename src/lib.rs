@@ -77,6 +77,7 @@ pub mod kalah;
 pub mod notation;
 pub mod play;
 pub mod progress;
+pub mod rng;
 pub mod search;
 pub mod side;
 pub mod sow;

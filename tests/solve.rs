@@ -165,7 +165,7 @@ fn random_position(rng: &mut impl Rng, m: usize, seeds: usize) -> Position {
 fn random_positions_agree_with_tables_and_minimax() {
     let dir = tempfile::tempdir().unwrap();
     let tb = tables(dir.path(), 6, 14);
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+    let mut rng = mancala::rng::seeded(7);
     // Against the tables: solve with smaller tables (or none) than the position needs.
     for i in 0..150 {
         let seeds = rng.gen_range(2..=14);
@@ -256,7 +256,7 @@ proptest! {
 fn tables_switched_off_give_the_same_values() {
     let dir = tempfile::tempdir().unwrap();
     let tb = tables(dir.path(), 6, 12);
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+    let mut rng = mancala::rng::seeded(3);
     for _ in 0..20 {
         let seeds = rng.gen_range(14..=20);
         let pos = random_position(&mut rng, 6, seeds);
@@ -325,7 +325,7 @@ fn tables_in_memory_give_the_same_values() {
             assert_eq!(a.share(i), b.share(i), "k={k} index {i}");
         }
     }
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    let mut rng = mancala::rng::seeded(11);
     for i in 0..30 {
         let seeds = rng.gen_range(13..=18);
         let pos = random_position(&mut rng, 6, seeds);

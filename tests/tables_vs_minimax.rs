@@ -11,7 +11,7 @@ use mancala::kalah::tables::spec;
 use mancala::side::Side;
 use mancala::tables::index::Indexer;
 use mancala::tables::Table;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 
 fn build(
     dir: &std::path::Path,
@@ -49,7 +49,7 @@ fn check_table(
 ) -> u64 {
     let table: &Table = tb.table(k).unwrap();
     let n = table.len();
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut rng = mancala::rng::seeded(seed);
     let count = sample.map_or(n, |s| s.min(n));
     for i in 0..count {
         let index = if sample.is_some() && count < n {

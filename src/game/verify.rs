@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
@@ -89,7 +89,7 @@ pub fn verify<G: Game>(
     let n = table.len();
     let draws: Option<Vec<u64>> = match sample {
         Some(s) if s < n => {
-            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed ^ k as u64);
+            let mut rng = crate::rng::seeded(seed ^ k as u64);
             Some((0..s).map(|_| rng.gen_range(0..n)).collect())
         }
         _ => None,

@@ -33,8 +33,8 @@ use crate::side::Side;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use crate::rng::SeededRng;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -327,7 +327,7 @@ pub fn play_agents(
     a_side: Side,
     opening: usize,
     max_plies: usize,
-    opening_rng: &mut SmallRng,
+    opening_rng: &mut SeededRng,
 ) -> Result<PlayedGame> {
     let mut times = [TimeStats::default(); 2]; // A, B
     let mut played = [0usize; 2]; // South, North
@@ -403,7 +403,7 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     };
     let mut a = opts.a.build(rules, opts.tables.clone(), mix(gs ^ 1))?;
     let mut b = opts.b.build(rules, opts.tables.clone(), mix(gs ^ 2))?;
-    let mut opening_rng = SmallRng::seed_from_u64(mix(gs ^ 3));
+    let mut opening_rng = crate::rng::seeded(mix(gs ^ 3));
     let opening = opts.effective_random_opening();
     let PlayedGame {
         turns,

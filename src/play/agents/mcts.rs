@@ -11,7 +11,7 @@ use crate::side::side_index;
 use crate::side::Side;
 use std::time::Instant;
 
-use rand::rngs::SmallRng;
+use crate::rng::SeededRng;
 use rand::Rng;
 
 use super::greedy::greedy_move;
@@ -27,7 +27,7 @@ pub struct MctsAgent {
     budget: Budget,
     uct: f64,
     playout: Playout,
-    rng: SmallRng,
+    rng: SeededRng,
     name: String,
 }
 
@@ -51,7 +51,7 @@ impl MctsAgent {
         budget: Budget,
         uct: f64,
         playout: Playout,
-        rng: SmallRng,
+        rng: SeededRng,
         name: String,
     ) -> MctsAgent {
         MctsAgent {

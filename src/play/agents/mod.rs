@@ -42,9 +42,6 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
-
 use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
 use crate::game::TableSet;
@@ -257,7 +254,7 @@ impl AgentSpec {
     /// used on this one.
     pub fn build(&self, rules: Rules, tables: Option<Tables>, seed: u64) -> Result<Box<dyn Agent>> {
         let name = self.to_string();
-        let rng = SmallRng::seed_from_u64(seed);
+        let rng = crate::rng::seeded(seed);
         Ok(match *self {
             AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
             AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),

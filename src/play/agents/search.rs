@@ -8,9 +8,9 @@
 //! through [`State`]; in Awari and Oware a player's "store" is the seeds it
 //! has captured.
 
+use crate::rng::SeededRng;
 use crate::side::side_index;
 use crate::side::Side;
-use rand::rngs::SmallRng;
 use rand::Rng;
 
 use super::{Agent, Choice};
@@ -228,13 +228,13 @@ impl Agent for MinimaxAgent {
 #[derive(Debug)]
 pub struct HeuristicAgent {
     depth: u32,
-    rng: SmallRng,
+    rng: SeededRng,
     name: String,
 }
 
 impl HeuristicAgent {
     /// Search to `depth` plies, drawing near-best choices from `rng`.
-    pub fn new(depth: u32, rng: SmallRng, name: String) -> HeuristicAgent {
+    pub fn new(depth: u32, rng: SeededRng, name: String) -> HeuristicAgent {
         HeuristicAgent {
             depth: depth.max(1),
             rng,

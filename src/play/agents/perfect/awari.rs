@@ -382,8 +382,8 @@ mod tests {
 
     #[test]
     fn proved_values_match_plain_minimax() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        use rand::Rng;
+        let mut rng = crate::rng::seeded(7);
         let mut proved = 0;
         for game in AwariGame::ALL {
             let mut agent = AwariEngine::default();
@@ -423,8 +423,8 @@ mod tests {
         // 0); the search must agree whenever it claims a proof, and must
         // never claim one it cannot have.
         use crate::awari::reference::awari_value;
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        use rand::Rng;
+        let mut rng = crate::rng::seeded(11);
         let mut proved = 0;
         let mut unproved = 0;
         for game in AwariGame::ALL {
