@@ -82,6 +82,7 @@ pub mod search;
 pub mod side;
 pub mod sow;
 pub mod tables;
+pub mod threads;
 
 pub use awari::{AwariGame, AwariPosition};
 pub use error::{Error, Result};

@@ -641,3 +641,44 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
         assert_eq!(move_value(&pos, c.pit), sol.value, "{pos}: pit {}", c.pit);
     }
 }
+
+/// Every search counter counts what it names: switching a technique off
+/// zeroes its counter and changes the tree, tables answer probes only when
+/// given. (A solve once reported 0 futility cut-offs while switching
+/// futility off grew the tree.)
+#[test]
+fn search_counters_count_what_they_name() {
+    let start = Position::start(4, 4).unwrap();
+    let one = |o: SolveOptions, tb: Option<&TableSet<KalahRules>>| {
+        let sol = solve(&start, tb, &SolveOptions { threads: 1, ..o }).unwrap();
+        assert_eq!(sol.value, 2, "Kalah(4,4), as published");
+        sol.stats
+    };
+    let all = one(opts(), None);
+    assert!(all.futility_cutoffs > 0 && all.etc_cutoffs > 0, "{all:?}");
+    assert!(all.tt_hits > 0 && all.tt_cutoffs > 0, "{all:?}");
+    assert_eq!(all.table_hits, 0, "no tables given: {all:?}");
+    let no_futility = one(
+        SolveOptions {
+            use_futility: false,
+            ..opts()
+        },
+        None,
+    );
+    assert_eq!(no_futility.futility_cutoffs, 0, "{no_futility:?}");
+    assert!(no_futility.nodes > all.nodes, "{no_futility:?} v {all:?}");
+    let no_etc = one(
+        SolveOptions {
+            use_etc: false,
+            ..opts()
+        },
+        None,
+    );
+    assert_eq!(no_etc.etc_cutoffs, 0, "{no_etc:?}");
+    assert!(no_etc.futility_cutoffs > 0, "{no_etc:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let tb = tables(dir.path(), 4, 10);
+    let with_tables = one(opts(), Some(&tb));
+    assert!(with_tables.table_hits > 0, "{with_tables:?}");
+    assert!(with_tables.nodes < all.nodes, "{with_tables:?} v {all:?}");
+}

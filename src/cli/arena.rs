@@ -46,8 +46,8 @@ pub struct ArenaArgs {
     /// both agents are deterministic, as in the published studies, else 0).
     #[arg(long)]
     pub random_opening: Option<usize>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads (0 or omitted: all cores; at most 4 per core).
+    #[arg(long, value_parser = render::parse_threads)]
     pub threads: Option<usize>,
     /// Directory of the endgame tables read by the perfect agent.
     #[arg(long, default_value = "db")]
@@ -151,9 +151,6 @@ fn load_tables(
 fn check_counts(args: &ArenaArgs) -> Result<()> {
     if args.games == 0 {
         return Err(Error::Unsupported("--games must be at least 1".into()));
-    }
-    if args.threads == Some(0) {
-        return Err(Error::Unsupported("--threads must be at least 1".into()));
     }
     if args.max_plies == 0 {
         return Err(Error::Unsupported("--max-plies must be at least 1".into()));

@@ -33,8 +33,8 @@ pub struct BuildArgs {
     /// Build the tables for 1 up to this many seeds.
     #[arg(long)]
     pub max_seeds: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads (0 or omitted: all cores; at most 4 per core).
+    #[arg(long, value_parser = render::parse_threads)]
     pub threads: Option<usize>,
     /// Memory budget, e.g. 8G (default: 80% of RAM).
     #[arg(long, value_parser = render::parse_memory)]

@@ -104,3 +104,13 @@ pub fn verdict(v: i32) -> &'static str {
         _ => "loss",
     }
 }
+
+/// Parse `--threads`: a count, 0 for all cores, at most
+/// [`mancala::threads::max_threads`] (checked before any work starts).
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of threads (0 for all cores)"))?;
+    mancala::threads::resolve(Some(n)).map_err(|e| e.to_string())?;
+    Ok(n)
+}

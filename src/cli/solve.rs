@@ -112,8 +112,8 @@ pub struct SolveArgs {
     /// First guess of the value (final store difference for the side to move).
     #[arg(long, allow_hyphen_values = true)]
     pub guess: Option<i32>,
-    /// Worker threads (0: all cores).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (0 or omitted: all cores; at most 4 per core).
+    #[arg(long, default_value_t = 0, value_parser = super::render::parse_threads)]
     pub threads: usize,
     /// Split between threads only this many plies or fewer from the root.
     #[arg(long, default_value_t = 12)]

@@ -458,17 +458,9 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     })
 }
 
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    let n = threads.unwrap_or(0);
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .map_err(|e| Error::Unsupported(format!("cannot start {n} threads: {e}")))
-}
-
 /// Play a match; the report and one record per game, in game order.
 pub fn run_match(opts: &MatchOptions) -> Result<(MatchReport, Vec<GameRecord>)> {
-    let pool = pool(opts.threads)?;
+    let pool = crate::threads::pool(opts.threads)?;
     let progress = &opts.progress;
     progress.event(&Event::Start {
         stage: &format!("{} v {}", opts.a, opts.b),

@@ -53,11 +53,7 @@ pub fn solve(
     }
     let store_diff = position.mover_store() as i32 - position.opponent_store() as i32;
     let s = position.active_seeds() as i32;
-    let threads = if options.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.threads
-    };
+    let threads = crate::threads::resolve(Some(options.threads))?;
     if let Some(tb) = tables {
         tb.check(options.rules, m)?;
     }
@@ -142,11 +138,7 @@ pub fn solve(
             _ => run::<6>(&sh, &root, s, start),
         };
         let out = if threads > 1 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")));
-            pool.map(|pool| pool.install(go))
+            crate::threads::pool(Some(threads)).map(|pool| pool.install(go))
         } else {
             // One thread never splits: no pool needed.
             Ok(go())

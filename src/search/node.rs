@@ -51,6 +51,23 @@ impl Child {
         self.in_play as i32
     }
 
+    /// Whether futility alone decides the child against a window
+    /// `gamma`: its value seen from the parent lies in
+    /// `delta - seeds ..= delta + seeds` (whichever side moves next), and
+    /// that range is entirely below `gamma` (`below`) or at or above it.
+    /// Children valued exactly (game over, in the tables) are not
+    /// futility's.
+    #[inline(always)]
+    pub(super) fn futile(&self, gamma: i32, below: bool, tmax: i32) -> bool {
+        !self.over
+            && self.seeds() > tmax
+            && if below {
+                self.delta() + self.seeds() < gamma
+            } else {
+                self.delta() - self.seeds() >= gamma
+            }
+    }
+
     /// What is known of the child's transposition entry: the entry and
     /// bucket ETC found if it probed, else the bucket computed when the
     /// child was generated (a child above the tables), else nothing.
@@ -570,7 +587,11 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 let c = &mut kids[k as usize];
                 self.child_bounds(c, depth);
                 if c.lo >= gamma {
-                    self.stats.etc_cutoffs += 1;
+                    if o.use_futility && c.futile(gamma, false, sh.tmax) {
+                        self.stats.futility_cutoffs += 1;
+                    } else {
+                        self.stats.etc_cutoffs += 1;
+                    }
                     let (lo, pit) = (c.lo, c.pit);
                     if ply == 0 {
                         self.root_move = pit;
@@ -604,6 +625,10 @@ impl<'s, const M: usize> Searcher<'s, M> {
             let c = &kids[order[i] as usize];
             i += 1;
             let v = if c.hi < gamma || c.lo == c.hi {
+                if o.use_futility && c.hi < gamma && c.futile(gamma, true, sh.tmax) {
+                    // A child search futility saved.
+                    self.stats.futility_cutoffs += 1;
+                }
                 c.hi
             } else {
                 let v = self.child_value(c, depth, ply, gamma);

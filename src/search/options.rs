@@ -155,9 +155,12 @@ pub struct SearchStats {
     pub tt_hits: u64,
     /// Nodes cut by a transposition-table bound.
     pub tt_cutoffs: u64,
-    /// Nodes cut by futility (window outside the reachable range).
+    /// Searches futility saved: a node whose window lies outside the seeds
+    /// in play, or a child left unsearched (or cutting its parent) because
+    /// the seeds in play alone put its value on one side of the window.
     pub futility_cutoffs: u64,
-    /// Nodes cut by an enhanced transposition cut-off, before any child search.
+    /// Nodes cut by an enhanced transposition cut-off, before any child
+    /// search (those futility alone decides count as futility's).
     pub etc_cutoffs: u64,
     /// MTD(f) zero-window passes at the root, all iterations.
     pub mtdf_passes: u64,

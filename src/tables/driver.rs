@@ -99,14 +99,8 @@ pub(crate) fn run_build<T: Sync>(
             kind: MemoryUse::Build,
         });
     }
-    let threads = job
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    let pool = crate::threads::pool(job.threads)?;
+    let threads = pool.current_num_threads();
     job.progress.event(&Event::BuildPlan {
         title: &job.title,
         dir: job.dir,
