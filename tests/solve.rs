@@ -682,3 +682,56 @@ fn search_counters_count_what_they_name() {
     assert!(with_tables.table_hits > 0, "{with_tables:?}");
     assert!(with_tables.nodes < all.nodes, "{with_tables:?} v {all:?}");
 }
+
+/// A stopped solve proves bounds, not a value: its JSON leaves `value`,
+/// `best_move`, `best_turn` and `pv` null and says `estimate` and
+/// `best_move_so_far` (a program reading `value` was once told "6, win"
+/// beside bounds [-72, 72]).
+#[test]
+fn a_stopped_solve_does_not_report_an_estimate_as_its_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let (code, out, err) = mancala(&[
+        "solve",
+        "kalah",
+        "6",
+        "5",
+        "--db",
+        db,
+        "--no-build",
+        "--time",
+        "0.3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["exact"], false, "{v}");
+    for key in ["value", "best_move", "best_turn", "pv"] {
+        assert!(v[key].is_null(), "{key} filled by an unproven search: {v}");
+    }
+    let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
+    let estimate = v["estimate"].as_i64().unwrap();
+    assert!(lo <= estimate && estimate <= hi && lo < hi, "{v}");
+    assert!(v["best_move_so_far"].as_u64().unwrap() < 6, "{v}");
+    match v["verdict"].as_str() {
+        None => assert!(lo <= 0 && hi >= 0, "{v}"),
+        Some("win") => assert!(lo > 0, "{v}"),
+        Some(other) => panic!("verdict {other} with bounds {lo}..{hi}"),
+    }
+    let (code, out, _) = mancala(&[
+        "solve",
+        "kalah",
+        "6",
+        "5",
+        "--db",
+        db,
+        "--no-build",
+        "--time",
+        "0.3",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("not proven") && out.contains("best move so far"),
+        "{out}"
+    );
+}

@@ -284,14 +284,20 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         let out = json!({
             "position": pos.to_string(),
             "rules": rules.name(),
-            "value": sol.value,
+            // A stopped search proves bounds, not a value: `value`, the
+            // best turn and the line stay null, `estimate` and
+            // `best_move_so_far` say what it found.
+            "value": sol.proven_value(),
             "exact": sol.exact,
             "lower": sol.lower,
             "upper": sol.upper,
+            "estimate": sol.value,
             "verdict": sol.verdict(),
-            "best_move": sol.best_move,
-            "best_turn": sol.best_turn(),
-            "pv": sol.pv,
+            "best_move": sol.best_move.filter(|_| sol.exact),
+            "best_move_so_far": sol.best_move,
+            "best_turn": sol.exact.then(|| sol.best_turn()),
+            "pv": sol.exact.then_some(&sol.pv),
+            "depth_completed": sol.depth,
             "stats": st,
             "solve_seconds": sol.solve_seconds,
             "pv_seconds": sol.pv_seconds,
@@ -310,13 +316,19 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             println!(
                 "value: {:+} ({} for the side to move; final store difference, stores included)",
                 sol.value,
-                sol.verdict()
+                sol.verdict().unwrap_or("?")
             );
         } else {
             println!(
                 "value: not proven, stopped by --time: between {:+} and {:+} \
-                 (estimate {:+}; final store difference, stores included)",
-                sol.lower, sol.upper, sol.value
+                 (estimate {:+}; final store difference, stores included){}",
+                sol.lower,
+                sol.upper,
+                sol.value,
+                match sol.verdict() {
+                    Some(v) => format!("; proven a {v} for the side to move"),
+                    None => String::new(),
+                }
             );
         }
         match sol.best_move {

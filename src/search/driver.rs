@@ -33,7 +33,7 @@ use super::tt::{Key, TransTable, FULL_DEPTH, NO_MOVE};
 /// let start = Position::start(4, 3).unwrap();
 /// let sol = solve(&start, None, &SolveOptions::default()).unwrap();
 /// assert_eq!(sol.value, 8);
-/// assert_eq!(sol.verdict(), "win");
+/// assert_eq!(sol.verdict(), Some("win"));
 /// // The principal variation, replayed, ends with that difference.
 /// let mut end = start;
 /// end.play_line(&sol.pv, Default::default()).unwrap();

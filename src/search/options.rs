@@ -230,12 +230,24 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// "win", "draw" or "loss" for the side to move.
-    pub fn verdict(&self) -> &'static str {
-        match self.value.signum() {
-            1 => "win",
-            0 => "draw",
-            _ => "loss",
+    /// The value, when it is proven ([`Solution::exact`]); `None` for a
+    /// stopped search, whose [`Solution::value`] is only an estimate.
+    pub fn proven_value(&self) -> Option<i32> {
+        self.exact.then_some(self.value)
+    }
+
+    /// "win", "draw" or "loss" for the side to move, when the proven
+    /// bounds settle it (a stopped search may prove a win or a loss
+    /// without the exact value); `None` when they do not.
+    pub fn verdict(&self) -> Option<&'static str> {
+        if self.lower > 0 {
+            Some("win")
+        } else if self.upper < 0 {
+            Some("loss")
+        } else if self.lower == 0 && self.upper == 0 {
+            Some("draw")
+        } else {
+            None
         }
     }
 
