@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A position string could not be read.
-    #[error("bad position \"{text}\": {reason}")]
+    #[error("bad position \"{}\": {reason}", clip(text))]
     BadPosition {
         /// The text that was given.
         text: String,
@@ -18,7 +18,7 @@ pub enum Error {
     #[error("{0}")]
     Unsupported(String),
     /// A move line could not be applied.
-    #[error("bad move line \"{line}\" at character {at}: {reason}")]
+    #[error("bad move line \"{}\" at character {at}: {reason}", clip_around(line, *at))]
     BadMoves {
         /// The whole line.
         line: String,
@@ -154,3 +154,30 @@ pub enum MemoryUse {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Longest user text an error message quotes whole, in characters.
+pub const QUOTE_MAX: usize = 80;
+
+/// `text` as an error message quotes it: whole when short, else its
+/// start and its length, so that a pasted megabyte does not fill the
+/// terminal.
+pub fn clip(text: &str) -> String {
+    clip_around(text, 1)
+}
+
+/// `text` quoted around its 1-based character `at`: whole when short,
+/// else about [`QUOTE_MAX`] characters around `at`, with its length.
+pub fn clip_around(text: &str, at: usize) -> String {
+    let n = text.chars().count();
+    if n <= QUOTE_MAX {
+        return text.to_string();
+    }
+    let window = QUOTE_MAX * 3 / 4;
+    let from = at.saturating_sub(1 + window / 2).min(n - window);
+    let shown: String = text.chars().skip(from).take(window).collect();
+    format!(
+        "{}{shown}{} ({n} characters in all)",
+        if from > 0 { "..." } else { "" },
+        if from + window < n { "..." } else { "" }
+    )
+}

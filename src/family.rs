@@ -238,15 +238,19 @@ impl std::str::FromStr for GameSpec {
     fn from_str(text: &str) -> Result<GameSpec> {
         let bad = |reason: String| {
             Error::Unsupported(format!(
-                "bad game \"{text}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
+                "bad game \"{}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
                  optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
-                 awari:M:N or oware:M:N"
+                 awari:M:N or oware:M:N",
+                crate::error::clip(text)
             ))
         };
         let parts: Vec<&str> = text.trim().split(':').collect();
         let head = parts[0].to_ascii_lowercase();
         if !GAME_NAMES.contains(&head.as_str()) {
-            return Err(bad(format!("unknown game \"{head}\"")));
+            return Err(bad(format!(
+                "unknown game \"{}\"",
+                crate::error::clip(&head)
+            )));
         }
         if parts.len() < 3 {
             return Err(bad("give the pits per side and seeds per pit".into()));
@@ -256,8 +260,12 @@ impl std::str::FromStr for GameSpec {
             return Err(bad(format!("too many parts for {head}")));
         }
         let number = |s: &str, what: &str| {
-            s.parse::<usize>()
-                .map_err(|_| bad(format!("{what} \"{s}\" is not a whole number")))
+            s.parse::<usize>().map_err(|_| {
+                bad(format!(
+                    "{what} \"{}\" is not a whole number",
+                    crate::error::clip(s)
+                ))
+            })
         };
         let pits = number(parts[1], "pits per side")?;
         let seeds = number(parts[2], "seeds per pit")?;

@@ -52,8 +52,9 @@ pub fn read_counts(text: &str, rules: CountRules<'_>) -> Result<Vec<Count>> {
                 Some(inner) => (inner, true),
                 None => {
                     return Err(bad(format!(
-                        "entry {} (\"{word}\") opens a bracket it does not close; write a captured total as `[12]`",
-                        i + 1
+                        "entry {} (\"{}\") opens a bracket it does not close; write a captured total as `[12]`",
+                        i + 1,
+                        crate::error::clip(word)
                     )))
                 }
             },
@@ -61,8 +62,9 @@ pub fn read_counts(text: &str, rules: CountRules<'_>) -> Result<Vec<Count>> {
         };
         let value: i64 = inner.parse().map_err(|_| {
             bad(format!(
-                "entry {} (\"{word}\") is not a whole number; {}",
+                "entry {} (\"{}\") is not a whole number; {}",
                 i + 1,
+                crate::error::clip(word),
                 rules.hint
             ))
         })?;

@@ -72,7 +72,7 @@ pub struct MatchArgs {
     pub arena: ArenaArgs,
     /// Write one JSON record per game (one per line) to this file: moves in the
     /// published notation, result, times, and the `mancala play` command that replays it.
-    #[arg(long)]
+    #[arg(long, value_parser = render::parse_output_file)]
     pub games_out: Option<PathBuf>,
 }
 

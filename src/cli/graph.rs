@@ -75,7 +75,7 @@ pub struct GraphArgs {
     #[arg(long)]
     csv: bool,
     /// Also draw the W/L/D shares per layer into this SVG file.
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(long, value_name = "FILE.svg", value_parser = super::render::parse_output_file)]
     plot: Option<PathBuf>,
     /// Stop when the graph grows past this many positions (about 60 bytes each).
     #[arg(long, default_value_t = 100_000_000)]

@@ -114,3 +114,39 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     mancala::threads::resolve(Some(n)).map_err(|e| e.to_string())?;
     Ok(n)
 }
+
+/// Parse a duration in seconds (`--time`): a finite number, 0 or more,
+/// checked before any work starts.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && (0.0..=1e9).contains(&t) => Ok(t),
+        _ => Err(format!(
+            "'{}' is not a time in seconds: give a number from 0 to 1e9, e.g. 2.5",
+            mancala::error::clip(s)
+        )),
+    }
+}
+
+/// Parse the path of a file to write (`--plot`, `--games-out`): its
+/// directory must exist and the path must not be a directory, checked
+/// before any work starts so that hours of work are not lost at the end.
+pub fn parse_output_file(s: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(s);
+    if s.is_empty() {
+        return Err("give a file name".into());
+    }
+    if path.is_dir() {
+        return Err(format!("{s} is a directory: give a file name"));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(format!(
+            "cannot write {s}: the directory {} does not exist",
+            parent.display()
+        ));
+    }
+    Ok(path)
+}

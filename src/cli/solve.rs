@@ -120,7 +120,7 @@ pub struct SolveArgs {
     pub split_plies: u32,
     /// Stop after this many seconds of search and print the best result so
     /// far: proven bounds and the best move found (not an exact value).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = super::render::parse_seconds)]
     pub time: Option<f64>,
     /// No live progress on stderr.
     #[arg(long)]
@@ -221,6 +221,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             "--tt-mb 0: give the transposition table at least 1 MiB, or use --no-tt".into(),
         ));
     }
+    if !args.no_tt {
+        mancala::search::tt::check_tt_mb(args.tt_mb)?;
+    }
     let mut tables = if pos.is_game_over(rules) {
         None
     } else {
@@ -239,17 +242,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             in_memory >> 20
         );
     }
-    let deadline = match args.time {
-        Some(t) if t.is_finite() && t >= 0.0 => {
-            Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(t.min(1e9)))
-        }
-        Some(t) => {
-            return Err(Error::Unsupported(format!(
-                "--time {t}: give the search time in seconds, a number >= 0"
-            )))
-        }
-        None => None,
-    };
+    let deadline = args
+        .time
+        .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t));
     let opts = SolveOptions {
         rules,
         tt_mb: args.tt_mb,

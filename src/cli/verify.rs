@@ -32,8 +32,8 @@ pub struct VerifyArgs {
     /// The table to check (its seeds).
     #[arg(long)]
     pub seeds: usize,
-    /// Check this many random entries instead of all.
-    #[arg(long)]
+    /// Check this many random entries instead of all (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: Option<u64>,
     /// Seed of the random sample.
     #[arg(long, default_value_t = 1)]

@@ -82,6 +82,12 @@ pub fn verify<G: Game>(
     progress: &Observer,
 ) -> Result<VerifyReport> {
     check_seeds(k)?;
+    if sample == Some(0) {
+        return Err(Error::Unsupported(
+            "a sample of 0 entries checks nothing: sample at least 1 entry, or check the whole table"
+                .into(),
+        ));
+    }
     let table = set.table(k).ok_or_else(|| Error::MissingTable {
         path: set.spec(k).path(set.dir()),
         table: set.spec(k).label(),

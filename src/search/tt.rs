@@ -149,6 +149,27 @@ impl std::fmt::Debug for TransTable {
     }
 }
 
+/// Whether a transposition table of `bytes` fits in the machine's memory
+/// (the operating system would hand out more, lazily, and the solve would
+/// then be killed halfway): `Err` says why not.
+pub fn check_memory(bytes: u64) -> std::result::Result<(), String> {
+    match crate::tables::driver::total_memory() {
+        Some(total) if bytes > total => Err(format!(
+            "more than the machine's {} MiB of memory",
+            total >> 20
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// [`check_memory`] for a table of `mb` mebibytes, as an [`Error`].
+pub fn check_tt_mb(mb: usize) -> Result<()> {
+    check_memory((mb as u64).saturating_mul(1 << 20)).map_err(|why| Error::Memory {
+        message: format!("cannot allocate a transposition table of {mb} MiB: {why}"),
+        kind: MemoryUse::TranspositionTable,
+    })
+}
+
 impl TransTable {
     /// A table using about `mb` mebibytes (at least one bucket).
     ///
@@ -171,6 +192,7 @@ impl TransTable {
             .max(1)
             .checked_mul(1 << 10)
             .ok_or_else(|| refused("more than the address space".into()))?;
+        check_memory(bytes as u64).map_err(refused)?;
         let buckets = (bytes / (16 * WAYS)).max(1);
         let len = buckets * WAYS * 2;
         let map =

@@ -46,6 +46,17 @@ impl Table {
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
+        let meta = file.metadata().map_err(|e| Error::io(&path, e))?;
+        if !meta.is_file() {
+            return Err(bad(format!(
+                "it is {}, not a table file",
+                if meta.is_dir() {
+                    "a directory"
+                } else {
+                    "not a regular file"
+                }
+            )));
+        }
         // SAFETY: the map is read-only and the file is only ever replaced by
         // rename, never written in place, so its contents cannot change under
         // the map while this process holds it.
@@ -101,7 +112,7 @@ impl Table {
                 indexer.count()
             )));
         }
-        if code_bytes % 8 != 0 || code_bytes < CODE_PADDING || code_bytes > map.len() as u64 {
+        if code_bytes % 8 != 0 || !(CODE_PADDING..=1 << 48).contains(&code_bytes) {
             return Err(bad("inconsistent code size in the header".into()));
         }
         let (want_directory, want_len) = layout_of(count, code_bytes);
@@ -110,8 +121,13 @@ impl Table {
         }
         if map.len() as u64 != want_len {
             return Err(bad(format!(
-                "{} bytes, expected {want_len} (truncated or padded)",
-                map.len()
+                "the file has {} bytes where its header says {want_len}: {}",
+                map.len(),
+                if (map.len() as u64) < want_len {
+                    "it is truncated (an interrupted copy or download?)"
+                } else {
+                    "it has extra bytes at its end"
+                }
             )));
         }
         let crc = u32::from_le_bytes(h[56..60].try_into().unwrap());

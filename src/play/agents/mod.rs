@@ -327,7 +327,10 @@ impl fmt::Display for AgentSpec {
 }
 
 fn bad_spec(text: &str, reason: impl fmt::Display) -> Error {
-    Error::Unsupported(format!("bad agent \"{text}\": {reason}; {SPEC_HELP}"))
+    Error::Unsupported(format!(
+        "bad agent \"{}\": {reason}; {SPEC_HELP}",
+        crate::error::clip(text)
+    ))
 }
 
 fn parse_depth(text: &str, arg: Option<&str>) -> Result<u32> {
@@ -415,7 +418,10 @@ impl FromStr for AgentSpec {
             },
             "mcts" => parse_mcts(text, &rest),
             "" => Err(bad_spec(text, "empty agent name")),
-            other => Err(bad_spec(text, format!("unknown agent \"{other}\""))),
+            other => Err(bad_spec(
+                text,
+                format!("unknown agent \"{}\"", crate::error::clip(other)),
+            )),
         }
     }
 }

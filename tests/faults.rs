@@ -1,0 +1,227 @@
+//! The faults found by attacking the tool (malformed, corrupted, concurrent
+//! and resource-starved runs), each reproduced here before it was fixed.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+mod common;
+use common::mancala;
+
+/// Run and expect failure with `code`, a one-line message containing
+/// `needle`, and no panic; returns stderr.
+fn fails(args: &[&str], cwd: &Path, code: i32, needle: &str) -> String {
+    let (got, _, err) = mancala(args, cwd);
+    assert_eq!(got, code, "{args:?}: exit {got}, stderr: {err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    assert!(
+        err.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: stderr lacks \"{needle}\": {err}"
+    );
+    err
+}
+
+/// Fault 2: `--threads` has one meaning (0 or omitted: all cores) and a
+/// bound, refused before any work.
+#[test]
+fn thread_counts_are_bounded_and_mean_the_same_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    let t0 = Instant::now();
+    for args in [
+        &[
+            "match",
+            "greedy",
+            "random",
+            "--threads",
+            "100000",
+            "--games",
+            "10",
+        ][..],
+        &["solve", "kalah", "6", "4", "--threads", "10000", "--db", db],
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "3",
+            "--max-seeds",
+            "4",
+            "--threads",
+            "5000",
+            "--db",
+            db,
+        ],
+        &["tournament", "greedy", "random", "--threads", "999"],
+    ] {
+        fails(args, d, 2, "0 for all cores");
+    }
+    assert!(t0.elapsed() < Duration::from_secs(10), "refused at once");
+    assert!(!d.join("db").exists(), "nothing built before refusing");
+    // 0 means all cores everywhere (it was an error in `match` and one
+    // thread in `build`).
+    for args in [
+        &[
+            "match",
+            "greedy",
+            "random",
+            "--threads",
+            "0",
+            "--games",
+            "4",
+        ][..],
+        &["solve", "kalah", "3", "2", "--threads", "0", "--db", db],
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "3",
+            "--max-seeds",
+            "4",
+            "--threads",
+            "0",
+            "--db",
+            db,
+            "--json",
+        ],
+    ] {
+        let (code, out, err) = mancala(args, d);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        if args[0] == "build" {
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            assert_eq!(v["threads"], cores as u64, "{v}");
+        }
+    }
+}
+
+/// Fault 3: every argument and output path is checked before the work
+/// (a bad `--time` once built 103 MB of tables first).
+#[test]
+fn arguments_and_output_paths_are_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    for time in ["nan", "-1", "inf", "1e300", "soon"] {
+        let arg = format!("--time={time}");
+        fails(
+            &["solve", "kalah", "6", "4", &arg, "--db", db],
+            d,
+            2,
+            "--time",
+        );
+    }
+    fails(
+        &[
+            "solve",
+            "kalah",
+            "6",
+            "4",
+            "--tt-mb",
+            "100000000",
+            "--db",
+            db,
+        ],
+        d,
+        1,
+        "transposition table",
+    );
+    let t0 = Instant::now();
+    fails(
+        &[
+            "graph",
+            "kalah",
+            "3",
+            "3",
+            "--plot",
+            "/nonexistent/x.svg",
+            "--db",
+            db,
+        ],
+        d,
+        2,
+        "/nonexistent",
+    );
+    fails(
+        &[
+            "match",
+            "greedy",
+            "random",
+            "--games-out",
+            "/nonexistent/g.jsonl",
+        ],
+        d,
+        2,
+        "/nonexistent",
+    );
+    assert!(t0.elapsed() < Duration::from_secs(5), "refused at once");
+    assert!(!d.join("db").exists(), "nothing built before refusing");
+}
+
+/// Fault 5: messages say what is wrong in words a user can act on.
+#[test]
+fn messages_name_the_real_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let dbs = db.to_str().unwrap();
+    let build = [
+        "build",
+        "kalah",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "6",
+        "--db",
+        dbs,
+    ];
+    let (code, _, err) = mancala(&build, d);
+    assert_eq!(code, 0, "{err}");
+    let query = [
+        "query",
+        "kalah",
+        "2 1 0 0 1 2 0 0",
+        "--db",
+        dbs,
+        "--no-build",
+    ];
+    let path = db.join("kalah-default-m3-k6.tbl");
+    let good = std::fs::read(&path).unwrap();
+    // A table cut to half its size (it said "inconsistent code size").
+    std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+    fails(&query, d, 1, "truncated");
+    // A directory in place of a table (it said "No such device").
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    fails(&query, d, 1, "is a directory");
+    std::fs::remove_dir(&path).unwrap();
+    // A 120 KB move line is not echoed whole.
+    let long = "1-".repeat(60_000);
+    let err = fails(
+        &["play", "kalah", "6", "4", "--moves", &long],
+        d,
+        2,
+        "characters in all",
+    );
+    assert!(err.len() < 1000, "{} bytes of message", err.len());
+    let long_board = "4 ".repeat(60_000) + "x";
+    let err = fails(&["query", "kalah", &long_board], d, 2, "characters in all");
+    assert!(err.len() < 1000, "{} bytes of message", err.len());
+    let err = fails(
+        &["match", &"x".repeat(100_000), "random"],
+        d,
+        2,
+        "characters in all",
+    );
+    assert!(err.len() < 2000, "{} bytes of message", err.len());
+    // A sample of nothing is refused (it reported success).
+    fails(
+        &[
+            "verify", "kalah", "--pits", "3", "--seeds", "6", "--sample", "0", "--db", dbs,
+        ],
+        d,
+        2,
+        "--sample",
+    );
+}
