@@ -15,12 +15,12 @@ use mancala::game::TableSet;
 use mancala::kalah::position::Position;
 use mancala::kalah::rules::KalahRules;
 use mancala::search::{solve, MoveOrder, SolveOptions};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 
 /// `count` positions reached by `plies` random plies from Kalah(m, n).
 fn positions(m: usize, n: usize, plies: usize, count: usize, seed: u64) -> Vec<Position> {
     let rules = KalahRules::Default;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut rng = mancala::rng::seeded(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let mut p = Position::start(m, n).expect("a valid start");
