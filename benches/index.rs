@@ -11,12 +11,12 @@ use mancala::game::build::{build, BuildOptions};
 use mancala::game::TableSet;
 use mancala::kalah::rules::KalahRules;
 use mancala::tables::index::{Indexer, Layout};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 
 const N: usize = 4096;
 
 fn sample_rows(ix: &Indexer, seed: u64) -> Vec<([u8; 6], [u8; 6], usize)> {
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut rng = mancala::rng::seeded(seed);
     (0..N)
         .map(|_| {
             let (mut a, mut b) = ([0u8; 6], [0u8; 6]);
