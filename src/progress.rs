@@ -74,6 +74,12 @@ pub enum Event<'a> {
         /// Why it cannot be used.
         error: &'a Error,
     },
+    /// Another process is building a table this build needs: wait for it
+    /// (then use its table).
+    WaitingForTable {
+        /// The table file.
+        path: &'a Path,
+    },
     /// A table was built and written.
     TableBuilt {
         /// Seeds of the table.

@@ -225,3 +225,128 @@ fn messages_name_the_real_problem() {
         "--sample",
     );
 }
+
+/// Fault 1: a build starting in a `--db` where another process is writing
+/// a table deleted that process's temporary file, and its long build died.
+/// Now a table is built only under its lock, and only the lock holder
+/// removes the table's temporaries.
+#[test]
+fn builders_in_one_directory_cooperate() {
+    use mancala::family::Rules;
+    use mancala::tables::lock::TableLock;
+    use mancala::tables::TableSpec;
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    std::fs::create_dir_all(&db).unwrap();
+    let dbs = db.to_str().unwrap();
+    let spec = TableSpec {
+        game: Rules::from_name("kalah", None).unwrap(),
+        pits: 3,
+        seeds: 5,
+    };
+    // "Another process" (this test) is writing table 5.
+    let held = TableLock::acquire(&db, spec, |_| panic!("free")).unwrap();
+    let live = db.join(".kalah-default-m3-k5.tbl.tmp-4242-0");
+    std::fs::write(&live, b"being written").unwrap();
+    // A build of other tables leaves it alone.
+    let (code, _, err) = mancala(
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "3",
+            "--max-seeds",
+            "4",
+            "--db",
+            dbs,
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(live.exists(), "a live temporary was deleted");
+    // A build that needs table 5 waits for the holder, then builds it
+    // (the holder died without finishing) and removes its temporary.
+    let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "build",
+            "kalah",
+            "--pits",
+            "3",
+            "--max-seeds",
+            "6",
+            "--db",
+            dbs,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(live.exists(), "deleted while its writer held the lock");
+    assert!(
+        !spec.path(&db).exists(),
+        "built while another held the lock"
+    );
+    drop(held);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("another process is building"), "{err}");
+    assert!(!live.exists(), "a dead builder's temporary is left");
+    let (code, _, err) = mancala(
+        &[
+            "verify", "kalah", "--pits", "3", "--seeds", "5", "--db", dbs,
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+
+    // Two real builders of the same tables at once: both succeed, and the
+    // files are sound.
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args([
+                "build",
+                "kalah",
+                "--pits",
+                "5",
+                "--max-seeds",
+                "14",
+                "--db",
+                dbs,
+                "--threads",
+                "1",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (run(), run());
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for k in [13, 14] {
+        let k = k.to_string();
+        let (code, _, err) = mancala(
+            &[
+                "verify", "kalah", "--pits", "5", "--seeds", &k, "--db", dbs, "--sample", "20000",
+            ],
+            d,
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    let names: Vec<String> = std::fs::read_dir(&db)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.contains(".tmp-")), "{names:?}");
+}

@@ -102,7 +102,9 @@ impl Progress for Renderer {
         if self.quiet
             && !matches!(
                 event,
-                Event::BuildingMissing { .. } | Event::Rebuilding { .. }
+                Event::BuildingMissing { .. }
+                    | Event::Rebuilding { .. }
+                    | Event::WaitingForTable { .. }
             )
         {
             return;
@@ -153,6 +155,10 @@ impl Progress for Renderer {
                 dir.display(),
                 human_bytes(peak_memory),
                 human_bytes(memory_budget),
+            ),
+            Event::WaitingForTable { path } => eprintln!(
+                "another process is building {}; waiting for it to finish",
+                path.display()
             ),
             Event::Rebuilding { error } => {
                 eprintln!("{error}\n  -> rebuilding it")

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use crate::error::{Error, MemoryUse, Result};
 use crate::progress::{Event, Observer};
+use crate::tables::lock::{temporary_prefix, TableLock};
 use crate::tables::{write_table, Table, TableSpec};
 
 /// What happened to one table.
@@ -109,32 +110,56 @@ pub(crate) fn run_build<T: Sync>(
         threads,
     });
     std::fs::create_dir_all(job.dir).map_err(|e| Error::io(job.dir, e))?;
-    remove_stale_temporaries(job.dir);
+    let leftovers = temporaries(job.dir);
     let mut reports = Vec::new();
+    let found = |t: &Table, k: usize| TableReport {
+        seeds: k,
+        positions: t.len(),
+        bytes: t.file_len(),
+        bits_per_position: bits_per_position(t.file_len(), t.len()),
+        seconds: 0.0,
+        found: true,
+    };
     for k in 1..=job.max_seeds {
         let s = spec(k);
+        if let Ok(t) = Table::open(job.dir, s) {
+            if leftovers
+                .iter()
+                .any(|n| n.starts_with(&temporary_prefix(s)))
+            {
+                // A dead builder's temporary beside a sound table.
+                if let Some(lock) = TableLock::try_acquire(job.dir, s)? {
+                    lock.remove_temporaries(job.dir, s);
+                }
+            }
+            reports.push(found(&t, k));
+            push(tb, t);
+            continue;
+        }
+        // Build it under its lock; another process may be building it, or
+        // may have finished it while this one waited.
+        let lock = TableLock::acquire(job.dir, s, |_| {
+            job.progress.event(&Event::WaitingForTable {
+                path: &s.path(job.dir),
+            })
+        })?;
         match Table::open(job.dir, s) {
             Ok(t) => {
-                reports.push(TableReport {
-                    seeds: k,
-                    positions: t.len(),
-                    bytes: t.file_len(),
-                    bits_per_position: bits_per_position(t.file_len(), t.len()),
-                    seconds: 0.0,
-                    found: true,
-                });
+                reports.push(found(&t, k));
                 push(tb, t);
                 continue;
             }
             Err(Error::MissingTable { .. }) => {}
             Err(e) => job.progress.event(&Event::Rebuilding { error: &e }),
         }
+        lock.remove_temporaries(job.dir, s);
         let start = Instant::now();
         let finished: &T = tb;
         let shares = pool.install(|| layer(finished, k))?;
         let info = write_table(job.dir, s, &shares)?;
         drop(shares);
         let t = Table::open(job.dir, s)?;
+        drop(lock);
         let seconds = start.elapsed().as_secs_f64();
         job.progress.event(&Event::TableBuilt {
             seeds: k,
@@ -160,14 +185,15 @@ pub(crate) fn run_build<T: Sync>(
     })
 }
 
-fn remove_stale_temporaries(dir: &Path) {
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') && name.contains(".tbl.tmp-") {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
-    }
+/// Names of the temporary table files in `dir` (each is removed by the
+/// build of its table, under the table's lock: see [`super::lock`]).
+fn temporaries(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') && n.contains(".tbl.tmp-"))
+        .collect()
 }

@@ -6,6 +6,7 @@
 pub mod driver;
 pub mod format;
 pub mod index;
+pub mod lock;
 mod memory;
 pub mod reader;
 pub mod spec;

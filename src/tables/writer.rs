@@ -83,7 +83,15 @@ pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteIn
 
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = spec.path(dir);
-    let tmp = dir.join(format!(".{}.tmp-{}", spec.file_name(), std::process::id()));
+    // Unique to this process and this write (the lock of the table, taken
+    // by the build driver, keeps other processes off the table).
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let tmp = dir.join(format!(
+        "{}{}-{}",
+        super::lock::temporary_prefix(spec),
+        std::process::id(),
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     let result = (|| {
         let mut f = File::create(&tmp)?;
         f.write_all(&header)?;
