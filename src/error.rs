@@ -56,6 +56,17 @@ pub enum Error {
         /// Which table it should have been.
         table: TableLabel,
     },
+    /// Tables a job needs are missing, and building them is beyond this
+    /// machine (memory over the budget, or more than the builder indexes).
+    #[error("the tables for {} seeds are not in {} and are beyond this machine: {reason}", table.seeds, dir.display())]
+    BeyondTables {
+        /// The table directory.
+        dir: PathBuf,
+        /// The largest table needed.
+        table: TableLabel,
+        /// Why they cannot be built here, with the sizes.
+        reason: String,
+    },
     /// Tables were given for other rules (or another board width) than the
     /// position or game asked about.
     #[error("the tables in {dir} are for {found}, not for {asked}")]

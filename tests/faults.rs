@@ -350,3 +350,47 @@ fn builders_in_one_directory_cooperate() {
         .collect();
     assert!(!names.iter().any(|n| n.contains(".tmp-")), "{names:?}");
 }
+
+/// Fault 4: a position beyond the tables this machine can build got the
+/// advice to build them (1.1 TiB); now the message says so and gives the
+/// command that works.
+#[test]
+fn positions_beyond_buildable_tables_get_advice_that_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    let start = "4 4 4 4 4 4 0 4 4 4 4 4 4 0";
+    let err = fails(
+        &["query", "kalah", start, "--db", db],
+        d,
+        1,
+        "beyond this machine",
+    );
+    assert!(!err.contains("mancala build"), "{err}");
+    let cmd = format!("mancala solve kalah \"{start}\"");
+    assert!(err.contains(&cmd), "{err}");
+    // The advice runs (stopped early here).
+    let (code, out, err) = mancala(
+        &[
+            "solve",
+            "kalah",
+            start,
+            "--db",
+            db,
+            "--no-build",
+            "--time",
+            "0.2",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("between"), "{out}");
+    // Awari has no search: the message says the tables stop there.
+    fails(
+        &["query", "awari", "4 4 4 4 4 4 4 4 4 4 4 4", "--db", db],
+        d,
+        2,
+        "tables go up to 31 seeds",
+    );
+}

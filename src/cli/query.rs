@@ -98,7 +98,20 @@ pub fn value_position<G: Game>(
             progress: progress::observer(false),
             ..BuildSettings::default()
         };
-        TableSet::open_or_build(dir, game, m, k, policy, &settings)?
+        TableSet::open_or_build(dir, game, m, k, policy, &settings).map_err(|e| match e {
+            Error::BeyondTables { dir, table, reason } if table.game == "kalah" => {
+                Error::BeyondTables {
+                    dir,
+                    table,
+                    reason: format!(
+                        "{reason}; find its value by search instead: `mancala solve kalah \"{}\"{}`",
+                        pos,
+                        table.rules.map(|r| format!(" --rules {r}")).unwrap_or_default()
+                    ),
+                }
+            }
+            e => e,
+        })?
     };
     let value = set.value(&pos).expect("tables loaded");
     let moves = set.move_values(&pos).expect("tables loaded");

@@ -125,14 +125,35 @@ impl<G: Game> TableSet<G> {
             path: set.spec(set.max_seeds() + 1).path(dir),
             table: set.spec(seeds).label(),
         };
-        let limit = match *policy {
-            OnDemand::Never => return Err(missing()),
-            OnDemand::UpTo(limit) => limit,
-        };
         let mut entries = 0u64;
         for k in set.max_seeds() + 1..=seeds {
             entries = entries.saturating_add(set.spec(k).indexer()?.count());
         }
+        // Advice to build what cannot be built is worse than none.
+        let beyond = |reason: String| Error::BeyondTables {
+            dir: dir.to_path_buf(),
+            table: set.spec(seeds).label(),
+            reason,
+        };
+        let gib = |bytes: u64| bytes as f64 / (1u64 << 30) as f64;
+        match game.build_memory(pits, seeds) {
+            Err(Error::Memory { message, .. }) => return Err(beyond(message)),
+            Err(e) => return Err(e),
+            Ok(peak) if peak > settings.memory_budget => {
+                return Err(beyond(format!(
+                    "building the {pits}-pit tables up to {seeds} seeds needs about {:.1} GiB of \
+                     memory (budget {:.1} GiB) and {:.1} GiB of disk",
+                    gib(peak),
+                    gib(settings.memory_budget),
+                    gib(entries / 2)
+                )))
+            }
+            Ok(_) => {}
+        }
+        let limit = match *policy {
+            OnDemand::Never => return Err(missing()),
+            OnDemand::UpTo(limit) => limit,
+        };
         if entries > limit {
             return Err(missing());
         }
