@@ -89,7 +89,7 @@ impl AwariPosition {
     /// A position from its board (`2m` cells, from the side to move), the
     /// captured totals `[mover, opponent]` and the side to move.
     pub fn from_board(cells: &[u8], captured: [u8; 2], to_move: Side) -> Result<AwariPosition> {
-        if cells.len() % 2 != 0 {
+        if !cells.len().is_multiple_of(2) {
             return Err(Error::BadPosition {
                 text: notation::join_counts(cells),
                 reason: format!(
@@ -159,7 +159,7 @@ impl AwariPosition {
             (false, None) => false,
         };
         if with_stores {
-            if count < 2 * AWARI_MIN_PITS + 2 || count % 2 != 0 {
+            if count < 2 * AWARI_MIN_PITS + 2 || !count.is_multiple_of(2) {
                 return Err(bad(format!(
                     "{count} entries with captured totals; {form_help}"
                 )));
@@ -191,7 +191,7 @@ impl AwariPosition {
             cells.extend_from_slice(&values[m + 1..2 * m + 1]);
             AwariPosition::from_board(&cells, [values[m], values[2 * m + 1]], Side::South)
         } else {
-            if count < 2 * AWARI_MIN_PITS || count % 2 != 0 {
+            if count < 2 * AWARI_MIN_PITS || !count.is_multiple_of(2) {
                 return Err(bad(format!("{count} entries; {form_help}")));
             }
             if count > 2 * AWARI_MAX_PITS {

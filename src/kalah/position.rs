@@ -50,7 +50,7 @@ impl Position {
 
     /// A position from its cells in notation order (`2m + 2` of them).
     pub fn from_cells(cells: &[u8], to_move: Side) -> Result<Position> {
-        if cells.len() < 4 || cells.len() % 2 != 0 {
+        if cells.len() < 4 || !cells.len().is_multiple_of(2) {
             return Err(Error::BadPosition {
                 text: notation::join_counts(cells),
                 reason: format!(
@@ -91,7 +91,7 @@ impl Position {
         .iter()
         .map(|c| c.value)
         .collect();
-        if cells.len() < 4 || cells.len() % 2 != 0 {
+        if cells.len() < 4 || !cells.len().is_multiple_of(2) {
             return Err(bad(format!(
                 "{} entries; write 2m+2 numbers: the mover's m pits, the mover's store, the opponent's m pits, the opponent's store",
                 cells.len()

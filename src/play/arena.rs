@@ -396,7 +396,7 @@ pub fn play_agents(
 pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     let rules = opts.game.rules();
     let gs = game_seed(opts.seed, game as u64);
-    let a_side = if game % 2 == 0 {
+    let a_side = if game.is_multiple_of(2) {
         Side::South
     } else {
         Side::North

@@ -220,7 +220,7 @@ impl Searcher<'_> {
 
     fn negamax(&mut self, board: &[u8; 12], depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.can_abort && self.nodes % 256 == 0 && Instant::now() >= self.deadline {
+        if self.can_abort && self.nodes.is_multiple_of(256) && Instant::now() >= self.deadline {
             self.aborted = true;
         }
         if self.aborted {
@@ -337,7 +337,7 @@ fn search_awari(
             if s.aborted {
                 return None;
             }
-            if best.map_or(true, |b| v > b.1) {
+            if best.is_none_or(|b| v > b.1) {
                 best = Some((mv.pit as usize, v));
                 alpha = alpha.max(v);
             }

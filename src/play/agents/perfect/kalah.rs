@@ -183,7 +183,7 @@ impl Searcher<'_> {
 
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.can_abort && self.nodes % 256 == 0 && Instant::now() >= self.deadline {
+        if self.can_abort && self.nodes.is_multiple_of(256) && Instant::now() >= self.deadline {
             self.aborted = true;
         }
         if self.aborted {
@@ -334,7 +334,7 @@ pub fn search_beyond_tables(
             if s.aborted {
                 return None;
             }
-            if best.map_or(true, |b| v > b.1) {
+            if best.is_none_or(|b| v > b.1) {
                 best = Some((pit, v));
                 alpha = alpha.max(v);
             }
