@@ -7,16 +7,16 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mancala::game::build::{build, BuildOptions};
-use mancala::game::TableSet;
-use mancala::kalah::rules::KalahRules;
-use mancala::tables::index::{Indexer, Layout};
+use mancala_solver::game::build::{build, BuildOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::tables::index::{Indexer, Layout};
 use rand::Rng;
 
 const N: usize = 4096;
 
 fn sample_rows(ix: &Indexer, seed: u64) -> Vec<([u8; 6], [u8; 6], usize)> {
-    let mut rng = mancala::rng::seeded(seed);
+    let mut rng = mancala_solver::rng::seeded(seed);
     (0..N)
         .map(|_| {
             let (mut a, mut b) = ([0u8; 6], [0u8; 6]);

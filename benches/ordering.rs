@@ -11,16 +11,16 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use mancala::game::TableSet;
-use mancala::kalah::position::Position;
-use mancala::kalah::rules::KalahRules;
-use mancala::search::{solve, MoveOrder, SolveOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::search::{solve, MoveOrder, SolveOptions};
 use rand::Rng;
 
 /// `count` positions reached by `plies` random plies from Kalah(m, n).
 fn positions(m: usize, n: usize, plies: usize, count: usize, seed: u64) -> Vec<Position> {
     let rules = KalahRules::Default;
-    let mut rng = mancala::rng::seeded(seed);
+    let mut rng = mancala_solver::rng::seeded(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let mut p = Position::start(m, n).expect("a valid start");

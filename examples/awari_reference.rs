@@ -1,5 +1,5 @@
 //! Solve the start positions of small Awari and Oware games with the plain
-//! reference solver (`mancala::awari::reference`), as a cross-check for the
+//! reference solver (`mancala_solver::awari::reference`), as a cross-check for the
 //! tables:
 //!
 //! ```sh
@@ -13,8 +13,8 @@
 
 use std::time::Instant;
 
-use mancala::awari::reference::AwariReference;
-use mancala::awari::rules::{awari_start, AwariGame};
+use mancala_solver::awari::reference::AwariReference;
+use mancala_solver::awari::rules::{awari_start, AwariGame};
 
 fn main() {
     let args: Vec<usize> = std::env::args()

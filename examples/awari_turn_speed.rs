@@ -10,8 +10,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use mancala::awari::reference::awari_boards;
-use mancala::awari::rules::{awari_turn, AwariGame, AwariTurn};
+use mancala_solver::awari::reference::awari_boards;
+use mancala_solver::awari::rules::{awari_turn, AwariGame, AwariTurn};
 
 fn main() {
     let k: usize = std::env::args()

@@ -13,7 +13,7 @@
 //! it with the search:
 //!
 //! ```
-//! use mancala::{solve, BuildSettings, Game, KalahRules, OnDemand, SolveOptions, TableSet};
+//! use mancala_solver::{solve, BuildSettings, Game, KalahRules, OnDemand, SolveOptions, TableSet};
 //!
 //! let dir = std::env::temp_dir().join("mancala-doc-kalah");
 //! let rules = KalahRules::Default;
@@ -36,7 +36,7 @@
 //! worth 0):
 //!
 //! ```
-//! use mancala::{AwariGame, BuildSettings, Game, OnDemand, TableSet};
+//! use mancala_solver::{AwariGame, BuildSettings, Game, OnDemand, TableSet};
 //!
 //! let dir = std::env::temp_dir().join("mancala-doc-awari");
 //! let game = AwariGame::Awari;

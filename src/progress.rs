@@ -9,7 +9,7 @@
 //! ```
 //! use std::sync::atomic::{AtomicU64, Ordering};
 //! use std::sync::Arc;
-//! use mancala::progress::{Event, Observer};
+//! use mancala_solver::progress::{Event, Observer};
 //!
 //! let advances = Arc::new(AtomicU64::new(0));
 //! let seen = advances.clone();

@@ -2,21 +2,21 @@
 //! perfect agent against every other agent, the published match results
 //! that must hold with fixed seeds, reproducibility, and the command line.
 
-use mancala::side::Side;
+use mancala_solver::side::Side;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use mancala::error::Error;
-use mancala::game::build::{build, BuildOptions};
-use mancala::game::TableSet;
-use mancala::kalah::position::Position;
-use mancala::kalah::rules::KalahRules;
-use mancala::play::agents::search::{alphabeta, minimax, store_eval, MinimaxAgent};
-use mancala::play::agents::{Agent, AgentSpec, Choice, Tables};
-use mancala::play::arena::{play_agents, run_match, MatchOptions};
-use mancala::play::state::{Rules, State};
+use mancala_solver::error::Error;
+use mancala_solver::game::build::{build, BuildOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::play::agents::search::{alphabeta, minimax, store_eval, MinimaxAgent};
+use mancala_solver::play::agents::{Agent, AgentSpec, Choice, Tables};
+use mancala_solver::play::arena::{play_agents, run_match, MatchOptions};
+use mancala_solver::play::state::{Rules, State};
 use rand::Rng;
 
 const TABLE_SEEDS: usize = 14;
@@ -50,7 +50,7 @@ fn random_positions(
     count: usize,
     seed: u64,
 ) -> Vec<Position> {
-    let mut rng = mancala::rng::seeded(seed);
+    let mut rng = mancala_solver::rng::seeded(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pos = Position::start(m, n).unwrap();
@@ -159,7 +159,7 @@ fn alphabeta_plays_exactly_like_minimax() {
 /// Random positions within the tables: `k` seeds in play, random stores.
 fn table_positions(count: usize, seed: u64) -> Vec<Position> {
     let tb = tables();
-    let mut rng = mancala::rng::seeded(seed);
+    let mut rng = mancala_solver::rng::seeded(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let k = rng.gen_range(4..=TABLE_SEEDS);
@@ -363,7 +363,7 @@ fn an_illegal_move_stops_the_game_naming_agent_and_position() {
     let mut greedy = AgentSpec::Greedy
         .build(Rules::Kalah(rules), None, 0)
         .unwrap();
-    let mut rng = mancala::rng::seeded(0);
+    let mut rng = mancala_solver::rng::seeded(0);
     let err = play_agents(
         State::Kalah(Position::start(6, 4).unwrap(), rules),
         &mut Leftmost,
@@ -493,7 +493,7 @@ fn cli_play_against_an_agent() {
 
 #[test]
 fn search_above_the_tables_proves_exact_values() {
-    use mancala::play::agents::perfect::{search_beyond_tables, SearchCache};
+    use mancala_solver::play::agents::perfect::{search_beyond_tables, SearchCache};
     let mut cache = SearchCache::new();
     let rules = KalahRules::Default;
     let full = tables();
@@ -524,7 +524,7 @@ fn search_above_the_tables_proves_exact_values() {
     assert!(checked > 100, "{checked}");
     // Without tables, against the independent minimax on a small board.
     let mut cache = SearchCache::new();
-    let mut mm = mancala::kalah::reference::Minimax::new(rules);
+    let mut mm = mancala_solver::kalah::reference::Minimax::new(rules);
     for pos in random_positions(3, 3, rules, 300, 5) {
         let out = search_beyond_tables(
             &pos,

@@ -3,24 +3,24 @@
 //! reproducibility, greedy against random, the search-only perfect agent,
 //! and the command line.
 
-use mancala::side::Side;
+use mancala_solver::side::Side;
 use std::process::Command;
 use std::sync::Arc;
 
-use mancala::awari::rules::AwariGame;
-use mancala::error::Error;
-use mancala::game::build::{build, BuildOptions};
-use mancala::game::TableSet;
-use mancala::play::agents::{Agent, AgentSpec, Choice, Tables};
-use mancala::play::arena::GameSpec;
-use mancala::play::arena::{play_agents, run_match, GameEnd, MatchOptions};
-use mancala::play::state::{AwariState, Rules, State};
+use mancala_solver::awari::rules::AwariGame;
+use mancala_solver::error::Error;
+use mancala_solver::game::build::{build, BuildOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::play::agents::{Agent, AgentSpec, Choice, Tables};
+use mancala_solver::play::arena::GameSpec;
+use mancala_solver::play::arena::{play_agents, run_match, GameEnd, MatchOptions};
+use mancala_solver::play::state::{AwariState, Rules, State};
 use rand::Rng;
 
 /// Positions met in random games of `spec` (not over), `count` of them.
 fn random_states(spec: &str, count: usize, seed: u64) -> Vec<State> {
     let game: GameSpec = spec.parse().unwrap();
-    let mut rng = mancala::rng::seeded(seed);
+    let mut rng = mancala_solver::rng::seeded(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut s = game.start();
@@ -127,7 +127,7 @@ fn a_repeated_position_ends_the_game_with_the_seeds_left_split() {
             let rules = Rules::Awari(AwariGame::Awari);
             let mut x = spec.build(rules, None, 1).unwrap();
             let mut y = spec.build(rules, None, 2).unwrap();
-            let mut rng = mancala::rng::seeded(0);
+            let mut rng = mancala_solver::rng::seeded(0);
             let g = play_agents(
                 cycling_start(captured),
                 x.as_mut(),
@@ -159,7 +159,7 @@ fn the_ply_cap_ends_the_game_and_scores_the_captures() {
     let rules = Rules::Awari(AwariGame::Awari);
     let mut a = AgentSpec::Greedy.build(rules, None, 0).unwrap();
     let mut b = AgentSpec::Greedy.build(rules, None, 0).unwrap();
-    let mut rng = mancala::rng::seeded(0);
+    let mut rng = mancala_solver::rng::seeded(0);
     let g = play_agents(start, a.as_mut(), b.as_mut(), Side::South, 0, 1, &mut rng).unwrap();
     assert_eq!(g.reason, GameEnd::PlyCap);
     assert_eq!(g.plies, 1);
@@ -167,7 +167,7 @@ fn the_ply_cap_ends_the_game_and_scores_the_captures() {
     assert_eq!(g.end.seeds_on_board(), 1, "left on the board, split evenly");
     // Without the cap the game goes on by the rules: North must play its
     // only seed and South takes the rest at some point or it repeats.
-    let mut rng = mancala::rng::seeded(0);
+    let mut rng = mancala_solver::rng::seeded(0);
     let g = play_agents(start, a.as_mut(), b.as_mut(), Side::South, 0, 500, &mut rng).unwrap();
     assert_ne!(g.reason, GameEnd::PlyCap);
     // A whole match with a small cap: every game ends at the cap or by
@@ -256,7 +256,7 @@ fn an_illegal_awari_move_stops_the_game_naming_agent_and_position() {
     let mut other = AgentSpec::Random
         .build(Rules::Awari(AwariGame::Oware), None, 0)
         .unwrap();
-    let mut rng = mancala::rng::seeded(0);
+    let mut rng = mancala_solver::rng::seeded(0);
     let err = play_agents(
         start,
         &mut Leftmost,
@@ -505,7 +505,7 @@ fn perfect_reports_table_play_and_beats_random_in_awari() {
 /// values can go round a cycle for ever (worth 0).
 #[test]
 fn perfect_with_awari_tables_realises_won_values() {
-    use mancala::play::arena::play_agents;
+    use mancala_solver::play::arena::play_agents;
     for game in AwariGame::ALL {
         let (_dir, tables) = awari_tables(game, 4, 14);
         let Tables::Awari(tb) = &tables else {
@@ -513,7 +513,7 @@ fn perfect_with_awari_tables_realises_won_values() {
         };
         let rules = Rules::Awari(game);
         let spec = AgentSpec::Perfect(std::time::Duration::from_millis(5));
-        let mut rng = mancala::rng::seeded(11);
+        let mut rng = mancala_solver::rng::seeded(11);
         let mut checked = 0;
         for s in random_states(&format!("{game}:4:3"), 3000, 5) {
             let State::Awari(a) = &s else { unreachable!() };

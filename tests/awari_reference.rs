@@ -1,10 +1,10 @@
-//! The plain Awari/Oware reference solver (`mancala::awari::reference`):
+//! The plain Awari/Oware reference solver (`mancala_solver::awari::reference`):
 //! boards solved by hand, a forced endless cycle worth 0, and on every board
 //! reachable in small games the Bellman equation (a board is worth its best
 //! move) and the bounds |value| <= seeds on the board.
 
-use mancala::awari::reference::{awari_boards, awari_value, AwariReference};
-use mancala::awari::rules::{awari_start, awari_turn, AwariGame, AwariTurn};
+use mancala_solver::awari::reference::{awari_boards, awari_value, AwariReference};
+use mancala_solver::awari::rules::{awari_start, awari_turn, AwariGame, AwariTurn};
 use proptest::prelude::*;
 
 const A: AwariGame = AwariGame::Awari;

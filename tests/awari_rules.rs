@@ -1,9 +1,9 @@
 //! Property tests of the Awari and Oware rules: seed conservation, the
 //! origin pit emptied, the just-moved row holding an empty pit, and
 //! agreement with a plain seed-by-seed implementation of `RULES.md` written
-//! here, independently of `mancala::kalah::rules`.
+//! here, independently of `mancala_solver::kalah::rules`.
 
-use mancala::awari::rules::{awari_turn, AwariGame, AwariTurn};
+use mancala_solver::awari::rules::{awari_turn, AwariGame, AwariTurn};
 use proptest::prelude::*;
 
 /// What the plain implementation says about one pit of a board.

@@ -1,12 +1,12 @@
 //! The Awari and Oware tables against the plain reference solver
-//! (`mancala::awari::reference`, which shares nothing with the builder but
+//! (`mancala_solver::awari::reference`, which shares nothing with the builder but
 //! the rules): every board of every small layer, for both games.
 
-use mancala::awari::reference::{awari_boards, AwariReference};
-use mancala::awari::rules::{awari_start, AwariGame};
-use mancala::game::build::{build as build_tables, BuildOptions};
-use mancala::game::TableSet;
-use mancala::tables::index::binomial;
+use mancala_solver::awari::reference::{awari_boards, AwariReference};
+use mancala_solver::awari::rules::{awari_start, AwariGame};
+use mancala_solver::game::build::{build as build_tables, BuildOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::tables::index::binomial;
 
 fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, threads: usize) {
     build_tables(&BuildOptions {

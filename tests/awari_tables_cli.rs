@@ -8,9 +8,9 @@ use std::path::Path;
 mod common;
 use common::mancala;
 
-use mancala::awari::rules::{awari_turn, AwariGame, AwariTurn};
-use mancala::awari::tables::awari_spec;
-use mancala::tables::{write_table, Table};
+use mancala_solver::awari::rules::{awari_turn, AwariGame, AwariTurn};
+use mancala_solver::awari::tables::awari_spec;
+use mancala_solver::tables::{write_table, Table};
 
 fn ok_json(args: &[&str], cwd: &Path) -> serde_json::Value {
     let (code, out, err) = mancala(args, cwd);

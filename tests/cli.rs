@@ -310,8 +310,8 @@ fn play_prints_the_position_reached() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     // 2: 4 4 0 5 5 5 1 | 5: store and North's first four pits... replayed
     // by hand below with the library for the exact figures.
-    let mut p = mancala::kalah::position::Position::start(6, 4).unwrap();
-    p.play_line("25-10-3", mancala::kalah::rules::KalahRules::Default)
+    let mut p = mancala_solver::kalah::position::Position::start(6, 4).unwrap();
+    p.play_line("25-10-3", mancala_solver::kalah::rules::KalahRules::Default)
         .unwrap();
     assert_eq!(v["position"], p.to_string());
     assert_eq!(v["to_move"], "north");

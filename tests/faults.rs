@@ -232,9 +232,9 @@ fn messages_name_the_real_problem() {
 /// removes the table's temporaries.
 #[test]
 fn builders_in_one_directory_cooperate() {
-    use mancala::family::Rules;
-    use mancala::tables::lock::TableLock;
-    use mancala::tables::TableSpec;
+    use mancala_solver::family::Rules;
+    use mancala_solver::tables::lock::TableLock;
+    use mancala_solver::tables::TableSpec;
     use std::process::{Command, Stdio};
 
     let dir = tempfile::tempdir().unwrap();
@@ -392,5 +392,100 @@ fn positions_beyond_buildable_tables_get_advice_that_works() {
         d,
         2,
         "tables go up to 31 seeds",
+    );
+}
+
+/// Newcomer items 10-12: live status only on a terminal, every game in the
+/// top-level help, the tournament's relation matrix instead of a linear
+/// order the matches did not show, shell completions and a man page.
+#[test]
+fn a_newcomer_gets_what_a_rust_cli_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    // 10: a solve and a build with stderr redirected write no `\r`.
+    for args in [
+        &["solve", "kalah", "4", "4", "--db", db][..],
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "5",
+            "--max-seeds",
+            "12",
+            "--db",
+            db,
+        ],
+    ] {
+        let (code, _, err) = mancala(args, d);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains('\r'), "{args:?}: carriage returns in {err:?}");
+    }
+    // 9: the solve built the cheap 4-pit tables on first use, and said so.
+    assert!(
+        std::path::Path::new(db)
+            .join("kalah-default-m4-k16.tbl")
+            .exists(),
+        "4-pit tables built on first use"
+    );
+    let (code, _, err) = mancala(
+        &["solve", "kalah", "5", "3", "--db", "empty", "--no-build"],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("mancala build kalah --pits 5 --max-seeds 30 --db empty"),
+        "{err}"
+    );
+    // 11: the top-level help names every game of the registry.
+    let (code, out, _) = mancala(&["--help"], d);
+    assert_eq!(code, 0);
+    for game in mancala_solver::family::GAME_NAMES {
+        assert!(
+            out.contains(&format!("{game}:M:N")),
+            "{game} missing from --help: {out}"
+        );
+    }
+    for rules in mancala_solver::kalah::KalahRules::ALL {
+        assert!(out.contains(rules.name()), "{}", rules.name());
+    }
+    // 11: the tournament prints the relation, and no linear order when a
+    // pair is not separated.
+    let (code, out, err) = mancala(
+        &[
+            "tournament",
+            "random",
+            "greedy",
+            "alphabeta:2",
+            "--game",
+            "kalah:3:3",
+            "--games",
+            "20",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("relation of the row agent"), "{out}");
+    assert!(
+        out.contains("not separated at this sample size: random ~ alphabeta:2"),
+        "{out}"
+    );
+    assert!(!out.contains("greedy > alphabeta:2"), "{out}");
+    // 12: completions and a man page.
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, out, err) = mancala(&["completions", shell], d);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("tournament") && out.contains("max-seeds"),
+            "{shell}"
+        );
+    }
+    let (code, out, _) = mancala(&["man"], d);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(".ie") || out.contains(".TH mancala"),
+        "{}",
+        &out[..200.min(out.len())]
     );
 }

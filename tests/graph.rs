@@ -9,18 +9,18 @@
 //! reproduced is asserted to still differ, so that the documentation must
 //! change if the code ever starts reproducing it.
 
-use mancala::side::Side;
+use mancala_solver::side::Side;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use mancala::game::build::{build, BuildOptions};
-use mancala::game::TableSet;
-use mancala::kalah::graph::{graph, seeds_needed, GraphOptions, GraphReport, Terminals};
-use mancala::kalah::position::Position;
-use mancala::kalah::reference::Minimax;
-use mancala::kalah::rules::KalahRules;
+use mancala_solver::game::build::{build, BuildOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::kalah::graph::{graph, seeds_needed, GraphOptions, GraphReport, Terminals};
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::reference::Minimax;
+use mancala_solver::kalah::rules::KalahRules;
 
 /// One temp directory for every table the tests build (kept for the run).
 fn db() -> &'static Path {
@@ -264,7 +264,7 @@ fn layers_and_conventions_agree() {
 
 /// An independent, sequential enumeration with `Position::play` (which
 /// sweeps at the end of the game) and the plain minimax of
-/// `mancala::kalah::reference`, against the parallel one with swept terminals.
+/// `mancala_solver::kalah::reference`, against the parallel one with swept terminals.
 #[test]
 fn parallel_enumeration_matches_a_sequential_one() {
     for (m, n, decided) in [(2, 3), (2, 6), (3, 2), (4, 1)]

@@ -2,7 +2,7 @@
 //! 0..count, for every board width up to 6 and seed count up to 30 (sampled),
 //! and exhaustively for small seed counts.
 
-use mancala::tables::index::{count_both_non_empty, Indexer, Layout};
+use mancala_solver::tables::index::{count_both_non_empty, Indexer, Layout};
 use proptest::prelude::*;
 
 fn layouts() -> impl Strategy<Value = Layout> {
@@ -132,8 +132,8 @@ fn compositions(cells: &mut [u8], at: usize, left: usize, f: &mut impl FnMut(&[u
 /// counts of the 48-seed game against the published 889,063,398,406.
 #[test]
 fn awari_boards_after_a_move_match_the_published_count() {
-    use mancala::awari::reference::awari_boards;
-    use mancala::tables::index::count_after_move;
+    use mancala_solver::awari::reference::awari_boards;
+    use mancala_solver::tables::index::count_after_move;
     for m in 2..=6 {
         for k in 0..=(14 - 2 * m) {
             // Boards from the side to move: the player who just moved owns
@@ -158,7 +158,7 @@ fn awari_boards_after_a_move_match_the_published_count() {
 /// a move that does not end the game.
 #[test]
 fn awari_layout_is_dense() {
-    use mancala::tables::index::{binomial, Indexer, Layout};
+    use mancala_solver::tables::index::{binomial, Indexer, Layout};
     for m in 2..=6 {
         for k in 1..=(16 - 2 * m) {
             let ix = Indexer::new(m, k, Layout::MoverRowNonEmpty).unwrap();

@@ -3,15 +3,15 @@
 //! the same values; principal variations replay to the stated value; the
 //! `solve` command's output and errors.
 
-use mancala::side::Side;
+use mancala_solver::side::Side;
 use std::process::Command;
 
-use mancala::game::build::{build, BuildOptions};
-use mancala::game::TableSet;
-use mancala::kalah::position::Position;
-use mancala::kalah::reference::Minimax;
-use mancala::kalah::rules::KalahRules;
-use mancala::search::{solve, MoveOrder, Solution, SolveOptions};
+use mancala_solver::game::build::{build, BuildOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::reference::Minimax;
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::search::{solve, MoveOrder, Solution, SolveOptions};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 
@@ -165,7 +165,7 @@ fn random_position(rng: &mut impl Rng, m: usize, seeds: usize) -> Position {
 fn random_positions_agree_with_tables_and_minimax() {
     let dir = tempfile::tempdir().unwrap();
     let tb = tables(dir.path(), 6, 14);
-    let mut rng = mancala::rng::seeded(7);
+    let mut rng = mancala_solver::rng::seeded(7);
     // Against the tables: solve with smaller tables (or none) than the position needs.
     for i in 0..150 {
         let seeds = rng.gen_range(2..=14);
@@ -256,7 +256,7 @@ proptest! {
 fn tables_switched_off_give_the_same_values() {
     let dir = tempfile::tempdir().unwrap();
     let tb = tables(dir.path(), 6, 12);
-    let mut rng = mancala::rng::seeded(3);
+    let mut rng = mancala_solver::rng::seeded(3);
     for _ in 0..20 {
         let seeds = rng.gen_range(14..=20);
         let pos = random_position(&mut rng, 6, seeds);
@@ -325,7 +325,7 @@ fn tables_in_memory_give_the_same_values() {
             assert_eq!(a.share(i), b.share(i), "k={k} index {i}");
         }
     }
-    let mut rng = mancala::rng::seeded(11);
+    let mut rng = mancala_solver::rng::seeded(11);
     for i in 0..30 {
         let seeds = rng.gen_range(13..=18);
         let pos = random_position(&mut rng, 6, seeds);
@@ -601,8 +601,8 @@ fn a_stop_flag_ends_the_search_after_the_first_iteration() {
 
 #[test]
 fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one() {
-    use mancala::play::agents::perfect::PerfectAgent;
-    use mancala::play::agents::Agent;
+    use mancala_solver::play::agents::perfect::PerfectAgent;
+    use mancala_solver::play::agents::Agent;
     use std::time::{Duration, Instant};
     let rules = KalahRules::Default;
     // Kalah(6,6) from the start, no tables, 1 ms a move: legal and quick.
@@ -610,7 +610,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
     let mut pos = Position::start(6, 6).unwrap();
     for _ in 0..6 {
         let t = Instant::now();
-        let c = agent.choose(&mancala::play::state::State::Kalah(pos, rules));
+        let c = agent.choose(&mancala_solver::play::state::State::Kalah(pos, rules));
         assert!(
             t.elapsed() < Duration::from_millis(500),
             "{:?}",
@@ -636,7 +636,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
             continue;
         }
         let sol = solve(&pos, None, &opts()).unwrap();
-        let c = agent.choose(&mancala::play::state::State::Kalah(pos, rules));
+        let c = agent.choose(&mancala_solver::play::state::State::Kalah(pos, rules));
         assert_eq!(c.value, Some(sol.value as f64), "{pos}");
         assert_eq!(move_value(&pos, c.pit), sol.value, "{pos}: pit {}", c.pit);
     }

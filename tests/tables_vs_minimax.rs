@@ -2,15 +2,15 @@
 //! small boards, and 100,000 random positions per seed count for 4..=6 pits
 //! and up to 12 seeds, under every rule set.
 
-use mancala::game::build::{build as build_tables, BuildOptions};
-use mancala::game::TableSet;
-use mancala::kalah::position::Position;
-use mancala::kalah::reference::Minimax;
-use mancala::kalah::rules::KalahRules;
-use mancala::kalah::tables::spec;
-use mancala::side::Side;
-use mancala::tables::index::Indexer;
-use mancala::tables::Table;
+use mancala_solver::game::build::{build as build_tables, BuildOptions};
+use mancala_solver::game::TableSet;
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::reference::Minimax;
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::kalah::tables::spec;
+use mancala_solver::side::Side;
+use mancala_solver::tables::index::Indexer;
+use mancala_solver::tables::Table;
 use rand::Rng;
 
 fn build(
@@ -49,7 +49,7 @@ fn check_table(
 ) -> u64 {
     let table: &Table = tb.table(k).unwrap();
     let n = table.len();
-    let mut rng = mancala::rng::seeded(seed);
+    let mut rng = mancala_solver::rng::seeded(seed);
     let count = sample.map_or(n, |s| s.min(n));
     for i in 0..count {
         let index = if sample.is_some() && count < n {
@@ -128,9 +128,14 @@ fn six_pit_tables_up_to_20_seeds_take_less_than_the_published_107_mb() {
         positions / 2
     );
     for k in 13..=20 {
-        let report =
-            mancala::game::verify::verify(&tb, k, Some(20_000), k as u64, &Default::default())
-                .unwrap();
+        let report = mancala_solver::game::verify::verify(
+            &tb,
+            k,
+            Some(20_000),
+            k as u64,
+            &Default::default(),
+        )
+        .unwrap();
         assert_eq!((report.checked, report.mismatches), (20_000, 0), "k={k}");
     }
 }

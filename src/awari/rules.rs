@@ -60,7 +60,7 @@
 //! `mover_gain - opponent_gain`.
 //!
 //! ```
-//! use mancala::awari::rules::{awari_start, awari_turn, AwariGame, AwariTurn};
+//! use mancala_solver::awari::rules::{awari_start, awari_turn, AwariGame, AwariTurn};
 //!
 //! let board = awari_start(6, 4);
 //! let AwariTurn::Play(moves) = awari_turn(&board, 6, AwariGame::Awari) else { unreachable!() };

@@ -2,8 +2,8 @@
 //! against each other and against a person.
 
 use super::{progress, render};
-use mancala::side::side_index;
-use mancala::side::Side;
+use mancala_solver::side::side_index;
+use mancala_solver::side::Side;
 use std::fs::File;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -11,14 +11,14 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use mancala::error::{Error, Result};
-use mancala::play::agents::{AgentSpec, Tables};
-use mancala::play::arena::{
+use mancala_solver::error::{Error, Result};
+use mancala_solver::play::agents::{AgentSpec, Tables};
+use mancala_solver::play::arena::{
     self, GameSpec, MatchOptions, MatchReport, TimeReport, DEFAULT_MAX_PLIES,
 };
-use mancala::play::state::{Rules, State};
-use mancala::play::tournament::{self, TournamentOptions};
-use mancala::with_rules;
+use mancala_solver::play::state::{Rules, State};
+use mancala_solver::play::tournament::{self, TournamentOptions};
+use mancala_solver::with_rules;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
@@ -128,10 +128,9 @@ fn load_tables(
     }
     let tables = Tables::open_available(rules, db, pits)?;
     if tables.is_none() {
-        let has_tables =
-            with_rules!(rules, g => mancala::game::Game::table_pits_range(g).contains(&pits));
+        let has_tables = with_rules!(rules, g => mancala_solver::game::Game::table_pits_range(g).contains(&pits));
         if has_tables {
-            let label = mancala::tables::TableSpec {
+            let label = mancala_solver::tables::TableSpec {
                 game: rules,
                 pits,
                 seeds: 16,
@@ -224,7 +223,7 @@ fn print_match(r: &MatchReport) {
 #[derive(serde::Serialize)]
 struct Record<'a> {
     #[serde(flatten)]
-    record: &'a mancala::play::arena::GameRecord,
+    record: &'a mancala_solver::play::arena::GameRecord,
     replay: String,
 }
 
@@ -350,23 +349,53 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         }
         println!("  {}", r.agents[i]);
     }
-    match (&r.order, &r.cycle) {
-        (Some(order), _) => {
-            let names: Vec<String> = order.iter().map(|&i| r.agents[i].clone()).collect();
-            println!(
-                "order consistent with every significant result (strongest first): {}",
-                names.join(" > ")
-            );
+    println!(
+        "relation of the row agent to the column agent: > stronger, < weaker, \
+         ~ not separated by {} games",
+        r.games
+    );
+    print!("{:<4}", "");
+    for j in 0..n {
+        print!("{:>4}", format!("[{j}]"));
+    }
+    println!();
+    for i in 0..n {
+        print!("{:<4}", format!("[{i}]"));
+        for j in 0..n {
+            print!("{:>4}", r.relation[i][j].symbol());
         }
-        (None, Some(cycle)) => {
-            let mut names: Vec<String> = cycle.iter().map(|&i| r.agents[i].clone()).collect();
-            names.push(r.agents[cycle[0]].clone());
-            println!(
-                "no order: the \"stronger\" relation is not transitive here; cycle: {}",
-                names.join(" > ")
-            );
-        }
-        (None, None) => unreachable!("either an order or a cycle"),
+        println!("  {}", r.agents[i]);
+    }
+    if let Some(order) = &r.order {
+        let names: Vec<String> = order.iter().map(|&i| r.agents[i].clone()).collect();
+        println!(
+            "order (every pair separated, strongest first): {}",
+            names.join(" > ")
+        );
+    } else if let Some(cycle) = &r.cycle {
+        let mut names: Vec<String> = cycle.iter().map(|&i| r.agents[i].clone()).collect();
+        names.push(r.agents[cycle[0]].clone());
+        println!(
+            "no order: the \"stronger\" relation has a cycle: {}",
+            names.join(" > ")
+        );
+    } else {
+        let pairs: Vec<String> = r
+            .undecided
+            .iter()
+            .map(|&[i, j]| {
+                format!(
+                    "{} ~ {} ({:.3})",
+                    r.agents[i],
+                    r.agents[j],
+                    r.score[i][j].unwrap_or(0.5)
+                )
+            })
+            .collect();
+        println!(
+            "no order: not separated at this sample size: {}",
+            pairs.join(", ")
+        );
     }
     println!("time per move:");
     for (i, t) in r.times.iter().enumerate() {
@@ -458,7 +487,7 @@ impl From<std::io::Error> for LoopError {
 fn play_loop(
     pos: &mut State,
     you: Side,
-    agent: &mut dyn mancala::play::agents::Agent,
+    agent: &mut dyn mancala_solver::play::agents::Agent,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> std::result::Result<ExitCode, LoopError> {

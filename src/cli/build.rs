@@ -5,12 +5,12 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use mancala::error::{Error, Result};
-use mancala::game::build::{build, check_build, BuildOptions};
-use mancala::game::Game;
-use mancala::tables::driver::{default_memory_budget, BuildReport};
-use mancala::tables::index::MAX_INDEX_SEEDS;
-use mancala::with_rules;
+use mancala_solver::error::{Error, Result};
+use mancala_solver::game::build::{build, check_build, BuildOptions};
+use mancala_solver::game::Game;
+use mancala_solver::tables::driver::{default_memory_budget, BuildReport};
+use mancala_solver::tables::index::MAX_INDEX_SEEDS;
+use mancala_solver::with_rules;
 
 use super::{progress, render, GameArgs};
 

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::progress;
-use mancala::error::{Error, Result};
-use mancala::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
-use mancala::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
-use mancala::kalah::rules::KalahRules;
-use mancala::tables::index::size_up_to;
+use mancala_solver::error::{Error, Result};
+use mancala_solver::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
+use mancala_solver::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::tables::index::size_up_to;
 
 /// The games with a graph command.
 #[derive(Clone, Copy, ValueEnum)]

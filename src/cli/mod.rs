@@ -1,16 +1,17 @@
 //! The command-line interface: parses arguments, calls the library, prints
 //! results to stdout (`--json` for machines) and progress to stderr. One
 //! file per command; the games come from the library's registry
-//! ([`mancala::family`]), and commands that serve every game are written
-//! once, generic over [`mancala::game::Game`].
+//! ([`mancala_solver::family`]), and commands that serve every game are written
+//! once, generic over [`mancala_solver::game::Game`].
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use mancala::error::Result;
-use mancala::family::{Rules, GAME_NAMES};
+use mancala_solver::error::Result;
+use mancala_solver::family::{Rules, GAME_NAMES};
+use mancala_solver::with_rules;
 
 mod arena;
 mod build;
@@ -35,11 +36,46 @@ pit: the mover's pits, the mover's store, the opponent's pits, the opponent's \
 store. The start of Kalah(6,4) is \"4 4 4 4 4 4 0 4 4 4 4 4 4 0\"; an Awari board \
 is its 2m pits, with the captured totals in brackets in the places of the stores \
 when there are any (\"0 1 3 [20] 2 0 0 [22]\").\n\n\
-Exit codes: 0 success, 1 bad data (missing or corrupt tables, I/O), 2 bad usage."
+Exit codes: 0 success, 1 bad data (missing or corrupt tables, I/O), 2 bad usage.",
+    after_help = games_help()
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// Every game the tool plays, for the top-level help, from the registry
+/// ([`mancala_solver::family::GAME_NAMES`]): a new game appears here by itself.
+fn games_help() -> String {
+    let mut out = String::from("Games (as --game in match, tournament, play --vs):\n");
+    for name in GAME_NAMES {
+        let Ok(rules) = Rules::from_name(name, None) else {
+            continue;
+        };
+        let pits = with_rules!(rules, g => mancala_solver::game::Game::pits_range(g));
+        let spec = if rules.rules_name().is_some() {
+            format!("{name}:M:N[:RULES]")
+        } else {
+            format!("{name}:M:N")
+        };
+        out.push_str(&format!(
+            "  {spec:<20} M = {}..{} pits per side, N seeds per pit",
+            pits.start(),
+            pits.end()
+        ));
+        if rules.rules_name().is_some() {
+            let names: Vec<&str> = mancala_solver::kalah::KalahRules::ALL
+                .iter()
+                .map(|r| r.name())
+                .collect();
+            out.push_str(&format!("; RULES: {}", names.join(", ")));
+        }
+        out.push('\n');
+    }
+    out.push_str(
+        "\nShell completions: mancala completions bash|zsh|fish; manual page: mancala man",
+    );
+    out
 }
 
 /// The game and the table directory, shared by the table commands.
@@ -81,6 +117,14 @@ enum Command {
     /// Solve a game or a position exactly: value, best move, principal variation.
     Solve(solve::SolveArgs),
     Graph(graph::GraphArgs),
+    /// Print a shell completion script, e.g. `mancala completions bash >
+    /// ~/.local/share/bash-completion/completions/mancala`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `mancala man > mancala.1`.
+    Man,
 }
 
 /// Run the command line; errors are printed as one line on stderr.
@@ -95,6 +139,19 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "mancala",
+                &mut std::io::stdout(),
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| mancala_solver::error::Error::io("<stdout>", e)),
     };
     match result {
         Ok(code) => code,

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
-use mancala::error::{Error, Result};
-use mancala::family::{Rules, GAME_NAMES};
-use mancala::game::Game;
-use mancala::with_rules;
+use mancala_solver::error::{Error, Result};
+use mancala_solver::family::{Rules, GAME_NAMES};
+use mancala_solver::game::Game;
+use mancala_solver::with_rules;
 
 use super::arena::{self, VsArgs};
 

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mancala::progress::{Event, Observer, Progress};
+use mancala_solver::progress::{Event, Observer, Progress};
 
 use super::render::human_bytes;
 

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
-use mancala::awari::game::banked;
-use mancala::awari::rules::AwariGame;
-use mancala::error::{Error, Result};
-use mancala::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
-use mancala::game::{Game, Line, MoveValue, PvEnd};
-use mancala::kalah::rules::KalahRules;
-use mancala::tables::index::MAX_INDEX_SEEDS;
-use mancala::with_rules;
+use mancala_solver::awari::game::banked;
+use mancala_solver::awari::rules::AwariGame;
+use mancala_solver::error::{Error, Result};
+use mancala_solver::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
+use mancala_solver::game::{Game, Line, MoveValue, PvEnd};
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::tables::index::MAX_INDEX_SEEDS;
+use mancala_solver::with_rules;
 
 use super::render::verdict;
 use super::{progress, GameArgs};

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use mancala::error::{Error, MemoryUse, TableLabel};
+use mancala_solver::error::{Error, MemoryUse, TableLabel};
 
 /// Parse a memory size such as `8G`, `500M`, `1.5GiB` or a plain byte count.
 pub fn parse_memory(text: &str) -> std::result::Result<u64, String> {
@@ -106,12 +106,12 @@ pub fn verdict(v: i32) -> &'static str {
 }
 
 /// Parse `--threads`: a count, 0 for all cores, at most
-/// [`mancala::threads::max_threads`] (checked before any work starts).
+/// [`mancala_solver::threads::max_threads`] (checked before any work starts).
 pub fn parse_threads(s: &str) -> Result<usize, String> {
     let n: usize = s
         .parse()
         .map_err(|_| format!("'{s}' is not a number of threads (0 for all cores)"))?;
-    mancala::threads::resolve(Some(n)).map_err(|e| e.to_string())?;
+    mancala_solver::threads::resolve(Some(n)).map_err(|e| e.to_string())?;
     Ok(n)
 }
 
@@ -122,7 +122,7 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
         Ok(t) if t.is_finite() && (0.0..=1e9).contains(&t) => Ok(t),
         _ => Err(format!(
             "'{}' is not a time in seconds: give a number from 0 to 1e9, e.g. 2.5",
-            mancala::error::clip(s)
+            mancala_solver::error::clip(s)
         )),
     }
 }

@@ -1,24 +1,32 @@
 //! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
 
 use super::progress;
-use mancala::tables::MAX_TABLE_PITS;
+use mancala_solver::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::json;
 
-use mancala::error::{Error, Result};
-use mancala::family::Rules;
-use mancala::game::{BuildSettings, OnDemand, TableSet};
-use mancala::kalah::position::Position;
-use mancala::kalah::rules::KalahRules;
-use mancala::search::{solve, MoveOrder, SolveOptions};
-use mancala::tables::index::{size_up_to, MAX_INDEX_SEEDS};
+use mancala_solver::error::{Error, Result};
+use mancala_solver::family::Rules;
+use mancala_solver::game::{BuildSettings, OnDemand, TableSet};
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::search::{solve, MoveOrder, SolveOptions};
+use mancala_solver::tables::index::{size_up_to, MAX_INDEX_SEEDS};
 
-/// Positions in the tables built by default on first use (the 6-pit tables
-/// up to 20 seeds hold 225,332,381).
-const DEFAULT_TABLE_POSITIONS: u64 = 230_000_000;
+/// Positions in the 6-pit tables built by default on first use: up to 20
+/// seeds (225,332,381 positions, about 15 s on two cores, 102 MiB), with
+/// which Kalah(6,4), the main job, solves in under a second.
+const DEFAULT_TABLE_POSITIONS_6: u64 = 230_000_000;
+
+/// Positions in the tables of narrower boards built by default on first
+/// use: about a minute of building on two cores and 450 MiB of disk (5 pits
+/// up to 30 seeds: 847 M positions, 73 s; then Kalah(5,6) solves in 0.7 s
+/// instead of 9.6 s with 25 seeds and minutes without tables; 4 pits up to
+/// 45 seeds; 1 to 3 pits: every seed count a position has).
+const DEFAULT_TABLE_POSITIONS: u64 = 900_000_000;
 
 /// Arguments of `mancala solve`.
 #[derive(Args, Clone, Debug)]
@@ -130,16 +138,17 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
-/// Seeds of the tables built on first use: 20 for 6 pits (225,332,381
-/// positions, about 15 seconds on two cores), never more than the position
-/// has in play. Narrower boards only use what is on disk unless
-/// `--max-table-seeds` asks for more.
+/// Seeds of the tables built on first use, for any width: as many as fit
+/// in [`DEFAULT_TABLE_POSITIONS_6`] (6 pits) or [`DEFAULT_TABLE_POSITIONS`]
+/// positions, never more than the position has in play.
 fn default_table_seeds(m: usize, in_play: usize) -> usize {
-    if m != MAX_TABLE_PITS {
-        return 0;
-    }
+    let budget = if m == MAX_TABLE_PITS {
+        DEFAULT_TABLE_POSITIONS_6
+    } else {
+        DEFAULT_TABLE_POSITIONS
+    };
     (1..=MAX_INDEX_SEEDS)
-        .take_while(|&k| size_up_to(m, k) <= DEFAULT_TABLE_POSITIONS)
+        .take_while(|&k| size_up_to(m, k) <= budget)
         .last()
         .unwrap_or(1)
         .min(in_play)
@@ -178,9 +187,45 @@ fn load_tables(
         progress: progress::observer(false),
         ..BuildSettings::default()
     };
-    Ok(Some(TableSet::open_or_build(
-        dir, rules, m, want, &policy, &settings,
-    )?))
+    match TableSet::open_or_build(dir, rules, m, want, &policy, &settings) {
+        // The default tables are beyond a small machine: use what is there.
+        Err(Error::BeyondTables { .. }) if args.max_table_seeds.is_none() => {
+            Ok(Some(TableSet::open_available(dir, rules, m)?))
+        }
+        result => Ok(Some(result?)),
+    }
+}
+
+/// A note for a solve that will search without the tables that would make
+/// it fast (when building them is cheap), naming the command that builds
+/// them.
+fn missing_tables_note(args: &SolveArgs, m: usize, in_play: usize, used: usize) -> Option<String> {
+    let cheap = default_table_seeds(m, in_play);
+    if args.quiet || args.no_tables || args.max_table_seeds.is_some() || used >= cheap {
+        return None;
+    }
+    let mut cmd = format!("mancala build kalah --pits {m} --max-seeds {cheap}");
+    if args.rules != "default" {
+        cmd.push_str(&format!(" --rules {}", args.rules));
+    }
+    if args.db != std::path::Path::new("db") {
+        cmd.push_str(&format!(" --db {}", args.db.display()));
+    }
+    Some(format!(
+        "note: searching with {} where {m}-pit tables up to {cheap} seeds ({} positions, \
+         about a minute or less to build) would make this solve much faster: `{cmd}`{}",
+        if used == 0 {
+            "no endgame tables".to_string()
+        } else {
+            format!("endgame tables up to {used} seeds")
+        },
+        size_up_to(m, cheap),
+        if args.no_build {
+            ", or drop --no-build"
+        } else {
+            ""
+        }
+    ))
 }
 
 fn parse_board(board: &[String]) -> Result<Position> {
@@ -222,13 +267,17 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         ));
     }
     if !args.no_tt {
-        mancala::search::tt::check_tt_mb(args.tt_mb)?;
+        mancala_solver::search::tt::check_tt_mb(args.tt_mb)?;
     }
     let mut tables = if pos.is_game_over(rules) {
         None
     } else {
         load_tables(&args, rules, m, pos.active_seeds())?
     };
+    let used = tables.as_ref().map_or(0, |t| t.max_seeds());
+    if let Some(note) = missing_tables_note(&args, m, pos.active_seeds(), used) {
+        eprintln!("{note}");
+    }
     let load_start = std::time::Instant::now();
     let mut in_memory = 0;
     if let Some(tb) = tables.as_mut() {
@@ -263,7 +312,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         threads: args.threads,
         split_plies: args.split_plies,
         progress: if args.quiet {
-            mancala::progress::Observer::silent()
+            mancala_solver::progress::Observer::silent()
         } else {
             progress::observer(false)
         },

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use mancala::kalah::graph::GraphReport;
+use mancala_solver::kalah::graph::GraphReport;
 
 /// Escape text for XML.
 fn xml_escape(s: &str) -> String {

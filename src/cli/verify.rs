@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use mancala::error::{Error, Result};
-use mancala::game::verify::{check_seeds, verify};
-use mancala::game::Game;
-use mancala::game::TableSet;
-use mancala::with_rules;
+use mancala_solver::error::{Error, Result};
+use mancala_solver::game::verify::{check_seeds, verify};
+use mancala_solver::game::Game;
+use mancala_solver::game::TableSet;
+use mancala_solver::with_rules;
 
 use super::{progress, GameArgs};
 
@@ -67,7 +67,7 @@ fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
             .rules_name()
             .map_or(String::new(), |r| format!(" ({r} rules)"));
         let forcing = match (G::BUILDER, report.unforced) {
-            (mancala::game::Builder::Levels, _) => String::new(),
+            (mancala_solver::game::Builder::Levels, _) => String::new(),
             (_, Some(u)) => format!(
                 "; {u} values resting on a cycle (forcing check, {} sweeps)",
                 report.sweeps

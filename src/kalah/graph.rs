@@ -40,9 +40,9 @@
 //! more seeds in its store than North under perfect play from that node.
 //!
 //! ```no_run
-//! use mancala::kalah::graph::{graph, GraphOptions};
-//! use mancala::kalah::rules::KalahRules;
-//! use mancala::game::TableSet;
+//! use mancala_solver::kalah::graph::{graph, GraphOptions};
+//! use mancala_solver::kalah::rules::KalahRules;
+//! use mancala_solver::game::TableSet;
 //!
 //! let tb = TableSet::open(std::path::Path::new("db"), KalahRules::Default, 2, 8).unwrap();
 //! let report = graph(&GraphOptions::new(2, 2), &tb).unwrap();

@@ -1,5 +1,7 @@
-//! Tournaments: every pair of agents plays a match; the cross table, and the
-//! agents ordered by the "stronger" relation (or a cycle in it).
+//! Tournaments: every pair of agents plays a match; the cross table, the
+//! "stronger" relation between every pair (stronger, weaker, or not
+//! separated at this sample size), and an order of the agents only when
+//! the relation is one (every pair separated, no cycle).
 
 use serde::Serialize;
 
@@ -51,16 +53,64 @@ pub struct TournamentReport {
     pub p_value: Vec<Vec<Option<f64>>>,
     /// `stronger[i][j]`: i is significantly stronger than j.
     pub stronger: Vec<Vec<bool>>,
-    /// An order of the agents (indices, strongest first) consistent with
-    /// every significant result, when one exists.
+    /// `relation[i][j]`: how agent i stands against agent j.
+    pub relation: Vec<Vec<Relation>>,
+    /// The pairs `[i, j]` (i < j) the matches did not separate.
+    pub undecided: Vec<[usize; 2]>,
+    /// The agents (indices, strongest first) when the relation is a strict
+    /// order: every pair separated and no cycle. `None` otherwise: a linear
+    /// order would claim results the matches did not show.
     pub order: Option<Vec<usize>>,
-    /// Otherwise a cycle of the "stronger" relation (each stronger than the
-    /// next, the last stronger than the first).
+    /// A cycle of the "stronger" relation when it has one (each stronger
+    /// than the next, the last stronger than the first).
     pub cycle: Option<Vec<usize>>,
     /// Per-move times of each agent over all its games.
     pub times: Vec<TimeReport>,
     /// Every pairing's match report.
     pub matches: Vec<MatchReport>,
+}
+
+/// How one agent stands against another in a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    /// Significantly stronger (one-sided binomial test).
+    Stronger,
+    /// Significantly weaker.
+    Weaker,
+    /// Not separated by the games played.
+    Undecided,
+    /// The agent itself (the diagonal).
+    Itself,
+}
+
+impl Relation {
+    /// One character for a matrix: `>`, `<`, `~`, or `.` on the diagonal.
+    pub fn symbol(self) -> char {
+        match self {
+            Relation::Stronger => '>',
+            Relation::Weaker => '<',
+            Relation::Undecided => '~',
+            Relation::Itself => '.',
+        }
+    }
+}
+
+/// The relation matrix of a "stronger" matrix.
+pub fn relation(stronger: &[Vec<bool>]) -> Vec<Vec<Relation>> {
+    let n = stronger.len();
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| match (i == j, stronger[i][j], stronger[j][i]) {
+                    (true, _, _) => Relation::Itself,
+                    (_, true, _) => Relation::Stronger,
+                    (_, _, true) => Relation::Weaker,
+                    _ => Relation::Undecided,
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Play every pairing of a tournament.
@@ -112,8 +162,14 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
                 .collect()
         })
         .collect();
+    let relation = relation(&stronger);
+    let undecided: Vec<[usize; 2]> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| [i, j]))
+        .filter(|&[i, j]| relation[i][j] == Relation::Undecided)
+        .collect();
     let (order, cycle) = match order_or_cycle(&stronger) {
-        Ok(o) => (Some(o), None),
+        Ok(o) if undecided.is_empty() => (Some(o), None),
+        Ok(_) => (None, None),
         Err(c) => (None, Some(c)),
     };
     Ok(TournamentReport {
@@ -123,6 +179,8 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
         score,
         p_value: p,
         stronger,
+        relation,
+        undecided,
         order,
         cycle,
         times: times.into_iter().map(TimeReport::from).collect(),

@@ -26,8 +26,8 @@ use super::tt::{Key, TransTable, FULL_DEPTH, NO_MOVE};
 /// Boards of 1 to 6 pits per side are supported.
 ///
 /// ```
-/// use mancala::kalah::position::Position;
-/// use mancala::search::{solve, SolveOptions};
+/// use mancala_solver::kalah::position::Position;
+/// use mancala_solver::search::{solve, SolveOptions};
 ///
 /// // Kalah(4,3): a first-player win by 8.
 /// let start = Position::start(4, 3).unwrap();
