@@ -6,7 +6,6 @@
 use mancala_solver::side::Side;
 use std::process::Command;
 
-use mancala_solver::game::build::{build, BuildOptions};
 use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::reference::Minimax;
@@ -15,19 +14,8 @@ use mancala_solver::search::{solve, MoveOrder, Solution, SolveOptions};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 
-fn tables(dir: &std::path::Path, pits: usize, max_seeds: usize) -> TableSet<KalahRules> {
-    build(&BuildOptions {
-        dir: dir.to_path_buf(),
-        game: KalahRules::Default,
-        pits,
-        max_seeds,
-        threads: None,
-        memory_budget: 1 << 33,
-        progress: Default::default(),
-    })
-    .unwrap();
-    TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
-}
+mod common;
+use common::kalah_tables as tables;
 
 fn opts() -> SolveOptions {
     SolveOptions {

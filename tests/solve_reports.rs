@@ -2,27 +2,13 @@
 //! fields of a stopped (unproven) solve. Both were once wrong (futility
 //! cut-offs always 0; an estimate printed as the value).
 
-use std::process::Command;
-
-use mancala_solver::game::build::{build, BuildOptions};
 use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::{solve, SolveOptions};
 
-fn tables(dir: &std::path::Path, pits: usize, max_seeds: usize) -> TableSet<KalahRules> {
-    build(&BuildOptions {
-        dir: dir.to_path_buf(),
-        game: KalahRules::Default,
-        pits,
-        max_seeds,
-        threads: None,
-        memory_budget: 1 << 33,
-        progress: Default::default(),
-    })
-    .unwrap();
-    TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
-}
+mod common;
+use common::kalah_tables as tables;
 
 fn opts() -> SolveOptions {
     SolveOptions {
@@ -31,16 +17,10 @@ fn opts() -> SolveOptions {
     }
 }
 
+/// Run `mancala` in a scratch directory.
 fn mancala(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let dir = tempfile::tempdir().unwrap();
+    common::mancala(args, dir.path())
 }
 
 /// Every search counter counts what it names: switching a technique off

@@ -32,17 +32,24 @@ pub(crate) fn temporary_prefix(spec: TableSpec) -> String {
     format!(".{}.tmp-", spec.file_name())
 }
 
+/// The lock file of `spec` in `dir`, created when missing (and never
+/// truncated or deleted).
+fn open_lock_file(dir: &Path, spec: TableSpec) -> Result<(PathBuf, File)> {
+    let path = lock_path(dir, spec);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    Ok((path, file))
+}
+
 impl TableLock {
     /// Take the lock on building `spec` in `dir`; when another process
     /// holds it, call `waiting` once and wait for it.
     pub fn acquire(dir: &Path, spec: TableSpec, waiting: impl FnOnce(&Path)) -> Result<TableLock> {
-        let path = lock_path(dir, spec);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
+        let (path, file) = open_lock_file(dir, spec)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -56,13 +63,7 @@ impl TableLock {
 
     /// Take the lock only if no other process holds it.
     pub fn try_acquire(dir: &Path, spec: TableSpec) -> Result<Option<TableLock>> {
-        let path = lock_path(dir, spec);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
+        let (path, file) = open_lock_file(dir, spec)?;
         match file.try_lock() {
             Ok(()) => Ok(Some(TableLock { file, path })),
             Err(TryLockError::WouldBlock) => Ok(None),

@@ -1,9 +1,11 @@
-//! Helpers shared by the tests that run the `mancala` binary.
+//! Helpers shared by the tests: running the `mancala` binary, building
+//! Kalah tables.
 
 use std::path::Path;
 use std::process::Command;
 
 /// Run `mancala` with `args` in `cwd`: exit code, stdout, stderr.
+#[allow(dead_code)] // not every test file that includes this module uses it
 pub fn mancala(args: &[&str], cwd: &Path) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(args)
@@ -15,4 +17,26 @@ pub fn mancala(args: &[&str], cwd: &Path) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// The Kalah tables (default rules) of `pits` pits for 1..=`max_seeds`
+/// seeds, built into `dir`.
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub fn kalah_tables(
+    dir: &Path,
+    pits: usize,
+    max_seeds: usize,
+) -> mancala_solver::game::TableSet<mancala_solver::kalah::rules::KalahRules> {
+    use mancala_solver::kalah::rules::KalahRules;
+    mancala_solver::game::build::build(&mancala_solver::game::build::BuildOptions {
+        dir: dir.to_path_buf(),
+        game: KalahRules::Default,
+        pits,
+        max_seeds,
+        threads: None,
+        memory_budget: 1 << 33,
+        progress: Default::default(),
+    })
+    .unwrap();
+    mancala_solver::game::TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
 }

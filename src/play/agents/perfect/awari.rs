@@ -65,25 +65,7 @@ struct Entry {
     best: u8,
 }
 
-/// FxHash-style hasher for 12-byte boards.
-#[derive(Default)]
-struct BoardHasher(u64);
-
-impl std::hash::Hasher for BoardHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-}
-
-type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<BoardHasher>>;
+type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<super::BoardHasher>>;
 
 /// What the Awari search keeps from one move to the next: bounds on
 /// board values (they depend on the board and the width only).

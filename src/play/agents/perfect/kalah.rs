@@ -62,25 +62,7 @@ fn key(pos: &Position) -> Key {
     k
 }
 
-/// A fast hasher for the position keys (FxHash-style).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-}
-
-type Tt = std::collections::HashMap<Key, Entry, std::hash::BuildHasherDefault<KeyHasher>>;
+type Tt = std::collections::HashMap<Key, Entry, std::hash::BuildHasherDefault<super::BoardHasher>>;
 
 /// Size (MiB) of the solver's transposition table kept by a [`SearchCache`]
 /// (memory is only taken as the table fills).

@@ -22,6 +22,25 @@ use crate::play::state::State;
 pub mod awari;
 pub mod kalah;
 
+/// A fast FxHash-style hasher for the boards the searches key their
+/// transposition tables by (a few bytes of seed counts).
+#[derive(Default)]
+struct BoardHasher(u64);
+
+impl std::hash::Hasher for BoardHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
 pub use kalah::{search_beyond_tables, SearchCache, SearchOutcome};
 
 /// Iterative deepening at the root, shared by the games' searches:
