@@ -101,6 +101,16 @@ pub enum Error {
         /// Why the move is illegal.
         reason: String,
     },
+    /// An input file (the course assignment's `input.txt`) is malformed.
+    #[error("{}, line {line}: {reason}", path.display())]
+    BadInputFile {
+        /// The file.
+        path: PathBuf,
+        /// The line at fault, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// An operating-system error on a file.
     #[error("{path}: {source}")]
     Io {
@@ -122,6 +132,7 @@ impl Error {
                 | Error::BadMoves { .. }
                 | Error::UnknownRules(_)
                 | Error::RulesNotFor { .. }
+                | Error::BadInputFile { .. }
         )
     }
 

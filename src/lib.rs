@@ -69,6 +69,7 @@
 
 #![warn(missing_docs)]
 
+pub mod assignment;
 pub mod awari;
 pub mod error;
 pub mod family;

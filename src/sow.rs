@@ -3,6 +3,37 @@
 /// Largest number of pits per side the engine plays on.
 pub const MAX_PITS: usize = 10;
 
+/// A pit's content: one byte for the games the tables hold, two for
+/// boards of up to 1000 seeds a pit (the course assignment's Kalah).
+pub trait Cell: Copy + Eq + Ord + Default + std::ops::AddAssign + std::fmt::Debug {
+    /// The cell's content as a count.
+    fn count(self) -> usize;
+    /// A count as a cell (the caller keeps it in range).
+    fn of(count: usize) -> Self;
+}
+
+impl Cell for u8 {
+    #[inline(always)]
+    fn count(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn of(count: usize) -> u8 {
+        count as u8
+    }
+}
+
+impl Cell for u16 {
+    #[inline(always)]
+    fn count(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn of(count: usize) -> u16 {
+        count as u16
+    }
+}
+
 /// Sow the seeds of `ring[origin]` counter-clockwise around `ring`.
 ///
 /// `ring` lists every cell that receives seeds, in sowing order, starting
@@ -14,20 +45,20 @@ pub const MAX_PITS: usize = 10;
 /// The origin must hold at least one seed. Allocation-free: full laps are
 /// added in one pass, so the cost does not grow with the number of seeds.
 #[inline(always)]
-pub fn sow(ring: &mut [u8], origin: usize, skip_origin: bool) -> usize {
+pub fn sow<C: Cell>(ring: &mut [C], origin: usize, skip_origin: bool) -> usize {
     let len = ring.len();
-    let seeds = ring[origin] as usize;
+    let seeds = ring[origin].count();
     debug_assert!(seeds > 0, "sowing from an empty cell");
-    ring[origin] = 0;
+    ring[origin] = C::default();
     let targets = if skip_origin { len - 1 } else { len };
     let laps = seeds / targets;
     let rem = seeds % targets;
     if laps > 0 {
         for cell in ring.iter_mut() {
-            *cell += laps as u8;
+            *cell += C::of(laps);
         }
         if skip_origin {
-            ring[origin] = 0;
+            ring[origin] = C::default();
         }
     }
     let mut cell = origin;
@@ -42,7 +73,7 @@ pub fn sow(ring: &mut [u8], origin: usize, skip_origin: bool) -> usize {
                 cell = 0;
             }
         }
-        ring[cell] += 1;
+        ring[cell] += C::of(1);
     }
     if rem == 0 {
         // The last seed of the last full lap.
@@ -67,11 +98,11 @@ mod tests {
     #[test]
     fn sow_without_skip_wraps_and_fills_origin() {
         // 2 pits + store + 2 pits: a ring of 5.
-        let mut ring = [6, 0, 0, 0, 0];
+        let mut ring = [6u8, 0, 0, 0, 0];
         let last = sow(&mut ring, 0, false);
         assert_eq!(ring, [1, 2, 1, 1, 1]);
         assert_eq!(last, 1);
-        let mut ring = [5, 0, 0, 0, 0];
+        let mut ring = [5u16, 0, 0, 0, 0];
         let last = sow(&mut ring, 0, false);
         assert_eq!(ring, [1, 1, 1, 1, 1]);
         assert_eq!(last, 0, "the fifth seed lands in the origin");
@@ -79,12 +110,12 @@ mod tests {
 
     #[test]
     fn sow_with_skip_passes_over_origin() {
-        let mut ring = [0, 0, 12, 0, 0, 0];
+        let mut ring = [0u8, 0, 12, 0, 0, 0];
         let last = sow(&mut ring, 2, true);
         // 12 seeds over 5 other cells: 2 laps (10) then 2 more.
         assert_eq!(ring, [2, 2, 0, 3, 3, 2]);
         assert_eq!(last, 4);
-        let mut ring = [0, 0, 10, 0, 0, 0];
+        let mut ring = [0u16, 0, 10, 0, 0, 0];
         let last = sow(&mut ring, 2, true);
         assert_eq!(ring, [2, 2, 0, 2, 2, 2]);
         assert_eq!(

@@ -88,6 +88,12 @@ fn readme_starts_with_the_main_job_and_the_tests() {
 #[test]
 fn every_readme_command_runs() {
     let dir = tempfile::tempdir().unwrap();
+    // The assignment's sample input, which the README's example reads.
+    std::fs::write(
+        dir.path().join("input.txt"),
+        "2\n1\n2\n3 3 3\n3 3 3\n0\n0\n",
+    )
+    .unwrap();
     let commands = readme_commands();
     assert!(
         commands.len() >= 5,

@@ -14,6 +14,7 @@ use mancala_solver::family::{Rules, GAME_NAMES};
 use mancala_solver::with_rules;
 
 mod arena;
+mod assignment;
 mod build;
 mod graph;
 mod play;
@@ -117,6 +118,10 @@ enum Command {
     /// Solve a game or a position exactly: value, best move, principal variation.
     Solve(solve::SolveArgs),
     Graph(graph::GraphArgs),
+    /// The course assignment's program: read its input.txt, write
+    /// next_state.txt and traverse_log.txt (greedy, minimax, alpha-beta,
+    /// competition on a 2 x N Kalah board).
+    Assignment(assignment::AssignmentArgs),
     /// Print a shell completion script, e.g. `mancala completions bash >
     /// ~/.local/share/bash-completion/completions/mancala`.
     Completions {
@@ -139,6 +144,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Assignment(args) => assignment::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

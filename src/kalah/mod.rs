@@ -11,6 +11,7 @@ pub mod reference;
 pub mod rules;
 pub mod tables;
 pub mod verify;
+pub mod wide;
 
 pub use position::Position;
 pub use rules::KalahRules;
