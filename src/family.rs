@@ -109,7 +109,7 @@ macro_rules! with_rules {
 }
 
 /// The game names the registry knows, for messages and help.
-pub const GAME_NAMES: [&str; 3] = ["kalah", "awari", "oware"];
+pub const GAME_NAMES: [&str; 4] = ["kalah", "awari", "oware", "awale"];
 
 impl Rules {
     /// The rule set named `game` (`kalah`, `awari`, `oware`) with the rule
@@ -157,10 +157,23 @@ impl Rules {
         }
     }
 
-    /// Whether positions can repeat, so that a match needs the repetition
-    /// rule and a ply cap (the games solved by retrograde analysis).
+    /// Whether positions can repeat, so that a match needs a ply cap (the
+    /// Awari family).
     pub fn can_repeat(self) -> bool {
         matches!(self, Rules::Awari(_))
+    }
+
+    /// Whether a match ends a game when a position comes back (Awari and
+    /// Oware; Awale has only its move cap).
+    pub fn ends_on_repetition(self) -> bool {
+        matches!(self, Rules::Awari(g) if g.ends_on_repetition())
+    }
+
+    /// Whether a game stopped at the match's ply cap is a draw whatever the
+    /// scores (Awale, as the study scores it); otherwise the seeds left are
+    /// split evenly and the scores decide.
+    pub fn cap_is_draw(self) -> bool {
+        matches!(self, Rules::Awari(AwariGame::Awale))
     }
 }
 
@@ -240,7 +253,7 @@ impl std::str::FromStr for GameSpec {
             Error::Unsupported(format!(
                 "bad game \"{}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
                  optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
-                 awari:M:N or oware:M:N",
+                 awari:M:N, oware:M:N or awale:M:N",
                 crate::error::clip(text)
             ))
         };

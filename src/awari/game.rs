@@ -44,7 +44,14 @@ impl Game for AwariGame {
     }
 
     fn table_pits_range(self) -> RangeInclusive<usize> {
-        AWARI_MIN_PITS..=AWARI_MAX_PITS
+        if self.has_tables() {
+            AWARI_MIN_PITS..=AWARI_MAX_PITS
+        } else {
+            #[allow(clippy::reversed_empty_ranges)] // no board has tables
+            {
+                1..=0
+            }
+        }
     }
 
     fn table_game(self) -> Rules {

@@ -261,6 +261,15 @@ impl AwariPosition {
 
     /// The legal moves or the end of the game, from [`awari_turn`].
     pub fn turn(&self, game: AwariGame) -> AwariTurn {
+        if let Some(goal) = game.capture_goal() {
+            if self.captured.iter().any(|&c| c >= goal) {
+                // Awale: the game is won; the seeds left count for nobody.
+                return AwariTurn::Over {
+                    mover_gain: 0,
+                    opponent_gain: 0,
+                };
+            }
+        }
         awari_turn(&self.board, self.m as usize, game)
     }
 

@@ -82,33 +82,75 @@ pub const AWARI_MIN_PITS: usize = 2;
 /// Most pits per side of an Awari or Oware board.
 pub const AWARI_MAX_PITS: usize = 6;
 
-/// Which capture rule: Awari captures 2-3, Oware 2-4.
+/// Which game of the Awari family: Awari captures 2-3, Oware 2-4; Awale
+/// is Awari as the MCTS study plays it (no feeding, no grand-slam rule, the
+/// game ends at [`AWALE_GOAL`] captures; no tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AwariGame {
     /// Awari (Computer-Olympiad rules): captures pits holding 2 or 3.
     Awari,
     /// Oware: captures pits holding 2, 3 or 4.
     Oware,
+    /// Awale as in the MCTS study: Awari's sowing and captures without the
+    /// feeding and grand-slam rules; the game ends when a player has
+    /// captured [`AWALE_GOAL`] or when the mover's row is empty (the seeds
+    /// left count for nobody). Matches add the study's 500-move cap, scored
+    /// a draw.
+    Awale,
 }
 
+/// Captures that end a game of Awale (more than half of 48 seeds).
+pub const AWALE_GOAL: u8 = 25;
+
 impl AwariGame {
-    /// Both games, in the order of their ids.
+    /// The games with endgame tables, in the order of their ids.
     pub const ALL: [AwariGame; 2] = [AwariGame::Awari, AwariGame::Oware];
+
+    /// Every game of the family, the table-less Awale included.
+    pub const PLAYED: [AwariGame; 3] = [AwariGame::Awari, AwariGame::Oware, AwariGame::Awale];
 
     /// The name used on the command line and in file names.
     pub fn name(self) -> &'static str {
         match self {
             AwariGame::Awari => "awari",
             AwariGame::Oware => "oware",
+            AwariGame::Awale => "awale",
         }
     }
 
-    /// The game id stored in table headers (1 is Kalah).
+    /// The game id stored in table headers (1 is Kalah; Awale has no
+    /// tables, its id only names it).
     pub fn id(self) -> u8 {
         match self {
             AwariGame::Awari => 2,
             AwariGame::Oware => 3,
+            AwariGame::Awale => 4,
         }
+    }
+
+    /// Whether the game has endgame tables (not Awale, whose end at
+    /// [`AWALE_GOAL`] captures depends on the seeds captured so far).
+    pub fn has_tables(self) -> bool {
+        self != AwariGame::Awale
+    }
+
+    /// Whether a move must feed an empty opponent row, and a move capturing
+    /// the whole opponent row is refused unless forced (Awari, Oware).
+    #[inline(always)]
+    pub fn feeds(self) -> bool {
+        self != AwariGame::Awale
+    }
+
+    /// The captures that end the game, if any (Awale: [`AWALE_GOAL`]).
+    #[inline(always)]
+    pub fn capture_goal(self) -> Option<u8> {
+        (self == AwariGame::Awale).then_some(AWALE_GOAL)
+    }
+
+    /// Whether a match ends the game when a position comes back (Awari,
+    /// Oware); Awale has no repetition rule, only the move cap.
+    pub fn ends_on_repetition(self) -> bool {
+        self != AwariGame::Awale
     }
 
     /// The game with header id `id`, if any.
@@ -116,9 +158,9 @@ impl AwariGame {
         AwariGame::ALL.into_iter().find(|g| g.id() == id)
     }
 
-    /// The game called `s` ("awari" or "oware"), if any.
+    /// The game called `s` ("awari", "oware" or "awale"), if any.
     pub fn from_name(s: &str) -> Option<AwariGame> {
-        AwariGame::ALL.into_iter().find(|g| g.name() == s)
+        AwariGame::PLAYED.into_iter().find(|g| g.name() == s)
     }
 
     /// The largest pit content captured: 3 for Awari, 4 for Oware (the
@@ -126,7 +168,7 @@ impl AwariGame {
     #[inline(always)]
     pub fn max_capture(self) -> u8 {
         match self {
-            AwariGame::Awari => 3,
+            AwariGame::Awari | AwariGame::Awale => 3,
             AwariGame::Oware => 4,
         }
     }
@@ -135,8 +177,9 @@ impl AwariGame {
 impl FromStr for AwariGame {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self, Error> {
-        AwariGame::from_name(s)
-            .ok_or_else(|| Error::Unsupported(format!("unknown game \"{s}\": use awari or oware")))
+        AwariGame::from_name(s).ok_or_else(|| {
+            Error::Unsupported(format!("unknown game \"{s}\": use awari, oware or awale"))
+        })
     }
 }
 
@@ -274,9 +317,11 @@ pub fn awari_turn(cells: &[u8], m: usize, game: AwariGame) -> AwariTurn {
     if mover == 0 {
         return AwariTurn::Over {
             mover_gain: 0,
-            opponent_gain: opponent as u8,
+            // Awale: the seeds left count for nobody.
+            opponent_gain: if game.feeds() { opponent as u8 } else { 0 },
         };
     }
+    let feeds = game.feeds();
     let max_capture = game.max_capture();
     let mut moves = AwariMoves::EMPTY;
     let mut slams = AwariMoves::EMPTY;
@@ -287,7 +332,7 @@ pub fn awari_turn(cells: &[u8], m: usize, game: AwariGame) -> AwariTurn {
         let mut b = [0u8; 12];
         b[..n].copy_from_slice(cells);
         let last = sow(&mut b[..n], pit, true);
-        if opponent == 0 && b[m..n].iter().all(|&c| c == 0) {
+        if feeds && opponent == 0 && b[m..n].iter().all(|&c| c == 0) {
             // Does not feed the empty opponent row: not legal.
             continue;
         }
@@ -298,7 +343,7 @@ pub fn awari_turn(cells: &[u8], m: usize, game: AwariGame) -> AwariTurn {
             b[i] = 0;
             i -= 1;
         }
-        if captured > 0 && b[m..n].iter().all(|&c| c == 0) {
+        if feeds && captured > 0 && b[m..n].iter().all(|&c| c == 0) {
             // Grand slam: legal only if every legal move is one.
             slams.push(AwariMove {
                 pit: pit as u8,

@@ -29,11 +29,12 @@ with table probes; default 1s per move).";
 #[derive(Args, Clone, Debug)]
 pub struct ArenaArgs {
     /// The game: kalah:M:N (M pits per side, N seeds per pit, optionally :RULES),
-    /// awari:M:N or oware:M:N.
+    /// awari:M:N, oware:M:N or awale:M:N.
     #[arg(long, default_value = "kalah:6:4")]
     pub game: String,
     /// Awari and Oware: a game ends after this many single moves (and when a position
-    /// repeats); the seeds left are split evenly. Kalah games always end by the rules.
+    /// repeats); the seeds left are split evenly. Awale: a game stopped here is a draw
+    /// (the study's 500-move cap). Kalah games always end by the rules.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
     /// Games per pairing (the agents alternate sides).
@@ -500,7 +501,7 @@ fn play_loop(
     // Positions reached, for the repetition rule of Awari and Oware (the
     // same board with the same side to move; then the captured totals are
     // the same too).
-    let awari = matches!(pos, State::Awari(_));
+    let awari = pos.rules().ends_on_repetition();
     let mut seen = std::collections::HashSet::from([*pos]);
     let mut repeated = false;
     loop {

@@ -64,6 +64,13 @@ impl<G: Game> TableSet<G> {
     /// builder fills it.
     pub fn empty(dir: &Path, game: G, pits: usize) -> Result<TableSet<G>> {
         let range = game.table_pits_range();
+        if range.is_empty() {
+            return Err(Error::Unsupported(format!(
+                "{} has no endgame tables: its end depends on more than the board \
+                 (play it with match, tournament or play)",
+                game.name()
+            )));
+        }
         if !range.contains(&pits) {
             return Err(Error::Unsupported(format!(
                 "{pits} pits per side: {} tables exist for {} to {} pits per side",

@@ -335,17 +335,18 @@ pub fn play_agents(
     let mut pos = start;
     // Positions seen, for the repetition rule (Awari and Oware only).
     let mut seen = match pos {
-        State::Awari(s) => {
+        State::Awari(s) if pos.rules().ends_on_repetition() => {
             let mut seen = std::collections::HashSet::new();
             seen.insert((s.cells(), s.to_move()));
             Some(seen)
         }
-        State::Kalah(..) => None,
+        _ => None,
     };
+    let capped = pos.rules().can_repeat();
     let mut plies = 0;
     let mut reason = GameEnd::Rules;
     while !pos.is_over() {
-        if seen.is_some() && plies >= max_plies {
+        if capped && plies >= max_plies {
             reason = GameEnd::PlyCap;
             break;
         }
@@ -423,7 +424,14 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     let stores = end.scores();
     let moves = format_line(&turns);
     let a_difference = {
-        let d = stores[0] as i32 - stores[1] as i32;
+        // Awale scores a game stopped at the cap a draw, whatever the
+        // captures.
+        let draw = reason == GameEnd::PlyCap && rules.cap_is_draw();
+        let d = if draw {
+            0
+        } else {
+            stores[0] as i32 - stores[1] as i32
+        };
         if a_side == Side::South {
             d
         } else {

@@ -113,8 +113,12 @@ impl AwariState {
             };
         }
         // With seeds in both rows the mover always has a move (if only a
-        // forced grand slam): only an empty row can end the game here.
-        if pos.mover_pits().iter().all(|&c| c == 0) || pos.opponent_pits().iter().all(|&c| c == 0) {
+        // forced grand slam): only an empty row, or Awale's capture goal,
+        // can end the game here.
+        if pos.mover_pits().iter().all(|&c| c == 0)
+            || pos.opponent_pits().iter().all(|&c| c == 0)
+            || self.game.capture_goal().is_some()
+        {
             AwariState::new(pos, self.game)
         } else {
             AwariState {

@@ -48,6 +48,18 @@ mod tests {
     use crate::play::arena::SIGNIFICANCE;
     use crate::play::tournament::order_or_cycle;
 
+    /// The Awale study's relations at 50 games: A is stronger with 32
+    /// points, and weakly stronger (not weaker) with more than 18.
+    #[test]
+    fn awale_study_relations_at_fifty_games() {
+        let stronger = |points: f64| binomial_p_value(50, points) < SIGNIFICANCE;
+        assert!(stronger(32.0));
+        assert!(!stronger(31.5));
+        // B has 50 - A's points: A is weaker exactly when A has 18 or less.
+        assert!(stronger(50.0 - 18.0));
+        assert!(!stronger(50.0 - 18.5));
+    }
+
     #[test]
     fn published_binomial_criterion() {
         // "A is stronger if it scores at least 32 of 50 (p = 0.0325)".

@@ -14,6 +14,7 @@
 //! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
 //! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
+//! | `eps-greedy:E`, `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`, `awale-heavy:BUDGET[:c=C]` | the Awale MCTS study's agents ([`awale_study`]) |
 //! | `perfect[:TIME]` | the tables within their range, the game's own search with table probes above them ([`perfect`]: MTD(f) in Kalah, alpha-beta in Awari and Oware) |
 //!
 //! Choices the published descriptions leave open, written down here: the
@@ -48,6 +49,7 @@ use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
 use crate::play::state::{Rules, State};
 
+pub mod awale_study;
 pub mod greedy;
 pub mod mcts;
 pub mod perfect;
@@ -152,6 +154,19 @@ pub enum AgentSpec {
     },
     /// `perfect[:TIME]`: tables, then alpha-beta under TIME per move.
     Perfect(Duration),
+    /// `eps-greedy:E`: the Awale study's epsilon-greedy agent (random with
+    /// probability E).
+    EpsGreedy(f64),
+    /// `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`,
+    /// `awale-heavy:BUDGET[:c=C]`: the Awale study's MCTS agents.
+    StudyMcts {
+        /// Iterations or time per move.
+        budget: Budget,
+        /// Random or UCT tree policy.
+        tree: awale_study::TreePolicy,
+        /// Heavy play-outs (weights 1 + captures).
+        heavy: bool,
+    },
 }
 
 /// Endgame tables an agent can read: the perfect agent plays from them
@@ -226,7 +241,8 @@ pub const MAX_DEPTH: u32 = 64;
 
 const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
-perfect[:TIME] (TIME like 500ms or 2s)";
+perfect[:TIME] (TIME like 500ms or 2s), \
+eps-greedy:E, awale-mcts:BUDGET, awale-uct:BUDGET[:c=C], awale-heavy:BUDGET[:c=C]";
 
 impl AgentSpec {
     /// Whether the agent always plays the same move in the same position
@@ -266,6 +282,12 @@ impl AgentSpec {
                 uct,
                 playout,
             } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name)),
+            AgentSpec::EpsGreedy(eps) => Box::new(awale_study::EpsGreedyAgent::new(eps, rng)),
+            AgentSpec::StudyMcts {
+                budget,
+                tree,
+                heavy,
+            } => Box::new(awale_study::StudyMcts::new(budget, tree, heavy, rng, name)),
             AgentSpec::Perfect(time) => match (rules, tables) {
                 (Rules::Kalah(rules), tables) => {
                     let tables = match tables {
@@ -322,6 +344,22 @@ impl fmt::Display for AgentSpec {
                 }
             }
             AgentSpec::Perfect(t) => write!(f, "perfect:{}", format_duration(*t)),
+            AgentSpec::EpsGreedy(e) => write!(f, "eps-greedy:{e}"),
+            AgentSpec::StudyMcts {
+                budget,
+                tree,
+                heavy,
+            } => match (tree, heavy) {
+                (awale_study::TreePolicy::Random, _) => write!(f, "awale-mcts:{budget}"),
+                (awale_study::TreePolicy::Uct(c), heavy) => {
+                    let name = if *heavy { "awale-heavy" } else { "awale-uct" };
+                    write!(f, "{name}:{budget}")?;
+                    if *c != awale_study::STUDY_UCT {
+                        write!(f, ":c={c}")?;
+                    }
+                    Ok(())
+                }
+            },
         }
     }
 }
@@ -417,6 +455,49 @@ impl FromStr for AgentSpec {
                     .map_err(|e| bad_spec(text, e)),
             },
             "mcts" => parse_mcts(text, &rest),
+            "eps-greedy" => {
+                let e = one_arg()?
+                    .ok_or_else(|| bad_spec(text, "give epsilon, e.g. eps-greedy:0.05"))?;
+                e.parse::<f64>()
+                    .ok()
+                    .filter(|e| (0.0..=1.0).contains(e))
+                    .map(AgentSpec::EpsGreedy)
+                    .ok_or_else(|| {
+                        bad_spec(text, format!("epsilon \"{e}\" is not a number from 0 to 1"))
+                    })
+            }
+            "awale-mcts" | "awale-uct" | "awale-heavy" => {
+                let Some((&budget_text, options)) = rest.split_first() else {
+                    return Err(bad_spec(text, format!("give a budget, e.g. {head}:1000")));
+                };
+                let budget = parse_budget(text, budget_text)?;
+                let mut c = awale_study::STUDY_UCT;
+                for opt in options {
+                    match opt.split_once('=') {
+                        Some(("c", v)) if head != "awale-mcts" => {
+                            c = v
+                                .parse()
+                                .ok()
+                                .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+                                .ok_or_else(|| {
+                                    bad_spec(text, format!("c={v}: give a non-negative number"))
+                                })?
+                        }
+                        _ => {
+                            return Err(bad_spec(text, format!("{head} takes no option \"{opt}\"")))
+                        }
+                    }
+                }
+                Ok(AgentSpec::StudyMcts {
+                    budget,
+                    tree: if head == "awale-mcts" {
+                        awale_study::TreePolicy::Random
+                    } else {
+                        awale_study::TreePolicy::Uct(c)
+                    },
+                    heavy: head == "awale-heavy",
+                })
+            }
             "" => Err(bad_spec(text, "empty agent name")),
             other => Err(bad_spec(
                 text,
@@ -426,6 +507,23 @@ impl FromStr for AgentSpec {
     }
 }
 
+/// A budget: iterations (`1000`) or a time (`2s`).
+fn parse_budget(text: &str, budget_text: &str) -> Result<Budget> {
+    Ok(
+        if budget_text.bytes().all(|b| b.is_ascii_digit()) && !budget_text.is_empty() {
+            let n: u64 = budget_text
+                .parse()
+                .map_err(|_| bad_spec(text, "budget too large"))?;
+            if n == 0 {
+                return Err(bad_spec(text, "the budget must be at least 1 iteration"));
+            }
+            Budget::Iterations(n)
+        } else {
+            Budget::Time(parse_duration(budget_text).map_err(|e| bad_spec(text, e))?)
+        },
+    )
+}
+
 fn parse_mcts(text: &str, rest: &[&str]) -> Result<AgentSpec> {
     let Some((&budget_text, options)) = rest.split_first() else {
         return Err(bad_spec(
@@ -433,17 +531,7 @@ fn parse_mcts(text: &str, rest: &[&str]) -> Result<AgentSpec> {
             "give a budget, e.g. mcts:1000 (iterations) or mcts:2s (time)",
         ));
     };
-    let budget = if budget_text.bytes().all(|b| b.is_ascii_digit()) && !budget_text.is_empty() {
-        let n: u64 = budget_text
-            .parse()
-            .map_err(|_| bad_spec(text, "budget too large"))?;
-        if n == 0 {
-            return Err(bad_spec(text, "the budget must be at least 1 iteration"));
-        }
-        Budget::Iterations(n)
-    } else {
-        Budget::Time(parse_duration(budget_text).map_err(|e| bad_spec(text, e))?)
-    };
+    let budget = parse_budget(text, budget_text)?;
     let mut uct = DEFAULT_UCT;
     let mut policy: Option<&str> = None;
     let mut eps: Option<f64> = None;
