@@ -421,7 +421,11 @@ mod tests {
         assert_eq!(AwariGame::from_name("kalah"), None);
         assert_eq!("oware".parse::<AwariGame>().unwrap(), AwariGame::Oware);
         let err = "kalah".parse::<AwariGame>().unwrap_err().to_string();
-        assert!(err.contains("use awari or oware"), "{err}");
+        assert!(err.contains("use awari, oware or awale"), "{err}");
+        // Awale is played, not tabled: no table id resolves to it.
+        assert_eq!(AwariGame::from_name("awale"), Some(AwariGame::Awale));
+        assert_eq!(AwariGame::from_id(AwariGame::Awale.id()), None);
+        assert!(!AwariGame::Awale.has_tables());
     }
 
     #[test]
