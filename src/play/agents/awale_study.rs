@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::mcts::PLAYOUT_MAX_PLIES;
+use super::mcts::{heavy_pick, PLAYOUT_MAX_PLIES};
 use super::{Agent, Budget, Choice};
 use crate::play::state::State;
 use crate::rng::SeededRng;
@@ -171,21 +171,7 @@ impl StudyMcts {
             let children = pos.children();
             let n = children.len();
             let k = if self.heavy {
-                let mut weights = [0u32; crate::sow::MAX_PITS];
-                for (i, w) in weights[..n].iter_mut().enumerate() {
-                    *w = 1 + children.get(i).step.captured as u32;
-                }
-                let total: u32 = weights[..n].iter().sum();
-                let mut r = self.rng.gen_range(0..total);
-                let mut chosen = n - 1;
-                for (i, &w) in weights[..n].iter().enumerate() {
-                    if r < w {
-                        chosen = i;
-                        break;
-                    }
-                    r -= w;
-                }
-                chosen
+                heavy_pick(&children, &mut self.rng)
             } else {
                 self.rng.gen_range(0..n)
             };

@@ -21,6 +21,26 @@ use crate::play::state::State;
 /// Longest play-out, in plies; Kalah play-outs always end well before.
 pub const PLAYOUT_MAX_PLIES: usize = 500;
 
+/// A child drawn with weight 1 + the seeds its move captures (heavy
+/// play-outs); `children` must not be empty.
+pub fn heavy_pick(children: &crate::play::state::Children, rng: &mut SeededRng) -> usize {
+    let n = children.len();
+    let mut weights = [0u32; crate::sow::MAX_PITS];
+    let mut total = 0;
+    for (i, w) in weights[..n].iter_mut().enumerate() {
+        *w = 1 + children.get(i).step.captured as u32;
+        total += *w;
+    }
+    let mut r = rng.gen_range(0..total);
+    for (i, &w) in weights[..n].iter().enumerate() {
+        if r < w {
+            return i;
+        }
+        r -= w;
+    }
+    n - 1
+}
+
 /// The agent `mcts:BUDGET`.
 #[derive(Debug)]
 pub struct MctsAgent {
@@ -97,24 +117,7 @@ impl MctsAgent {
                             .expect("greedy plays a legal move")
                     }
                 }
-                Playout::Heavy => {
-                    let mut weights = [0u32; crate::sow::MAX_PITS];
-                    let mut total = 0;
-                    for (i, w) in weights[..n].iter_mut().enumerate() {
-                        *w = 1 + children.get(i).step.captured as u32;
-                        total += *w;
-                    }
-                    let mut r = self.rng.gen_range(0..total);
-                    let mut chosen = n - 1;
-                    for (i, &w) in weights[..n].iter().enumerate() {
-                        if r < w {
-                            chosen = i;
-                            break;
-                        }
-                        r -= w;
-                    }
-                    chosen
-                }
+                Playout::Heavy => heavy_pick(&children, &mut self.rng),
             };
             pos = children.get(k).state;
         }
