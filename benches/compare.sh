@@ -4,7 +4,7 @@
 # run by run (old, new, old, new, ...) so that drift in the machine's speed
 # hits both alike. Prints each median, the ratio new/old and every run.
 #
-# Usage: benches/compare.sh OLD_BIN NEW_BIN [solve|build-kalah|build-awari|all]
+# Usage: benches/compare.sh OLD_BIN NEW_BIN [solve|build-kalah|build-awari|agents|all]
 #   RUNS=5 (runs per binary), DB=db (table directory of the solve, relative
 #   to the repository root; if the 6-pit Kalah tables up to 20 seeds are
 #   missing there they are built first, with NEW_BIN), THREADS= (passed as
@@ -21,13 +21,19 @@
 #                run (~16 s a run on 2 idle cores, 23 s of CPU).
 #   build-awari  `build awari --pits 6 --max-seeds 20`: the same (~2.5 min
 #                a run, mostly on one core).
+#   agents       four seeded matches on one thread (`match ... --threads 1
+#                --json`, the report's `seconds`): alphabeta:9 v heuristic:7
+#                and mcts:5000 v greedy in kalah:6:4 (20 games), mcts:1000 v alphabeta:5
+#                in awari:6:4, awale-uct:1000 v awale-heavy:1000 in awale:6:4,
+#                ~2-6 s each. The results (wins, draws, average difference)
+#                must be equal: the agents are seeded.
 #   For both builds the CPU time (user + sys, /usr/bin/time) is shown too:
 #   it varies much less than the wall time when the machine is shared. The
 #   *.tbl files of the first run of each binary are compared by sha256sum:
 #   they must be byte-identical.
 set -euo pipefail
 
-usage() { echo "usage: benches/compare.sh OLD_BIN NEW_BIN [solve|build-kalah|build-awari|all]" >&2; exit 2; }
+usage() { echo "usage: benches/compare.sh OLD_BIN NEW_BIN [solve|build-kalah|build-awari|agents|all]" >&2; exit 2; }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
 # Absolute paths of the binaries, resolved before the cd below.
 abs() {
@@ -40,7 +46,7 @@ abs() {
 OLD=$(abs "$1")
 NEW=$(abs "$2")
 WHAT=${3:-all}
-case "$WHAT" in solve|build-kalah|build-awari|all) ;; *) usage ;; esac
+case "$WHAT" in solve|build-kalah|build-awari|agents|all) ;; *) usage ;; esac
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 DB=${DB:-db}
@@ -146,6 +152,32 @@ build() {
   compare_tables "$TMP/$game-old.sha" "$TMP/$game-new.sha"
 }
 
+# agents: seeded matches on one thread, the binaries alternating.
+agents() {
+  local spec
+  for spec in "kalah:6:4 alphabeta:9 heuristic:7 20" "kalah:6:4 mcts:5000 greedy 20" \
+      "awari:6:4 mcts:1000 alphabeta:5 6" "awale:6:4 awale-uct:1000 awale-heavy:1000 4"; do
+    set -- $spec
+    local -A times=() results=()
+    local i who bin out
+    for i in $(seq "$RUNS"); do
+      for who in old new; do
+        if [ $who = old ]; then bin=$OLD; else bin=$NEW; fi
+        out=$("$bin" match "$2" "$3" --game "$1" --games "$4" --seed 1 --threads 1 --json 2>/dev/null)
+        times[$who]+="$(printf '%.3f' "$(json_num seconds "$out")") "
+        results[$who]+="$(json_num a_wins "$out")/$(json_num draws "$out")/$(json_num b_wins "$out")/$(json_num average_difference "$out") "
+        echo "agents $1 $2 v $3: $who run $i/$RUNS done" >&2
+      done
+    done
+    report "$1 $2 v $3, $4 games" s "${times[old]% }" "${times[new]% }"
+    if [ "$(tr ' ' '\n' <<<"${results[old]}${results[new]}" | sed '/^$/d' | sort -u | wc -l)" -ne 1 ]; then
+      echo "  WARNING: the results differ: old ${results[old]}, new ${results[new]}"
+    else
+      echo "  results equal (A wins/draws/B wins/average difference): ${results[old]%% *}"
+    fi
+  done
+}
+
 echo "old: $OLD"
 echo "new: $NEW"
 echo "RUNS=$RUNS, alternating old, new; $(nproc) cores"
@@ -153,6 +185,7 @@ case "$WHAT" in
   solve) solve ;;
   build-kalah) build kalah ;;
   build-awari) build awari ;;
-  all) solve; build kalah; build awari ;;
+  agents) agents ;;
+  all) solve; build kalah; build awari; agents ;;
   *) usage ;;
 esac

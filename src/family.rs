@@ -287,13 +287,7 @@ impl std::str::FromStr for GameSpec {
         }
         let rules =
             Rules::from_name(&head, parts.get(3).copied()).map_err(|e| bad(e.to_string()))?;
-        match rules {
-            Rules::Kalah(_) => crate::kalah::position::Position::start(pits, seeds).map(|_| ()),
-            Rules::Awari(_) => {
-                crate::awari::position::AwariPosition::start(pits, seeds).map(|_| ())
-            }
-        }
-        .map_err(|e| bad(e.to_string()))?;
+        crate::play::state::State::start(rules, pits, seeds).map_err(|e| bad(e.to_string()))?;
         Ok(GameSpec { rules, pits, seeds })
     }
 }

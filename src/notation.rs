@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 /// One number of a position, and whether it was written in brackets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Count {
-    /// The seed count.
-    pub value: u8,
+    /// The seed count (at most [`CountRules::max`]).
+    pub value: u16,
     /// Written as `[value]`.
     pub bracketed: bool,
 }
@@ -22,7 +22,7 @@ pub struct Count {
 pub struct CountRules<'a> {
     /// Whether `[n]` is allowed.
     pub brackets: bool,
-    /// The most seeds one number may hold.
+    /// The most seeds one number may hold (at most `u16::MAX`).
     pub max: usize,
     /// How to write the numbers, for error messages (e.g. "write seed
     /// counts like `4 4 4 0 4 4 4 0`").
@@ -82,7 +82,7 @@ pub fn read_counts(text: &str, rules: CountRules<'_>) -> Result<Vec<Count>> {
             )));
         }
         out.push(Count {
-            value: value as u8,
+            value: value as u16,
             bracketed,
         });
     }

@@ -92,7 +92,8 @@ fn bad_positions_and_arguments_are_usage_errors() {
             "pit 2 is empty",
         ),
         (&["play", "kalah", "11", "4"], "1 to 10 pits"),
-        (&["play", "kalah", "6", "30"], "at most 255"),
+        (&["solve", "kalah", "6", "30"], "at most 255"),
+        (&["play", "kalah", "6", "1001"], "at most 1000"),
         (&["play", "kalah"], "give the board"),
         (
             &["verify", "kalah", "--pits", "9", "--seeds", "3"],

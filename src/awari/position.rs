@@ -141,7 +141,8 @@ impl AwariPosition {
                 hint: "write seed counts like `4 4 4 4 4 4` (captured totals as `[12]`)",
             },
         )?;
-        let values: Vec<u8> = counts.iter().map(|c| c.value).collect();
+        // `max` above keeps every value in a byte.
+        let values: Vec<u8> = counts.iter().map(|c| c.value as u8).collect();
         let bracketed: Vec<bool> = counts.iter().map(|c| c.bracketed).collect();
         let count = values.len();
         let form_help = "write 2m numbers (the mover's m pits, then the opponent's m pits), or 2m+2 with the captured totals in brackets: `3 0 2 [5] 1 1 0 [4]`";

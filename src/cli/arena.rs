@@ -16,14 +16,15 @@ use mancala_solver::play::agents::{AgentSpec, Tables};
 use mancala_solver::play::arena::{
     self, GameSpec, MatchOptions, MatchReport, TimeReport, DEFAULT_MAX_PLIES,
 };
-use mancala_solver::play::state::{Rules, State};
+use mancala_solver::play::state::State;
 use mancala_solver::play::tournament::{self, TournamentOptions};
 use mancala_solver::with_rules;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
 or a time like 2s), perfect[:TIME] (the tables of the game in --db within their range, then a timed search \
-with table probes; default 1s per move).";
+with table probes; default 1s per move); the Awale study's eps-greedy:E (E = chance of a random move), \
+awale-mcts:B, awale-uct:B[:c=C] and awale-heavy:B[:c=C] (B iterations a move).";
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Clone, Debug)]
@@ -116,14 +117,14 @@ pub struct VsArgs {
     pub vs_db: PathBuf,
 }
 
-/// The tables the perfect agent reads, when one of `agents` is perfect;
-/// a note on stderr when it will search alone.
-fn load_tables(
-    agents: &[AgentSpec],
-    db: &Path,
-    pits: usize,
-    rules: Rules,
-) -> Result<Option<Tables>> {
+/// The tables the perfect agent reads in games from `start`, when one of
+/// `agents` is perfect; a note on stderr when it will search alone. Agents
+/// that cannot play from `start` are refused first.
+fn load_tables(agents: &[AgentSpec], db: &Path, start: &State) -> Result<Option<Tables>> {
+    for agent in agents {
+        agent.check_start(start)?;
+    }
+    let (pits, rules) = (start.pits_per_side(), start.rules());
     if !agents.iter().any(|a| a.uses_tables()) {
         return Ok(None);
     }
@@ -248,12 +249,7 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
     let game: GameSpec = args.arena.game.parse()?;
     let a: AgentSpec = args.a.parse()?;
     let b: AgentSpec = args.b.parse()?;
-    let tables = load_tables(
-        &[a.clone(), b.clone()],
-        &args.arena.db,
-        game.pits(),
-        game.rules(),
-    )?;
+    let tables = load_tables(&[a.clone(), b.clone()], &args.arena.db, &game.start())?;
     let opts = MatchOptions {
         game,
         a,
@@ -303,7 +299,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         .iter()
         .map(|a| a.parse())
         .collect::<Result<Vec<AgentSpec>>>()?;
-    let tables = load_tables(&agents, &args.arena.db, game.pits(), game.rules())?;
+    let tables = load_tables(&agents, &args.arena.db, &game.start())?;
     let opts = TournamentOptions {
         game,
         agents,
@@ -416,27 +412,36 @@ fn draw(state: &State, you: Side) -> String {
     } else {
         (state.opponent_pits(), state.mover_pits())
     };
-    let row = |cells: &mut dyn Iterator<Item = &u8>| {
-        cells
-            .map(|c| format!("{c:>3}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    // Columns widen for counts of more than three digits (wide Kalah).
+    let w = mine
+        .iter()
+        .chain(theirs.iter())
+        .chain(scores)
+        .map(|c| c.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(3);
+    let row = |cells: &mut dyn Iterator<Item = String>| cells.collect::<Vec<_>>().join(" ");
     let m = mine.len();
     let mut out = String::new();
     out.push_str(&format!(
         "       {}  (agent, {})\n",
-        row(&mut theirs.iter().rev()),
+        row(&mut theirs.iter().rev().map(|c| format!("{c:>w$}"))),
         you.other()
     ));
     out.push_str(&format!(
-        "  {their_store:>3} {:w$} {my_store:<3}\n",
+        "  {their_store:>w$} {:gap$} {my_store:<w$}\n",
         "",
-        w = 4 * m - 1
+        gap = (w + 1) * m - 1
     ));
-    out.push_str(&format!("       {}  (you, {you})\n", row(&mut mine.iter())));
-    let labels: Vec<String> = (0..m).map(|i| format!("{i:>3}")).collect();
-    out.push_str(&format!("       {}  (pit numbers)\n", labels.join(" ")));
+    out.push_str(&format!(
+        "       {}  (you, {you})\n",
+        row(&mut mine.iter().map(|c| format!("{c:>w$}")))
+    ));
+    out.push_str(&format!(
+        "       {}  (pit numbers)\n",
+        row(&mut (0..m).map(|i| format!("{i:>w$}")))
+    ));
     out
 }
 
@@ -447,12 +452,7 @@ fn draw(state: &State, you: Side) -> String {
 pub fn play_vs(mut state: State, vs: &VsArgs) -> Result<ExitCode> {
     let spec: AgentSpec = vs.vs.as_deref().unwrap_or_default().parse()?;
     let rules = state.rules();
-    let tables = load_tables(
-        std::slice::from_ref(&spec),
-        &vs.vs_db,
-        state.pits_per_side(),
-        rules,
-    )?;
+    let tables = load_tables(std::slice::from_ref(&spec), &vs.vs_db, &state)?;
     if let Some(t) = &tables {
         println!(
             "{spec} reads the {rules} tables up to {} seeds from {}",
@@ -502,7 +502,7 @@ fn play_loop(
     // same board with the same side to move; then the captured totals are
     // the same too).
     let awari = pos.rules().ends_on_repetition();
-    let mut seen = std::collections::HashSet::from([*pos]);
+    let mut seen = std::collections::HashSet::from([pos.clone()]);
     let mut repeated = false;
     loop {
         write!(out, "\n{}", draw(pos, you))?;
@@ -553,7 +553,7 @@ fn play_loop(
             };
             match pos.play(pit) {
                 Ok(mv) => {
-                    repeated = awari && !seen.insert(*pos);
+                    repeated = awari && !seen.insert(pos.clone());
                     if mv.extra_turn {
                         writeln!(out, "you play {pit}: extra turn")?;
                     } else {
@@ -564,7 +564,7 @@ fn play_loop(
             }
         } else {
             let choice = agent.choose(pos);
-            let before = *pos;
+            let before = pos.clone();
             let mv = pos.play(choice.pit).map_err(|reason| {
                 LoopError::Game(Error::IllegalMove {
                     agent: agent.name(),
@@ -574,7 +574,7 @@ fn play_loop(
                     reason,
                 })
             })?;
-            repeated = awari && !seen.insert(*pos);
+            repeated = awari && !seen.insert(pos.clone());
             let value = match choice.value {
                 Some(v) if v.fract() == 0.0 => {
                     format!(" (value {v:+} for the agent: {})", choice.value_kind)

@@ -9,6 +9,11 @@ use serde_json::json;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::{Rules, GAME_NAMES};
 use mancala_solver::game::Game;
+use mancala_solver::kalah::position::{Position, MAX_SEEDS};
+use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::kalah::wide::WidePosition;
+use mancala_solver::play::state::State;
+use mancala_solver::side::Side;
 use mancala_solver::with_rules;
 
 use super::arena::{self, VsArgs};
@@ -18,6 +23,7 @@ use super::arena::{self, VsArgs};
 #[command(after_help = "Examples:\n  mancala play kalah 6 4 --moves 25-10-3\n  \
 mancala play kalah --position \"1 2 0 3 1 0 2 0\" --moves 1 --json\n  \
 mancala play awari 6 4 --moves 2-5-0\n  \
+mancala play kalah 6 100 --moves 0 (boards of more than 255 seeds, up to 1000 a pit, play on wide cells)\n  \
 mancala play oware --position \"0 1 3 [20] 2 0 0 [22]\" --moves 2\n\n\
 Moves: pits 0..m-1 from the mover's left. Kalah: the moves of one turn written together, \
 a dash passes the turn. Awari and Oware: one move per turn, separated by dashes.\n\
@@ -50,7 +56,92 @@ pub struct PlayArgs {
 /// Run `mancala play`.
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let rules = Rules::from_name(&args.game, Some(&args.rules))?;
+    if let Rules::Kalah(k) = rules {
+        if let Some(pos) = wide_start(&args)? {
+            return run_wide(k, pos, &args);
+        }
+    }
     with_rules!(rules, g => run_game(g, &args))
+}
+
+/// The start of a Kalah board too large for byte cells: `M N` with more
+/// than [`MAX_SEEDS`] seeds, or a `--position` that only two-byte cells
+/// hold. `None` for every board the byte engine holds.
+fn wide_start(args: &PlayArgs) -> Result<Option<WidePosition>> {
+    match (args.position.as_deref(), args.pits, args.seeds) {
+        // Two-byte cells hold every board byte cells do: when the byte
+        // engine refuses the text, the wide reading says why.
+        (Some(text), _, _) => match Position::parse(text) {
+            Ok(_) => Ok(None),
+            Err(_) => WidePosition::parse(text).map(Some),
+        },
+        (None, Some(m), Some(n)) if 2 * m * n > MAX_SEEDS => Ok(Some(WidePosition::start(m, n)?)),
+        _ => Ok(None),
+    }
+}
+
+/// `play` on a wide Kalah board: the moves, then the position or a game
+/// against `--vs`.
+fn run_wide(rules: KalahRules, mut pos: WidePosition, args: &PlayArgs) -> Result<ExitCode> {
+    let played = pos.play_line(&args.moves, rules)?.len();
+    if args.vs.vs.is_some() {
+        return arena::play_vs(State::KalahWide(Box::new(pos), rules), &args.vs);
+    }
+    let report = Report {
+        game: "kalah",
+        position: pos.to_string(),
+        diagram: pos.board(),
+        score: <KalahRules as Game>::SCORE,
+        to_move: pos.to_move(),
+        scores: pos.stores_by_side(),
+        over: pos.is_game_over(rules),
+        played,
+    };
+    report.print(args.json);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The position `play` reached, for stdout.
+struct Report {
+    game: &'static str,
+    position: String,
+    diagram: String,
+    score: &'static str,
+    to_move: Side,
+    scores: [u16; 2],
+    over: bool,
+    played: usize,
+}
+
+impl Report {
+    fn print(&self, json: bool) {
+        let scores = self.scores;
+        if json {
+            let out = json!({
+                "game": self.game,
+                "position": self.position,
+                "to_move": self.to_move,
+                "stores": scores,
+                "game_over": self.over,
+                "moves_played": self.played,
+            });
+            println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+        } else {
+            println!("position: {}", self.position);
+            print!("{}", self.diagram);
+            println!("{}: South {} North {}", self.score, scores[0], scores[1]);
+            if self.over {
+                let verdict = match scores[0].cmp(&scores[1]) {
+                    std::cmp::Ordering::Greater => "South wins",
+                    std::cmp::Ordering::Less => "North wins",
+                    std::cmp::Ordering::Equal => "draw",
+                };
+                println!("game over: {verdict}");
+            } else {
+                println!("{} to move", self.to_move);
+            }
+        }
+    }
 }
 
 /// The position the arguments start from, with the moves played.
@@ -99,31 +190,16 @@ fn run_game<G: Game>(game: G, args: &PlayArgs) -> Result<ExitCode> {
     )?;
     // A set-up position may already be over: settle the seeds left.
     let over = game.settle(&mut pos);
-    let scores = G::scores(&pos);
-    if args.json {
-        let out = json!({
-            "game": game.name(),
-            "position": pos.to_string(),
-            "to_move": G::to_move(&pos),
-            "stores": scores,
-            "game_over": over,
-            "moves_played": played,
-        });
-        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
-    } else {
-        println!("position: {pos}");
-        print!("{}", G::diagram(&pos));
-        println!("{}: South {} North {}", G::SCORE, scores[0], scores[1]);
-        if over {
-            let verdict = match scores[0].cmp(&scores[1]) {
-                std::cmp::Ordering::Greater => "South wins",
-                std::cmp::Ordering::Less => "North wins",
-                std::cmp::Ordering::Equal => "draw",
-            };
-            println!("game over: {verdict}");
-        } else {
-            println!("{} to move", G::to_move(&pos));
-        }
-    }
+    let report = Report {
+        game: game.name(),
+        position: pos.to_string(),
+        diagram: G::diagram(&pos),
+        score: G::SCORE,
+        to_move: G::to_move(&pos),
+        scores: G::scores(&pos).map(u16::from),
+        over,
+        played,
+    };
+    report.print(args.json);
     Ok(ExitCode::SUCCESS)
 }

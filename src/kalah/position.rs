@@ -38,7 +38,8 @@ impl Position {
         check_pits(m)?;
         if 2 * m * n > MAX_SEEDS {
             return Err(Error::Unsupported(format!(
-                "Kalah({m},{n}) has {} seeds; the engine holds at most {MAX_SEEDS}: use fewer seeds per pit",
+                "Kalah({m},{n}) has {} seeds; the solver and the tables hold at most {MAX_SEEDS}: use fewer \
+                 seeds per pit (boards of up to 1000 seeds a pit can be played, not solved)",
                 2 * m * n
             )));
         }
@@ -89,7 +90,8 @@ impl Position {
             },
         )?
         .iter()
-        .map(|c| c.value)
+        // `max` above keeps every value in a byte.
+        .map(|c| c.value as u8)
         .collect();
         if cells.len() < 4 || !cells.len().is_multiple_of(2) {
             return Err(bad(format!(
@@ -226,96 +228,137 @@ impl Position {
     /// and a dash where the turn does not pass, naming the place in the line.
     /// Returns every move played with what it did.
     pub fn play_line(&mut self, line: &str, rules: KalahRules) -> Result<Vec<(usize, KalahMove)>> {
-        #[derive(PartialEq)]
-        enum Expect {
-            Move,
-            Dash,
-        }
-        let start = *self;
-        let mut expect = Expect::Move;
-        let mut played = Vec::new();
-        let mut any_move = false;
-        let fail = |pos: &mut Position, at: usize, reason: String| {
-            *pos = start;
-            Err(notation::bad_moves(line, at, reason))
-        };
-        for (at, token) in notation::move_tokens(line) {
-            match token {
-                Ok(Token::Dash) => {
-                    if expect != Expect::Dash {
-                        let reason = if !any_move {
-                            "a dash passes the turn, but no move was played yet".to_string()
-                        } else if self.is_game_over(rules) {
-                            "the game is over".to_string()
-                        } else {
-                            "the turn does not pass here (the last move gave an extra turn)"
-                                .to_string()
-                        };
-                        return fail(self, at, reason);
-                    }
-                    expect = Expect::Move;
-                }
-                Ok(Token::Pit(pit)) => {
-                    if expect == Expect::Dash {
-                        return fail(
-                            self,
-                            at,
-                            "the turn passed after the last move: write a dash before this move"
-                                .to_string(),
-                        );
-                    }
-                    match self.play(pit, rules) {
-                        Ok(mv) => {
-                            any_move = true;
-                            played.push((pit, mv));
-                            if mv.game_over {
-                                // Nothing may follow but the end of the line.
-                                expect = Expect::Move;
-                            } else if !mv.extra_turn {
-                                expect = Expect::Dash;
-                            }
-                        }
-                        Err(reason) => return fail(self, at, reason),
-                    }
-                }
-                Err(reason) => return fail(self, at, reason),
-            }
-        }
-        Ok(played)
+        play_line_with(
+            self,
+            line,
+            |p, pit| p.play(pit, rules),
+            |p| p.is_game_over(rules),
+            |mv| (mv.extra_turn, mv.game_over),
+        )
     }
 
     /// A readable two-row board, the mover at the bottom.
     pub fn board(&self) -> String {
-        let m = self.m as usize;
-        let cell = |v: u8| format!("{v:>3}");
-        let mut out = String::new();
-        let top: Vec<String> = self
-            .opponent_pits()
-            .iter()
-            .rev()
-            .map(|&v| cell(v))
-            .collect();
-        let bottom: Vec<String> = self.mover_pits().iter().map(|&v| cell(v)).collect();
-        let width = 4 * m;
-        out.push_str(&format!(
-            "       {}{}\n",
-            self.to_move.other(),
-            " (opponent)"
-        ));
-        out.push_str(&format!("       {}\n", top.join(" ")));
-        out.push_str(&format!(
-            "  {:>3} {:width$} {:<3}\n",
-            self.opponent_store(),
-            "",
-            self.mover_store(),
-            width = width - 1
-        ));
-        out.push_str(&format!("       {}\n", bottom.join(" ")));
-        let labels: Vec<String> = (0..m).map(|i| format!("{i:>3}")).collect();
-        out.push_str(&format!("       {}  (pit numbers)\n", labels.join(" ")));
-        out.push_str(&format!("       {} (to move)\n", self.to_move));
-        out
+        diagram(
+            self.to_move,
+            self.mover_pits(),
+            self.opponent_pits(),
+            [self.mover_store(), self.opponent_store()],
+        )
     }
+}
+
+/// Play a line of Kalah moves on a board of either cell width
+/// ([`Position`], [`super::wide::WidePosition`]): `play` plays one pit,
+/// `is_over` says whether the game is over and `turn` what a move did
+/// (extra turn, game over). On an error the board is as it was.
+pub(crate) fn play_line_with<P: Copy, M>(
+    pos: &mut P,
+    line: &str,
+    mut play: impl FnMut(&mut P, usize) -> std::result::Result<M, String>,
+    is_over: impl Fn(&P) -> bool,
+    turn: impl Fn(&M) -> (bool, bool),
+) -> Result<Vec<(usize, M)>> {
+    #[derive(PartialEq)]
+    enum Expect {
+        Move,
+        Dash,
+    }
+    let start = *pos;
+    let mut expect = Expect::Move;
+    let mut played = Vec::new();
+    let mut any_move = false;
+    let fail = |pos: &mut P, at: usize, reason: String| {
+        *pos = start;
+        Err(notation::bad_moves(line, at, reason))
+    };
+    for (at, token) in notation::move_tokens(line) {
+        match token {
+            Ok(Token::Dash) => {
+                if expect != Expect::Dash {
+                    let reason = if !any_move {
+                        "a dash passes the turn, but no move was played yet".to_string()
+                    } else if is_over(pos) {
+                        "the game is over".to_string()
+                    } else {
+                        "the turn does not pass here (the last move gave an extra turn)".to_string()
+                    };
+                    return fail(pos, at, reason);
+                }
+                expect = Expect::Move;
+            }
+            Ok(Token::Pit(pit)) => {
+                if expect == Expect::Dash {
+                    return fail(
+                        pos,
+                        at,
+                        "the turn passed after the last move: write a dash before this move"
+                            .to_string(),
+                    );
+                }
+                match play(pos, pit) {
+                    Ok(mv) => {
+                        any_move = true;
+                        let (extra_turn, game_over) = turn(&mv);
+                        played.push((pit, mv));
+                        if game_over {
+                            // Nothing may follow but the end of the line.
+                            expect = Expect::Move;
+                        } else if !extra_turn {
+                            expect = Expect::Dash;
+                        }
+                    }
+                    Err(reason) => return fail(pos, at, reason),
+                }
+            }
+            Err(reason) => return fail(pos, at, reason),
+        }
+    }
+    Ok(played)
+}
+
+/// A readable two-row board of either cell width, the mover at the bottom;
+/// `stores` is the mover's, then the opponent's. Columns widen for counts
+/// of more than three digits.
+pub(crate) fn diagram<T: fmt::Display + Copy>(
+    to_move: Side,
+    mover: &[T],
+    opponent: &[T],
+    stores: [T; 2],
+) -> String {
+    let m = mover.len();
+    let w = mover
+        .iter()
+        .chain(opponent)
+        .chain(&stores)
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(3);
+    let row = |cells: &mut dyn Iterator<Item = String>| cells.collect::<Vec<_>>().join(" ");
+    let mut out = String::new();
+    out.push_str(&format!("       {} (opponent)\n", to_move.other()));
+    out.push_str(&format!(
+        "       {}\n",
+        row(&mut opponent.iter().rev().map(|v| format!("{v:>w$}")))
+    ));
+    out.push_str(&format!(
+        "  {:>w$} {:width$} {:<w$}\n",
+        stores[1],
+        "",
+        stores[0],
+        width = (w + 1) * m - 1
+    ));
+    out.push_str(&format!(
+        "       {}\n",
+        row(&mut mover.iter().map(|v| format!("{v:>w$}")))
+    ));
+    out.push_str(&format!(
+        "       {}  (pit numbers)\n",
+        row(&mut (0..m).map(|i| format!("{i:>w$}")))
+    ));
+    out.push_str(&format!("       {to_move} (to move)\n"));
+    out
 }
 
 impl fmt::Display for Position {

@@ -12,8 +12,9 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::kalah::position::{Position, MAX_SEEDS};
+use crate::kalah::position::{diagram, play_line_with, Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
+use crate::notation::{self, CountRules};
 use crate::side::Side;
 use crate::sow::{sow, MAX_PITS};
 
@@ -99,6 +100,59 @@ impl WidePosition {
             to_move,
             cells: c,
         })
+    }
+
+    /// Read a position in notation (`2m + 2` whole numbers separated by
+    /// spaces or commas, as [`Position::parse`]), South to move.
+    pub fn parse(text: &str) -> Result<WidePosition> {
+        let cells: Vec<u16> = notation::read_counts(
+            text,
+            CountRules {
+                brackets: false,
+                max: MAX_WIDE_SEEDS,
+                hint: "write seed counts like `100 100 100 0 100 100 100 0`",
+            },
+        )?
+        .iter()
+        .map(|c| c.value)
+        .collect();
+        WidePosition::from_cells(&cells, Side::South).map_err(|e| match e {
+            Error::BadPosition { reason, .. } => notation::bad_position(text, reason),
+            other => other,
+        })
+    }
+
+    /// Play a line of moves in the published notation (`25-10-3`), as
+    /// [`Position::play_line`]; on an error the position is as it was.
+    pub fn play_line(&mut self, line: &str, rules: KalahRules) -> Result<Vec<(usize, WideMove)>> {
+        play_line_with(
+            self,
+            line,
+            |p, pit| p.play(pit, rules),
+            |p| p.is_game_over(rules),
+            |mv| (mv.extra_turn, mv.game_over),
+        )
+    }
+
+    /// A readable two-row board, the mover at the bottom (as
+    /// [`Position::board`]).
+    pub fn board(&self) -> String {
+        let [mine, theirs] = self.stores();
+        diagram(
+            self.to_move,
+            self.mover_pits(),
+            self.opponent_pits(),
+            [mine, theirs],
+        )
+    }
+
+    /// Stores as `[south, north]`.
+    pub fn stores_by_side(&self) -> [u16; 2] {
+        let [mine, theirs] = self.stores();
+        match self.to_move {
+            Side::South => [mine, theirs],
+            Side::North => [theirs, mine],
+        }
     }
 
     /// The same position with byte cells, when it holds at most

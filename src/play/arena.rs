@@ -137,11 +137,11 @@ pub struct GameRecord {
     pub random_opening: usize,
     /// Final scores, South then North: stores in Kalah, seeds captured (or
     /// taken at the end) in Awari and Oware.
-    pub stores: [u8; 2],
+    pub stores: [u16; 2],
     /// Seeds left on the board when the game ended by repetition or at the
     /// ply cap: split evenly, so they change nothing in the result (0 when
     /// the game ended by the rules).
-    pub left_on_board: u8,
+    pub left_on_board: u16,
     /// "south", "north" or "draw".
     pub winner: &'static str,
     /// A's final score minus B's.
@@ -334,7 +334,7 @@ pub fn play_agents(
     let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
     let mut pos = start;
     // Positions seen, for the repetition rule (Awari and Oware only).
-    let mut seen = match pos {
+    let mut seen = match &pos {
         State::Awari(s) if pos.rules().ends_on_repetition() => {
             let mut seen = std::collections::HashSet::new();
             seen.insert((s.cells(), s.to_move()));
@@ -361,7 +361,7 @@ pub fn play_agents(
             choice.pit
         };
         played[side_index(side)] += 1;
-        let before = pos;
+        let before = pos.clone();
         let mv = pos.play(pit).map_err(|reason| Error::IllegalMove {
             agent: if is_a { a.name() } else { b.name() },
             position: before.to_string(),
@@ -454,7 +454,7 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
         end: reason,
         random_opening: opening,
         stores,
-        left_on_board: end.seeds_on_board() as u8,
+        left_on_board: end.seeds_on_board() as u16,
         winner: match stores[0].cmp(&stores[1]) {
             std::cmp::Ordering::Greater => "south",
             std::cmp::Ordering::Less => "north",
@@ -468,6 +468,9 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
 
 /// Play a match; the report and one record per game, in game order.
 pub fn run_match(opts: &MatchOptions) -> Result<(MatchReport, Vec<GameRecord>)> {
+    let start = opts.game.start();
+    opts.a.check_start(&start)?;
+    opts.b.check_start(&start)?;
     let pool = crate::threads::pool(opts.threads)?;
     let progress = &opts.progress;
     progress.event(&Event::Start {

@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod arena;
+pub mod pits;
 pub mod state;
 pub mod stats;
 pub mod tournament;

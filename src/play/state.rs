@@ -6,7 +6,9 @@
 //!   `oware:5:3`);
 //! - [`State`]: a position of any of the games, seen from the side to move,
 //!   with the handful of operations the agents need: legal moves, children,
-//!   play, game over, scores;
+//!   play, game over, scores. Kalah boards of more than
+//!   [`MAX_SEEDS`] seeds (`kalah:6:100`) are played on two-byte cells
+//!   ([`WidePosition`]); the agents see the same operations;
 //! - [`AwariState`]: an Awari or Oware position ([`AwariPosition`]) with
 //!   its game, built on [`crate::awari::rules`].
 //!
@@ -27,12 +29,15 @@ use crate::awari::rules::{
     AwariGame, AwariMove, AwariMoves, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
 };
 use crate::error::{Error, Result};
-use crate::kalah::position::Position;
+use crate::kalah::position::{Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
+use crate::kalah::wide::WidePosition;
 
 pub use crate::family::Rules;
 
 pub use crate::family::GameSpec;
+
+pub use crate::play::pits::Pits;
 
 impl GameSpec {
     /// The start position.
@@ -189,7 +194,7 @@ impl AwariState {
         let played = self.pos.play(pit, self.game)?;
         self.over = played.game_over;
         Ok(Step {
-            captured: played.captured,
+            captured: played.captured.into(),
             extra_turn: false,
             game_over: played.game_over,
         })
@@ -213,7 +218,7 @@ impl fmt::Debug for AwariState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     /// Seeds captured by the move (Kalah: the capturing seed included).
-    pub captured: u8,
+    pub captured: u16,
     /// The mover moves again (Kalah only).
     pub extra_turn: bool,
     /// The move ended the game.
@@ -221,10 +226,13 @@ pub struct Step {
 }
 
 /// A position of any game, seen from the side to move.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub enum State {
     /// A Kalah position and the rule set it is played under.
     Kalah(Position, KalahRules),
+    /// A Kalah position on two-byte cells (a game of more than
+    /// [`MAX_SEEDS`] seeds) and its rule set. No tables or solver.
+    KalahWide(Box<WidePosition>, KalahRules),
     /// An Awari or Oware position.
     Awari(AwariState),
 }
@@ -232,8 +240,13 @@ pub enum State {
 impl State {
     /// The start of the game `rules` with `pits` pits per side and `seeds`
     /// seeds per pit, South to move.
+    /// A Kalah game of more than [`MAX_SEEDS`] seeds is played on two-byte
+    /// cells ([`State::KalahWide`]).
     pub fn start(rules: Rules, pits: usize, seeds: usize) -> Result<State> {
         Ok(match rules {
+            Rules::Kalah(r) if 2 * pits * seeds > MAX_SEEDS => {
+                State::KalahWide(Box::new(WidePosition::start(pits, seeds)?), r)
+            }
             Rules::Kalah(r) => State::Kalah(Position::start(pits, seeds)?, r),
             Rules::Awari(g) => State::Awari(AwariState::start(g, pits, seeds)?),
         })
@@ -242,7 +255,7 @@ impl State {
     /// The rules of the game.
     pub fn rules(&self) -> Rules {
         match self {
-            State::Kalah(_, r) => Rules::Kalah(*r),
+            State::Kalah(_, r) | State::KalahWide(_, r) => Rules::Kalah(*r),
             State::Awari(s) => Rules::Awari(s.game),
         }
     }
@@ -252,6 +265,7 @@ impl State {
     pub fn to_move(&self) -> Side {
         match self {
             State::Kalah(p, _) => p.to_move(),
+            State::KalahWide(p, _) => p.to_move(),
             State::Awari(s) => s.to_move(),
         }
     }
@@ -261,35 +275,40 @@ impl State {
     pub fn pits_per_side(&self) -> usize {
         match self {
             State::Kalah(p, _) => p.pits_per_side(),
+            State::KalahWide(p, _) => p.pits_per_side(),
             State::Awari(s) => s.pits_per_side(),
         }
     }
 
     /// The mover's pits, from the mover's left.
     #[inline]
-    pub fn mover_pits(&self) -> &[u8] {
+    pub fn mover_pits(&self) -> Pits<'_> {
         match self {
-            State::Kalah(p, _) => p.mover_pits(),
-            State::Awari(s) => s.pos.mover_pits(),
+            State::Kalah(p, _) => Pits::Narrow(p.mover_pits()),
+            State::KalahWide(p, _) => Pits::Wide(p.mover_pits()),
+            State::Awari(s) => Pits::Narrow(s.pos.mover_pits()),
         }
     }
 
     /// The opponent's pits, from the opponent's left.
     #[inline]
-    pub fn opponent_pits(&self) -> &[u8] {
+    pub fn opponent_pits(&self) -> Pits<'_> {
         match self {
-            State::Kalah(p, _) => p.opponent_pits(),
-            State::Awari(s) => s.pos.opponent_pits(),
+            State::Kalah(p, _) => Pits::Narrow(p.opponent_pits()),
+            State::KalahWide(p, _) => Pits::Wide(p.opponent_pits()),
+            State::Awari(s) => Pits::Narrow(s.pos.opponent_pits()),
         }
+    }
+
+    /// Whether the board is held on two-byte cells ([`State::KalahWide`]):
+    /// no tables or exact solver play it.
+    pub fn is_wide(&self) -> bool {
+        matches!(self, State::KalahWide(..))
     }
 
     /// Seeds still in the pits.
     pub fn seeds_on_board(&self) -> usize {
-        self.mover_pits()
-            .iter()
-            .chain(self.opponent_pits())
-            .map(|&c| c as usize)
-            .sum()
+        (self.mover_pits().sum() + self.opponent_pits().sum()) as usize
     }
 
     /// Whether the game is over by the rules.
@@ -297,6 +316,7 @@ impl State {
     pub fn is_over(&self) -> bool {
         match self {
             State::Kalah(p, r) => p.is_game_over(*r),
+            State::KalahWide(p, r) => p.is_game_over(*r),
             State::Awari(s) => s.over,
         }
     }
@@ -304,10 +324,11 @@ impl State {
     /// The scores `[south, north]`: stores in Kalah, seeds captured (or
     /// taken at the end) in Awari and Oware.
     #[inline(always)]
-    pub fn scores(&self) -> [u8; 2] {
+    pub fn scores(&self) -> [u16; 2] {
         match self {
-            State::Kalah(p, _) => p.stores(),
-            State::Awari(s) => s.captured(),
+            State::Kalah(p, _) => p.stores().map(u16::from),
+            State::KalahWide(p, _) => p.stores_by_side(),
+            State::Awari(s) => s.captured().map(u16::from),
         }
     }
 
@@ -327,6 +348,12 @@ impl State {
         let mut n = 0;
         match self {
             State::Kalah(p, r) => {
+                for pit in p.legal_moves(*r) {
+                    out[n] = pit;
+                    n += 1;
+                }
+            }
+            State::KalahWide(p, r) => {
                 for pit in p.legal_moves(*r) {
                     out[n] = pit;
                     n += 1;
@@ -368,6 +395,7 @@ impl State {
                     len: len as u8,
                 })
             }
+            State::KalahWide(pos, rules) => wide_children(pos, *rules),
             State::Awari(s) => Children(ChildList::Awari {
                 parent: *s,
                 moves: s.moves(),
@@ -382,6 +410,11 @@ impl State {
     pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
         match self {
             State::Kalah(p, r) => p.play(pit, *r).map(|mv| Step {
+                captured: mv.captured.into(),
+                extra_turn: mv.extra_turn,
+                game_over: mv.game_over,
+            }),
+            State::KalahWide(p, r) => p.play(pit, *r).map(|mv| Step {
                 captured: mv.captured,
                 extra_turn: mv.extra_turn,
                 game_over: mv.game_over,
@@ -396,6 +429,7 @@ impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             State::Kalah(p, _) => write!(f, "{p}"),
+            State::KalahWide(p, _) => write!(f, "{p}"),
             State::Awari(s) => write!(f, "{s}"),
         }
     }
@@ -405,13 +439,14 @@ impl fmt::Debug for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             State::Kalah(p, r) => write!(f, "{p:?} [{r}]"),
+            State::KalahWide(p, r) => write!(f, "{p:?} [{r}]"),
             State::Awari(s) => write!(f, "{s:?}"),
         }
     }
 }
 
 /// One child of a state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Child {
     /// The pit played.
     pub pit: usize,
@@ -421,10 +456,51 @@ pub struct Child {
     pub step: Step,
 }
 
+// The wide Kalah board's moves, out of line: the byte boards' search loops
+// inline `State::children` and `Children::get`, and stay as small as before.
+#[cold]
+#[inline(never)]
+fn wide_children(pos: &WidePosition, rules: KalahRules) -> Children {
+    let mut pits = [0u8; MAX_PITS];
+    let mut len = 0;
+    for pit in pos.legal_moves(rules) {
+        pits[len] = pit as u8;
+        len += 1;
+    }
+    Children(ChildList::KalahWide {
+        pos: *pos,
+        rules,
+        pits,
+        len: len as u8,
+    })
+}
+
+#[cold]
+#[inline(never)]
+fn wide_child(pos: &WidePosition, rules: KalahRules, pit: usize) -> Child {
+    let mut child = *pos;
+    let mv = child.play(pit, rules).expect("legal move");
+    Child {
+        pit,
+        state: State::KalahWide(Box::new(child), rules),
+        step: Step {
+            captured: mv.captured,
+            extra_turn: mv.extra_turn,
+            game_over: mv.game_over,
+        },
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 enum ChildList {
     Kalah {
         pos: Position,
+        rules: KalahRules,
+        pits: [u8; MAX_PITS],
+        len: u8,
+    },
+    KalahWide {
+        pos: WidePosition,
         rules: KalahRules,
         pits: [u8; MAX_PITS],
         len: u8,
@@ -445,7 +521,7 @@ impl Children {
     #[inline(always)]
     pub fn len(&self) -> usize {
         match &self.0 {
-            ChildList::Kalah { len, .. } => *len as usize,
+            ChildList::Kalah { len, .. } | ChildList::KalahWide { len, .. } => *len as usize,
             ChildList::Awari { moves, .. } => moves.as_ref().map_or(0, |m| m.len()),
         }
     }
@@ -460,7 +536,7 @@ impl Children {
     #[inline(always)]
     pub fn pit(&self, i: usize) -> usize {
         match &self.0 {
-            ChildList::Kalah { pits, .. } => pits[i] as usize,
+            ChildList::Kalah { pits, .. } | ChildList::KalahWide { pits, .. } => pits[i] as usize,
             ChildList::Awari { moves, .. } => {
                 moves.as_ref().expect("a move").as_slice()[i].pit as usize
             }
@@ -481,12 +557,15 @@ impl Children {
                     pit,
                     state: State::Kalah(child, *rules),
                     step: Step {
-                        captured: mv.captured,
+                        captured: mv.captured.into(),
                         extra_turn: mv.extra_turn,
                         game_over: mv.game_over,
                     },
                 }
             }
+            ChildList::KalahWide {
+                pos, rules, pits, ..
+            } => wide_child(pos, *rules, pits[i] as usize),
             ChildList::Awari { parent, moves } => {
                 let mv = &moves.as_ref().expect("a move").as_slice()[i];
                 let state = parent.after(mv);
@@ -494,7 +573,7 @@ impl Children {
                     pit: mv.pit as usize,
                     state: State::Awari(state),
                     step: Step {
-                        captured: mv.captured,
+                        captured: mv.captured.into(),
                         extra_turn: false,
                         game_over: state.over,
                     },
@@ -559,6 +638,8 @@ mod tests {
         for spec in [
             "kalah:6:4",
             "kalah:3:3:end-when-mover-empty",
+            "kalah:6:100",
+            "kalah:4:1000:capture-needs-opposite",
             "awari:6:4",
             "oware:4:3",
         ] {
@@ -571,7 +652,7 @@ mod tests {
                 for (i, c) in ch.iter().enumerate() {
                     assert_eq!(c.pit, pits[i]);
                     assert_eq!(ch.pit(i), pits[i]);
-                    let mut t = s;
+                    let mut t = s.clone();
                     assert_eq!(t.play(c.pit).unwrap(), c.step);
                     assert_eq!(t, c.state);
                 }

@@ -121,6 +121,10 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
             "a tournament needs at least two agents".into(),
         ));
     }
+    let start = opts.game.start();
+    for agent in &opts.agents {
+        agent.check_start(&start)?;
+    }
     let mut score = vec![vec![None; n]; n];
     let mut p = vec![vec![None; n]; n];
     let mut times = vec![TimeStats::default(); n];

@@ -208,7 +208,7 @@ impl StudyMcts {
     pub fn search(&mut self, pos: &State) -> Vec<(usize, u32, f64)> {
         let start = Instant::now();
         let me = pos.to_move();
-        let mut tree = vec![StudyMcts::node(*pos, me.other(), usize::MAX)];
+        let mut tree = vec![StudyMcts::node(pos.clone(), me.other(), usize::MAX)];
         let mut path = Vec::new();
         let mut iterations = 0u64;
         loop {
@@ -230,7 +230,7 @@ impl StudyMcts {
                 if !tree[at].untried.is_empty() {
                     let i = self.rng.gen_range(0..tree[at].untried.len());
                     let pit = tree[at].untried.swap_remove(i);
-                    let mut child = tree[at].pos;
+                    let mut child = tree[at].pos.clone();
                     let mover = child.to_move();
                     child.play(pit).expect("legal move");
                     tree.push(StudyMcts::node(child, mover, pit));
@@ -243,7 +243,7 @@ impl StudyMcts {
                 at = self.select(&tree, at);
                 path.push(at);
             }
-            let won = self.play_out(tree[at].pos);
+            let won = self.play_out(tree[at].pos.clone());
             for &id in &path {
                 let node = &mut tree[id];
                 node.playouts += 1;

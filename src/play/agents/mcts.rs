@@ -98,7 +98,7 @@ impl MctsAgent {
 
     /// Play the game out from `pos` with the play-out policy (at most
     /// [`PLAYOUT_MAX_PLIES`] plies); the final scores `[south, north]`.
-    fn play_out(&mut self, mut pos: State) -> [u8; 2] {
+    fn play_out(&mut self, mut pos: State) -> [u16; 2] {
         let mut plies = 0;
         while !pos.is_over() && plies < PLAYOUT_MAX_PLIES {
             plies += 1;
@@ -129,7 +129,7 @@ impl MctsAgent {
     pub fn search(&mut self, pos: &State) -> Vec<(usize, f64, f64)> {
         let start = Instant::now();
         let me = pos.to_move();
-        let mut tree = vec![self.node(*pos, me.other(), usize::MAX)];
+        let mut tree = vec![self.node(pos.clone(), me.other(), usize::MAX)];
         let mut iterations = 0u64;
         let mut path = Vec::new();
         loop {
@@ -162,7 +162,7 @@ impl MctsAgent {
             if !tree[at].untried.is_empty() {
                 let i = self.rng.gen_range(0..tree[at].untried.len());
                 let pit = tree[at].untried.swap_remove(i);
-                let mut child = tree[at].pos;
+                let mut child = tree[at].pos.clone();
                 let mover = child.to_move();
                 child.play(pit).expect("legal move");
                 let node = self.node(child, mover, pit);
@@ -173,7 +173,7 @@ impl MctsAgent {
                 path.push(at);
             }
             // Simulation.
-            let stores = self.play_out(tree[at].pos);
+            let stores = self.play_out(tree[at].pos.clone());
             // Back-propagation.
             for &id in &path {
                 let node = &mut tree[id];

@@ -263,6 +263,22 @@ impl AgentSpec {
         matches!(self, AgentSpec::Perfect(_))
     }
 
+    /// Whether the agent can play from `start`: the perfect agent needs a
+    /// board its tables and exact search hold (at most
+    /// [`crate::kalah::position::MAX_SEEDS`] seeds), every other agent plays
+    /// any board, wide Kalah included.
+    pub fn check_start(&self, start: &State) -> Result<()> {
+        if self.uses_tables() && start.is_wide() {
+            return Err(Error::Unsupported(format!(
+                "{self} cannot play this {}-seed board: the perfect agent's tables and exact search \
+                 hold at most {} seeds; use alphabeta:D, heuristic:D or mcts:BUDGET here",
+                start.seeds_on_board() + start.scores().iter().map(|&s| s as usize).sum::<usize>(),
+                crate::kalah::position::MAX_SEEDS
+            )));
+        }
+        Ok(())
+    }
+
     /// Build the agent for a game under `rules`, seeded with `seed`. The
     /// `tables` are used by the perfect agent and ignored by the others;
     /// tables of another game or rule set are refused

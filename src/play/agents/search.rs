@@ -41,9 +41,9 @@ pub fn heuristic_eval(state: &State, me: Side, last_from_rightmost: bool) -> f64
     let my_store = scores[side_index(me)];
     let their_store = scores[1 - side_index(me)];
     let h = [
-        mine[0] as f64,
-        mine.iter().map(|&c| c as f64).sum(),
-        mine.iter().filter(|&&c| c > 0).count() as f64,
+        mine.get(0) as f64,
+        mine.sum() as f64,
+        mine.non_empty() as f64,
         my_store as f64,
         if last_from_rightmost { 1.0 } else { 0.0 },
         their_store as f64,
