@@ -2,6 +2,8 @@
 //! perfect agent against every other agent, the published match results
 //! that must hold with fixed seeds, reproducibility, and the command line.
 
+mod common;
+
 use mancala_solver::side::Side;
 use std::path::PathBuf;
 use std::process::Command;
@@ -473,28 +475,15 @@ fn cli_match_json_and_games_file() {
 
 #[test]
 fn cli_play_against_an_agent() {
-    use std::io::Write;
-    let mut child = mancala()
-        .args(["play", "kalah", "3", "2", "--vs", "greedy"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     // Malformed, out of range, then every pit in turn until the game ends
     // (empty pits are refused and the prompt comes back).
     let mut input = String::from("x\n7\n");
     for _ in 0..20 {
         input.push_str("0\n1\n2\n");
     }
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (code, text, _) =
+        common::mancala_with_input(&["play", "kalah", "3", "2", "--vs", "greedy"], &input);
+    assert_eq!(code, 0, "{text}");
     assert!(text.contains("\"x\" is not a pit number"), "{text}");
     assert!(text.contains("refused: pit 7 does not exist"), "{text}");
     assert!(text.contains("greedy plays"), "{text}");

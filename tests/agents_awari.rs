@@ -3,6 +3,8 @@
 //! reproducibility, greedy against random, the search-only perfect agent,
 //! and the command line.
 
+mod common;
+
 use mancala_solver::side::Side;
 use std::process::Command;
 use std::sync::Arc;
@@ -411,14 +413,6 @@ fn cli_awari_match_json_games_file_and_perfect_note() {
 
 #[test]
 fn cli_play_oware_against_an_agent() {
-    use std::io::Write;
-    let mut child = mancala()
-        .args(["play", "oware", "3", "2", "--vs", "perfect:5ms"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     // Malformed, out of range, then every pit in turn until the game ends
     // (by the rules or by a repeated position; illegal pits are refused and
     // the prompt comes back).
@@ -426,20 +420,13 @@ fn cli_play_oware_against_an_agent() {
     for _ in 0..200 {
         input.push_str("0\n1\n2\n");
     }
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (code, text, err) =
+        common::mancala_with_input(&["play", "oware", "3", "2", "--vs", "perfect:5ms"], &input);
+    assert_eq!(code, 0, "{text}");
     assert!(text.contains("\"x\" is not a pit number"), "{text}");
     assert!(text.contains("refused: pit 7 does not exist"), "{text}");
     assert!(text.contains("perfect:5ms plays"), "{text}");
     assert!(text.contains("game over:"), "{text}");
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("search alone"), "{err}");
 }
 

@@ -5,9 +5,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::kalah::wide::WidePosition;
@@ -240,25 +237,13 @@ fn cli_play_on_a_wide_board() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
     // Against an agent in the terminal, every pit in turn until the end.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["play", "kalah", "3", "100", "--vs", "greedy"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let mut input = String::new();
     for _ in 0..400 {
         input.push_str("0\n1\n2\n");
     }
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (code, text, _) =
+        common::mancala_with_input(&["play", "kalah", "3", "100", "--vs", "greedy"], &input);
+    assert_eq!(code, 0, "{text}");
     assert!(text.contains("greedy plays"), "{text}");
     assert!(text.contains("game over:"), "{text}");
 }

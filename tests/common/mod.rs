@@ -19,6 +19,33 @@ pub fn mancala(args: &[&str], cwd: &Path) -> (i32, String, String) {
     )
 }
 
+/// Run `mancala` with `args`, writing `input` to its standard input (a
+/// person's moves against `play --vs`): exit code, stdout, stderr.
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub fn mancala_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mancala");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write the moves");
+    let out = child.wait_with_output().expect("wait for mancala");
+    (
+        out.status.code().expect("exit code, not a signal"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The Kalah tables (default rules) of `pits` pits for 1..=`max_seeds`
 /// seeds, built into `dir`.
 #[allow(dead_code)] // not every test file that includes this module uses it
