@@ -15,9 +15,9 @@
 #   BIN     the mancala binary (default target/release/mancala, built first
 #           unless SKIP_BUILD is set)
 #   THREADS worker threads of each match (default: all cores)
-# Time on 2 cores at BUDGET 1000: tournament 11 min, eps 1 min, uct 5 min,
-# uct15 4 min, heavy 8 min, budget 3 min. Raw JSON reports are kept in
-# target/study-001/.
+# Time at BUDGET 1000: the tournament 11 min on 2 cores; with THREADS=1 (one
+# core, measured on a shared machine) eps 1 min, uct 20, uct15 15, heavy 35,
+# budget 12. Raw JSON reports are kept in target/study-001/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-1000}
