@@ -212,11 +212,7 @@ impl StudyMcts {
         let mut path = Vec::new();
         let mut iterations = 0u64;
         loop {
-            let done = match self.budget {
-                Budget::Iterations(n) => iterations >= n,
-                Budget::Time(t) => iterations > 0 && start.elapsed() >= t,
-            };
-            if done {
+            if self.budget.spent(iterations, start) {
                 break;
             }
             iterations += 1;

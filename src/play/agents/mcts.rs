@@ -133,11 +133,7 @@ impl MctsAgent {
         let mut iterations = 0u64;
         let mut path = Vec::new();
         loop {
-            let done = match self.budget {
-                Budget::Iterations(n) => iterations >= n,
-                Budget::Time(t) => iterations > 0 && start.elapsed() >= t,
-            };
-            if done {
+            if self.budget.spent(iterations, start) {
                 break;
             }
             iterations += 1;

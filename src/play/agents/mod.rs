@@ -100,6 +100,18 @@ pub enum Budget {
     Time(Duration),
 }
 
+impl Budget {
+    /// Whether a search that started at `start` and has run `iterations`
+    /// is done (a timed search always runs one iteration).
+    #[inline]
+    pub fn spent(&self, iterations: u64, start: std::time::Instant) -> bool {
+        match *self {
+            Budget::Iterations(n) => iterations >= n,
+            Budget::Time(t) => iterations > 0 && start.elapsed() >= t,
+        }
+    }
+}
+
 impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
