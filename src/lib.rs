@@ -76,6 +76,7 @@ pub mod family;
 pub mod game;
 pub mod kalah;
 pub mod notation;
+pub mod oracle;
 pub mod play;
 pub mod progress;
 pub mod rng;

@@ -29,6 +29,7 @@ impl Game for AwariGame {
     const BUILDER: Builder = Builder::Retrograde;
     const ENTRY: &'static str = "boards";
     const SCORE: &'static str = "captured";
+    const VALUE_INCLUDES_SCORES: bool = false;
     const TABLE_SEEDS: &'static str = "seeds on the board";
 
     fn name(self) -> &'static str {

@@ -21,6 +21,7 @@ mod play;
 mod progress;
 mod query;
 mod render;
+mod serve;
 mod solve;
 mod svg;
 mod verify;
@@ -118,6 +119,8 @@ enum Command {
     /// Solve a game or a position exactly: value, best move, principal variation.
     Solve(solve::SolveArgs),
     Graph(graph::GraphArgs),
+    /// Serve the HTTP oracle (JSON API) and the analysis board in the browser.
+    Serve(serve::ServeArgs),
     /// The course assignment's program: read its input.txt, write
     /// next_state.txt and traverse_log.txt (greedy, minimax, alpha-beta,
     /// competition on a 2 x N Kalah board).
@@ -144,6 +147,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Assignment(args) => assignment::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(

@@ -6,7 +6,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Args;
-use serde_json::json;
 
 use mancala_solver::awari::game::banked;
 use mancala_solver::awari::rules::AwariGame;
@@ -14,6 +13,7 @@ use mancala_solver::error::{Error, Result};
 use mancala_solver::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala_solver::game::{Game, Line, MoveValue, PvEnd};
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::oracle::analysis::{from_tables, Analysis};
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 use mancala_solver::with_rules;
 
@@ -63,7 +63,6 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
 
 /// A position valued from the tables.
 pub struct Valued<G: Game> {
-    game: G,
     pos: G::Position,
     /// The final score difference for the side to move.
     value: i32,
@@ -71,6 +70,9 @@ pub struct Valued<G: Game> {
     over: bool,
     best_move: Option<usize>,
     pv: Option<Line>,
+    /// What `--json` prints: the oracle's analysis, the same as the HTTP
+    /// server's `/api/v1/query`.
+    analysis: Analysis,
 }
 
 /// Value `pos` and its moves, opening the tables it needs (built when
@@ -117,14 +119,15 @@ pub fn value_position<G: Game>(
     let moves = set.move_values(&pos).expect("tables loaded");
     let best_move = set.best_move(&pos).map(|(pit, _)| pit);
     let pv = set.principal_variation(&pos);
+    let analysis = from_tables(&set, &pos).expect("tables loaded");
     Ok(Valued {
-        game,
         pos,
         value,
         moves,
         over,
         best_move,
         pv,
+        analysis,
     })
 }
 
@@ -150,27 +153,11 @@ fn pv_text(pv: &Option<Line>) -> Option<String> {
 
 impl Present for KalahRules {
     fn print(v: &Valued<Self>, json: bool) {
-        let best: Vec<usize> = v
-            .moves
-            .iter()
-            .filter(|mv| mv.value == v.value)
-            .map(|mv| mv.pit)
-            .collect();
         if json {
-            let out = json!({
-                "game": "kalah",
-                "position": v.pos.to_string(),
-                "rules": KalahRules::name(v.game),
-                "seeds_in_play": v.pos.active_seeds(),
-                "value": v.value,
-                "verdict": verdict(v.value),
-                "game_over": v.over,
-                "moves": v.moves,
-                "best_moves": best,
-                "best_move": v.best_move,
-                "pv": v.pv.as_ref().map(|l| l.moves.clone()),
-            });
-            println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&v.analysis).expect("json")
+            );
             return;
         }
         println!("position: {}", v.pos);
@@ -216,27 +203,11 @@ impl Present for AwariGame {
                 ..*mv
             })
             .collect();
-        let best: Vec<usize> = moves
-            .iter()
-            .filter(|mv| mv.value == board_value)
-            .map(|mv| mv.pit)
-            .collect();
         if json {
-            let out = json!({
-                "game": v.game.name(),
-                "position": v.pos.to_string(),
-                "seeds_on_board": v.pos.seeds_on_board(),
-                "value": board_value,
-                "final_difference": v.value,
-                "verdict": verdict(v.value),
-                "game_over": v.over,
-                "moves": moves,
-                "best_moves": best,
-                "best_move": v.best_move,
-                "pv": v.pv.as_ref().map(|l| l.moves.clone()),
-                "pv_end": v.pv.as_ref().map(|l| l.end),
-            });
-            println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&v.analysis).expect("json")
+            );
             return;
         }
         println!("position: {}", v.pos);

@@ -195,6 +195,10 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     const TABLE_SEEDS: &'static str;
     /// What a player's score is called (`stores`, `captured`).
     const SCORE: &'static str;
+    /// Whether the game's published values include the scores already
+    /// banked (Kalah: the final store difference) or only what is still
+    /// to be won from the board (Awari and Oware).
+    const VALUE_INCLUDES_SCORES: bool;
     /// The position as a game state for the agents and the match runner.
     fn state(self, pos: Self::Position) -> crate::play::state::State;
 

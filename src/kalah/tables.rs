@@ -68,6 +68,7 @@ impl Game for KalahRules {
     const BUILDER: Builder = Builder::Levels;
     const ENTRY: &'static str = "positions";
     const SCORE: &'static str = "stores";
+    const VALUE_INCLUDES_SCORES: bool = true;
     const TABLE_SEEDS: &'static str = "seeds in play";
 
     fn name(self) -> &'static str {

@@ -67,3 +67,7 @@ pub fn kalah_tables(
     .unwrap();
     mancala_solver::game::TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
 }
+
+/// A `mancala serve` process and an HTTP client for the server tests.
+#[allow(dead_code)] // only the server tests use it
+pub mod server;

@@ -1,0 +1,456 @@
+//! `mancala serve`: the HTTP oracle and the analysis board in the browser.
+//!
+//! Every answer comes from [`mancala_solver::oracle::Oracle`], the same
+//! library API the CLI uses; the handlers only read parameters, bound the
+//! work and render JSON. Work that can take long (a search above the
+//! tables, an on-demand build, an agent's move) runs on blocking threads,
+//! at most `--max-solves` at once; a request that waits longer than
+//! `--queue-ms` for a slot gets 503.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{DefaultBodyLimit, Query, Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use clap::Args;
+use serde::Serialize;
+use tokio::sync::Semaphore;
+
+use mancala_solver::error::{Error, Result};
+use mancala_solver::oracle::{self, Oracle, OracleConfig, SearchBudget};
+
+/// The analysis board, embedded in the binary.
+const PAGE: &str = include_str!("page.html");
+
+/// Longest query string accepted, in bytes.
+const MAX_QUERY_BYTES: usize = 4096;
+
+/// Arguments of `mancala serve`.
+#[derive(Args, Clone, Debug)]
+#[command(after_help = "Examples:\n  mancala serve\n  \
+mancala serve --addr 127.0.0.1:9000 --solve-ms 5000\n  \
+curl 'http://127.0.0.1:8080/api/v1/query?game=kalah:6:4&position=0%203%200%202%201%204%2020%201%200%202%203%200%202%2010'\n\n\
+API (GET, JSON): /api/v1/query?game=G&position=P, /api/v1/start?game=G, \
+/api/v1/play?game=G&position=P&moves=L, /api/v1/agent?game=G&position=P&agent=A[&seed=S], \
+/api/v1/games. G like kalah:6:4, kalah:6:4:capture-needs-opposite, awari:6:4; P in the \
+published notation (the start when omitted). Errors: 400 with {\"error\": \"...\"}.")]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default; port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Directory of the endgame tables.
+    #[arg(long, default_value = "db")]
+    pub db: PathBuf,
+    /// Time for a Kalah position above the tables, in milliseconds: the
+    /// answer is exact when the search finishes, else proven bounds.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub solve_ms: u64,
+    /// Searches, builds and agent moves running at once (default: the
+    /// number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub max_solves: Option<u64>,
+    /// How long a request waits for a free slot before a 503, in
+    /// milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    pub queue_ms: u64,
+    /// Build missing tables on demand when they hold at most this many
+    /// positions in all (0: never build; use `mancala build`).
+    #[arg(long, default_value_t = 20_000_000)]
+    pub build_limit: u64,
+    /// Transposition table of each search, in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub tt_mb: u64,
+    /// Longest time any request may take, in milliseconds (503 after it).
+    #[arg(long, default_value_t = 60_000)]
+    pub timeout_ms: u64,
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+struct App {
+    oracle: Arc<Oracle>,
+    slots: Arc<Semaphore>,
+    max_solves: usize,
+    queue: Duration,
+    timeout: Duration,
+}
+
+/// An error answer: a status and a one-line message.
+#[derive(Debug)]
+struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+
+    fn unavailable(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        // Bad input and positions beyond what this server can value are the
+        // client's to change; damaged tables and I/O are the server's.
+        let status = if e.is_usage() || matches!(e, Error::BeyondTables { .. }) {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::INTERNAL_SERVER_ERROR
+        };
+        ApiError {
+            status,
+            message: e.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        #[derive(Serialize)]
+        struct Body {
+            error: String,
+        }
+        (
+            self.status,
+            Json(Body {
+                error: self.message,
+            }),
+        )
+            .into_response()
+    }
+}
+
+type Answer<T> = std::result::Result<Json<T>, ApiError>;
+
+/// The query parameters, checked against the ones an endpoint takes.
+struct Params(HashMap<String, String>);
+
+impl Params {
+    fn read(
+        raw: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+        allowed: &[&str],
+    ) -> std::result::Result<Params, ApiError> {
+        let Query(raw) = raw.map_err(|e| ApiError::bad(format!("bad query string: {e}")))?;
+        let mut out = HashMap::new();
+        for (k, v) in raw {
+            if !allowed.contains(&k.as_str()) {
+                return Err(ApiError::bad(format!(
+                    "unknown parameter \"{}\": this endpoint takes {}",
+                    mancala_solver::error::clip(&k),
+                    allowed.join(", ")
+                )));
+            }
+            if out.insert(k.clone(), v).is_some() {
+                return Err(ApiError::bad(format!("parameter \"{k}\" given twice")));
+            }
+        }
+        Ok(Params(out))
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    fn need(&self, name: &str) -> std::result::Result<&str, ApiError> {
+        self.get(name)
+            .ok_or_else(|| ApiError::bad(format!("missing parameter \"{name}\"")))
+    }
+}
+
+impl App {
+    /// Run `work` on a blocking thread, holding a slot when `slot`, within
+    /// the request's time.
+    async fn run<T: Send + 'static>(
+        &self,
+        slot: bool,
+        work: impl FnOnce(&Oracle) -> Result<T> + Send + 'static,
+    ) -> std::result::Result<T, ApiError> {
+        let permit = if slot {
+            let wait = tokio::time::timeout(self.queue, self.slots.clone().acquire_owned()).await;
+            match wait {
+                Ok(Ok(p)) => Some(p),
+                _ => {
+                    return Err(ApiError::unavailable(format!(
+                        "busy: {} searches already running and none finished within {} ms; \
+                         try again",
+                        self.max_solves,
+                        self.queue.as_millis()
+                    )))
+                }
+            }
+        } else {
+            None
+        };
+        let oracle = self.oracle.clone();
+        // The permit moves into the task: the slot stays taken until the
+        // work ends, even when the request has timed out.
+        let task = tokio::task::spawn_blocking(move || {
+            let out = work(&oracle);
+            drop(permit);
+            out
+        });
+        match tokio::time::timeout(self.timeout, task).await {
+            Err(_) => Err(ApiError::unavailable(format!(
+                "timed out after {} ms",
+                self.timeout.as_millis()
+            ))),
+            Ok(Err(e)) => Err(ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                message: format!("internal error: {}", panic_text(e)),
+            }),
+            Ok(Ok(out)) => out.map_err(ApiError::from),
+        }
+    }
+}
+
+fn panic_text(e: tokio::task::JoinError) -> String {
+    match e.try_into_panic() {
+        Ok(p) => p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a handler panicked".into()),
+        Err(e) => e.to_string(),
+    }
+}
+
+async fn page() -> impl IntoResponse {
+    ([(header::CACHE_CONTROL, "no-cache")], Html(PAGE))
+}
+
+async fn games() -> Json<Vec<oracle::GameInfo>> {
+    Json(oracle::games())
+}
+
+async fn start(
+    State(app): State<App>,
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Answer<oracle::PositionReport> {
+    let p = Params::read(q, &["game"])?;
+    let game = p.need("game")?.to_string();
+    Ok(Json(app.run(false, move |o| o.start(&game)).await?))
+}
+
+async fn play(
+    State(app): State<App>,
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Answer<oracle::PositionReport> {
+    let p = Params::read(q, &["game", "position", "moves"])?;
+    let game = p.need("game")?.to_string();
+    let position = p.get("position").map(str::to_string);
+    let moves = p.get("moves").unwrap_or("").to_string();
+    Ok(Json(
+        app.run(false, move |o| o.play(&game, position.as_deref(), &moves))
+            .await?,
+    ))
+}
+
+async fn query(
+    State(app): State<App>,
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Answer<oracle::Analysis> {
+    let p = Params::read(q, &["game", "position"])?;
+    let game = p.need("game")?.to_string();
+    let position = p.get("position").map(str::to_string);
+    // Inside the tables: no slot, a few look-ups.
+    let (g, pos) = (game.clone(), position.clone());
+    if let Some(a) = app
+        .run(false, move |o| o.query_from_tables(&g, pos.as_deref()))
+        .await?
+    {
+        return Ok(Json(a));
+    }
+    Ok(Json(
+        app.run(true, move |o| o.query(&game, position.as_deref()))
+            .await?,
+    ))
+}
+
+async fn agent(
+    State(app): State<App>,
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Answer<oracle::AgentMove> {
+    let p = Params::read(q, &["game", "position", "agent", "seed"])?;
+    let game = p.need("game")?.to_string();
+    let position = p.get("position").map(str::to_string);
+    let agent = p.need("agent")?.to_string();
+    let seed = match p.get("seed") {
+        None => 1,
+        Some(s) => s.parse::<u64>().map_err(|_| {
+            ApiError::bad(format!(
+                "seed \"{}\" is not a whole number",
+                mancala_solver::error::clip(s)
+            ))
+        })?,
+    };
+    Ok(Json(
+        app.run(true, move |o| {
+            o.agent_move(&game, position.as_deref(), &agent, seed)
+        })
+        .await?,
+    ))
+}
+
+async fn not_found(req: Request) -> ApiError {
+    ApiError {
+        status: StatusCode::NOT_FOUND,
+        message: format!(
+            "no such path {}: the API is /api/v1/query, /api/v1/start, /api/v1/play, \
+             /api/v1/agent and /api/v1/games; the board is /",
+            mancala_solver::error::clip(req.uri().path())
+        ),
+    }
+}
+
+/// Refuse overlong query strings before any handler reads them.
+async fn limit_query(req: Request, next: Next) -> Response {
+    match req.uri().query() {
+        Some(q) if q.len() > MAX_QUERY_BYTES => ApiError {
+            status: StatusCode::URI_TOO_LONG,
+            message: format!(
+                "query string of {} bytes: at most {MAX_QUERY_BYTES}",
+                q.len()
+            ),
+        }
+        .into_response(),
+        _ => next.run(req).await,
+    }
+}
+
+fn panic_response(p: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let text = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a handler panicked".into());
+    ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("internal error: {text}"),
+    }
+    .into_response()
+}
+
+/// The routes.
+fn routes() -> Router<App> {
+    Router::new()
+        .route("/", get(page))
+        .route("/api/v1/games", get(games))
+        .route("/api/v1/start", get(start))
+        .route("/api/v1/play", get(play))
+        .route("/api/v1/query", get(query))
+        .route("/api/v1/agent", get(agent))
+        .fallback(not_found)
+}
+
+/// The server: the routes over `app`, with the limits every request gets.
+fn router(app: App) -> Router {
+    layered(routes().with_state(app))
+}
+
+fn layered(routes: Router) -> Router {
+    routes
+        .layer(middleware::from_fn(limit_query))
+        .layer(DefaultBodyLimit::max(1024))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            panic_response,
+        ))
+}
+
+fn app_from(args: &ServeArgs) -> Result<App> {
+    let cores = mancala_solver::threads::resolve(None)?;
+    let max_solves = args.max_solves.map_or(cores, |n| n as usize);
+    let oracle = Oracle::new(OracleConfig {
+        dir: args.db.clone(),
+        search: SearchBudget {
+            time: Duration::from_millis(args.solve_ms),
+            tt_mb: args.tt_mb as usize,
+        },
+        build_limit: args.build_limit,
+        agent_time: Duration::from_millis(args.solve_ms),
+        build_threads: None,
+    });
+    Ok(App {
+        oracle: Arc::new(oracle),
+        slots: Arc::new(Semaphore::new(max_solves)),
+        max_solves,
+        queue: Duration::from_millis(args.queue_ms),
+        timeout: Duration::from_millis(args.timeout_ms.max(args.solve_ms)),
+    })
+}
+
+/// Resolve on SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    eprintln!("shutting down: finishing the requests under way");
+}
+
+/// Run `mancala serve` until SIGINT or SIGTERM.
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    let app = app_from(&args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(app.max_solves + 64)
+        .build()
+        .map_err(|e| Error::io("the server's runtime", e))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .map_err(|e| Error::io(format!("address {}", args.addr), e))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| Error::io(format!("address {}", args.addr), e))?;
+        println!("listening on http://{local}/");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        eprintln!(
+            "tables in {}; {} searches at once, {} ms each; stop with Ctrl-C",
+            args.db.display(),
+            app.max_solves,
+            args.solve_ms
+        );
+        axum::serve(listener, router(app))
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+            .map_err(|e| Error::io("the server", e))
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,485 @@
+//! The oracle: positions, values and agents' moves for any game of the
+//! family, by name, as the HTTP server (`mancala serve`) answers them.
+//!
+//! An [`Oracle`] holds a table directory and keeps the table sets it has
+//! opened, so that a look-up inside the tables costs a few memory reads.
+//! Its answers are plain serialisable data ([`PositionReport`],
+//! [`Analysis`], [`AgentMove`], [`GameInfo`]); `mancala query --json`
+//! prints the same [`Analysis`]. Work that can take long is bounded:
+//! tables are built on demand only up to [`OracleConfig::build_limit`]
+//! entries, a Kalah position above the tables is searched within
+//! [`OracleConfig::search`]'s time, and agents are refused budgets above
+//! [`OracleConfig::agent_time`]. The oracle itself runs on the caller's
+//! thread; how many calls run at once is the caller's choice.
+
+pub mod analysis;
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::family::{GameSpec, Rules, GAME_NAMES};
+use crate::game::{BuildSettings, Game, OnDemand, TableSet};
+use crate::kalah::rules::KalahRules;
+use crate::play::agents::{AgentSpec, Budget, Tables};
+use crate::side::Side;
+use crate::with_rules;
+
+pub use analysis::{Analysis, MoveAnalysis, SearchBudget, Source};
+
+/// Limits and places of an [`Oracle`].
+#[derive(Clone, Debug)]
+pub struct OracleConfig {
+    /// The table directory.
+    pub dir: PathBuf,
+    /// Time and memory for a Kalah position above the tables.
+    pub search: SearchBudget,
+    /// Missing tables are built on demand when they hold at most this many
+    /// entries in all (0: never build).
+    pub build_limit: u64,
+    /// Longest time budget per move an agent may ask for.
+    pub agent_time: Duration,
+    /// Threads of an on-demand build (`None`: all cores).
+    pub build_threads: Option<usize>,
+}
+
+/// Deepest search an agent may ask the oracle for (`minimax` one less:
+/// it does not prune).
+pub const MAX_AGENT_DEPTH: u32 = 12;
+/// Most iterations per move an agent may ask the oracle for.
+pub const MAX_AGENT_ITERATIONS: u64 = 200_000;
+
+/// A position and what can be played from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionReport {
+    /// The game as named (`kalah:6:4`, `awari:6:4`), rules included.
+    pub spec: String,
+    /// The game's name.
+    pub game: &'static str,
+    /// The rule set, for games with several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<&'static str>,
+    /// Pits per side.
+    pub pits: usize,
+    /// The position in the game's notation, from the side to move.
+    pub position: String,
+    /// The side to move.
+    pub to_move: Side,
+    /// South's pits, from South's left (pit 0) to its store.
+    pub south: Vec<u16>,
+    /// North's pits, from North's left (pit 0) to its store.
+    pub north: Vec<u16>,
+    /// The scores `[south, north]`: stores in Kalah, seeds captured in
+    /// Awari and Oware.
+    pub stores: [u16; 2],
+    /// Whether the game is over (the seeds left settled by the rules).
+    pub game_over: bool,
+    /// The legal moves of the side to move, from its left.
+    pub legal_moves: Vec<usize>,
+    /// How many moves of the given line were played.
+    pub moves_played: usize,
+}
+
+/// An agent's move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentMove {
+    /// The agent, as its spec.
+    pub agent: String,
+    /// The pit it plays, from the mover's left.
+    #[serde(rename = "move")]
+    pub pit: usize,
+    /// Its own value of the move, when it has one.
+    pub value: Option<f64>,
+    /// What `value` means.
+    pub value_kind: &'static str,
+    /// The position after the move.
+    pub after: PositionReport,
+}
+
+/// A game the oracle serves, for menus.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameInfo {
+    /// Its name.
+    pub name: &'static str,
+    /// Pits per side it plays.
+    pub pits: [usize; 2],
+    /// Pits per side with tables.
+    pub table_pits: [usize; 2],
+    /// Its rule sets (empty when it has one).
+    pub rules: Vec<&'static str>,
+}
+
+/// Every game the registry knows, for menus.
+pub fn games() -> Vec<GameInfo> {
+    GAME_NAMES
+        .iter()
+        .filter_map(|name| Rules::from_name(name, None).ok())
+        .map(|rules| {
+            with_rules!(rules, g => {
+                let (p, t) = (g.pits_range(), g.table_pits_range());
+                GameInfo {
+                    name: Game::name(g),
+                    pits: [*p.start(), *p.end()],
+                    table_pits: [*t.start(), *t.end()],
+                    rules: if rules.rules_name().is_some() {
+                        KalahRules::ALL.iter().map(|r| r.name()).collect()
+                    } else {
+                        Vec::new()
+                    },
+                }
+            })
+        })
+        .fold(Vec::new(), |mut out: Vec<GameInfo>, info| {
+            // Aliases (awale) name a game already listed.
+            if !out.iter().any(|o| o.name == info.name) {
+                out.push(info);
+            }
+            out
+        })
+}
+
+type Key = (Rules, usize);
+
+/// What the oracle knows of one game's tables at one width.
+#[derive(Default)]
+struct Cached {
+    /// The set, as `Arc<TableSet<G>>` for the game's `G`.
+    set: Option<Arc<dyn Any + Send + Sync>>,
+    /// For the perfect agent.
+    agent: Option<Option<Tables>>,
+    /// The fewest seeds an on-demand build was refused for.
+    refused: Option<usize>,
+}
+
+/// See the module documentation.
+pub struct Oracle {
+    config: OracleConfig,
+    cache: Mutex<HashMap<Key, Cached>>,
+}
+
+impl Oracle {
+    /// An oracle over the tables of `config.dir`.
+    pub fn new(config: OracleConfig) -> Oracle {
+        Oracle {
+            config,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Its limits.
+    pub fn config(&self) -> &OracleConfig {
+        &self.config
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Cached>> {
+        // A panic elsewhere never leaves the map half-written.
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The tables of `g` at `pits` on disk, opened once.
+    fn tables<G: Game>(&self, g: G, pits: usize) -> Result<Arc<TableSet<G>>> {
+        let key = (g.table_game(), pits);
+        if let Some(set) = self.cache().get(&key).and_then(|c| c.set.clone()) {
+            return Ok(set.downcast::<TableSet<G>>().expect("one game per key"));
+        }
+        let set = if g.table_pits_range().contains(&pits) {
+            TableSet::open_available(&self.config.dir, g, pits)?
+        } else {
+            TableSet::empty(&self.config.dir, g, pits)?
+        };
+        let set = Arc::new(set);
+        self.cache().entry(key).or_default().set = Some(set.clone());
+        Ok(set)
+    }
+
+    /// The tables of `g` at `pits` with `seeds`, built on demand within the
+    /// limit; `None` when they are beyond it.
+    fn tables_for<G: Game>(
+        &self,
+        g: G,
+        pits: usize,
+        seeds: usize,
+    ) -> Result<Option<Arc<TableSet<G>>>> {
+        let set = self.tables(g, pits)?;
+        if set.max_seeds() >= seeds {
+            return Ok(Some(set));
+        }
+        let key = (g.table_game(), pits);
+        let refused = self.cache().get(&key).and_then(|c| c.refused);
+        if !g.table_pits_range().contains(&pits)
+            || self.config.build_limit == 0
+            || refused.is_some_and(|r| seeds >= r)
+        {
+            return Ok(None);
+        }
+        let settings = BuildSettings {
+            threads: self.config.build_threads,
+            ..BuildSettings::default()
+        };
+        let policy = OnDemand::UpTo(self.config.build_limit);
+        match TableSet::open_or_build(&self.config.dir, g, pits, seeds, &policy, &settings) {
+            Ok(set) => {
+                let set = Arc::new(set);
+                let mut cache = self.cache();
+                let c = cache.entry(key).or_default();
+                c.set = Some(set.clone());
+                c.agent = None;
+                Ok(Some(set))
+            }
+            Err(Error::BeyondTables { .. } | Error::MissingTable { .. }) => {
+                let mut cache = self.cache();
+                let c = cache.entry(key).or_default();
+                c.refused = Some(c.refused.map_or(seeds, |r| r.min(seeds)));
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The start position of `game` (`kalah:6:4`, `awari:6:4`, ...).
+    pub fn start(&self, game: &str) -> Result<PositionReport> {
+        self.play(game, None, "")
+    }
+
+    /// The position after `moves` (the game's notation) from `position`
+    /// (the start when `None`).
+    pub fn play(&self, game: &str, position: Option<&str>, moves: &str) -> Result<PositionReport> {
+        let spec = parse_game(game)?;
+        with_rules!(spec.rules, g => {
+            let mut pos = position_of(g, &spec, position)?;
+            let played = g.play_line(&mut pos, moves)?;
+            g.settle(&mut pos);
+            Ok(report(g, &spec, &pos, played))
+        })
+    }
+
+    /// The analysis of `position` (the start when `None`) from the tables
+    /// already open, or `None` when it needs a build or a search (see
+    /// [`Oracle::query`]). Fast: a few look-ups per move.
+    pub fn query_from_tables(
+        &self,
+        game: &str,
+        position: Option<&str>,
+    ) -> Result<Option<Analysis>> {
+        let spec = parse_game(game)?;
+        with_rules!(spec.rules, g => {
+            let pos = position_of(g, &spec, position)?;
+            let set = self.tables(g, spec.pits)?;
+            if g.is_over(&pos) || seeds_of(g, &pos) <= set.max_seeds() {
+                return Ok(analysis::from_tables(&set, &pos));
+            }
+            Ok(None)
+        })
+    }
+
+    /// The analysis of `position` (the start when `None`): from the tables,
+    /// built on demand within [`OracleConfig::build_limit`]; above them, in
+    /// Kalah, from the solver within [`OracleConfig::search`]'s time
+    /// (exact when it finishes, else proven bounds); in the other games an
+    /// error saying the tables are missing.
+    pub fn query(&self, game: &str, position: Option<&str>) -> Result<Analysis> {
+        if let Some(a) = self.query_from_tables(game, position)? {
+            return Ok(a);
+        }
+        let spec = parse_game(game)?;
+        with_rules!(spec.rules, g => {
+            let pos = position_of(g, &spec, position)?;
+            let seeds = seeds_of(g, &pos);
+            if let Some(set) = self.tables_for(g, spec.pits, seeds)? {
+                if let Some(a) = analysis::from_tables(&set, &pos) {
+                    return Ok(a);
+                }
+            }
+            self.beyond_tables(g, &spec, &pos)
+        })
+    }
+
+    /// A position above the tables: the solver where the game has one.
+    fn beyond_tables<G: Game>(&self, g: G, spec: &GameSpec, pos: &G::Position) -> Result<Analysis> {
+        let set = self.tables(g, spec.pits)?;
+        if let Rules::Kalah(rules) = spec.rules {
+            let kalah_set = (&set as &dyn Any).downcast_ref::<Arc<TableSet<KalahRules>>>();
+            let kalah_pos = (pos as &dyn Any).downcast_ref::<crate::kalah::position::Position>();
+            if let (Some(set), Some(pos)) = (kalah_set, kalah_pos) {
+                let tables = (set.max_seeds() > 0).then_some(&**set);
+                return analysis::from_search(rules, pos, tables, &self.config.search);
+            }
+        }
+        Err(Error::Unsupported(format!(
+            "{} {} in this position: the {} tables in {} go up to {} (building more on demand \
+             is above this oracle's limit of {} entries), and {} has no search above the tables",
+            seeds_of(g, pos),
+            G::TABLE_SEEDS,
+            g.name(),
+            self.config.dir.display(),
+            set.max_seeds(),
+            self.config.build_limit,
+            g.name()
+        )))
+    }
+
+    /// The move `agent` (a spec such as `alphabeta:6`, `mcts:2000`,
+    /// `perfect:500ms`) chooses in `position` (the start when `None`),
+    /// seeded with `seed`.
+    pub fn agent_move(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        agent: &str,
+        seed: u64,
+    ) -> Result<AgentMove> {
+        let spec = parse_game(game)?;
+        let agent: AgentSpec = agent.parse()?;
+        self.check_agent(&agent)?;
+        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed))
+    }
+
+    fn agent_move_in<G: Game>(
+        &self,
+        g: G,
+        spec: &GameSpec,
+        position: Option<&str>,
+        agent: &AgentSpec,
+        seed: u64,
+    ) -> Result<AgentMove> {
+        let mut pos = position_of(g, spec, position)?;
+        if g.settle(&mut pos) {
+            return Err(Error::Unsupported(format!(
+                "the game is over in position \"{pos}\": there is no move to choose"
+            )));
+        }
+        let state = g.state(pos);
+        agent.check_start(&state)?;
+        let tables = if agent.uses_tables() {
+            self.agent_tables(spec.rules, spec.pits)?
+        } else {
+            None
+        };
+        let choice = agent.build(spec.rules, tables, seed)?.choose(&state);
+        let mut after = pos;
+        g.play(&mut after, choice.pit)
+            .map_err(|reason| Error::IllegalMove {
+                agent: agent.to_string(),
+                pit: choice.pit,
+                reason,
+                position: pos.to_string(),
+                side: G::to_move(&pos),
+            })?;
+        g.settle(&mut after);
+        Ok(AgentMove {
+            agent: agent.to_string(),
+            pit: choice.pit,
+            value: choice.value,
+            value_kind: choice.value_kind,
+            after: report(g, spec, &after, 1),
+        })
+    }
+
+    fn agent_tables(&self, rules: Rules, pits: usize) -> Result<Option<Tables>> {
+        if let Some(t) = self
+            .cache()
+            .get(&(rules, pits))
+            .and_then(|c| c.agent.clone())
+        {
+            return Ok(t);
+        }
+        let t = Tables::open_available(rules, &self.config.dir, pits)?;
+        self.cache().entry((rules, pits)).or_default().agent = Some(t.clone());
+        Ok(t)
+    }
+
+    /// Refuse agents whose budget is above the oracle's limits.
+    fn check_agent(&self, agent: &AgentSpec) -> Result<()> {
+        let limit = self.config.agent_time;
+        let too_long = |t: Duration| {
+            Error::Unsupported(format!(
+                "agent {agent}: {} a move is above this oracle's limit of {}",
+                crate::play::agents::format_duration(t),
+                crate::play::agents::format_duration(limit)
+            ))
+        };
+        let depth = |d: u32, max: u32| {
+            if d > max {
+                Err(Error::Unsupported(format!(
+                    "agent {agent}: depth {d} is above this oracle's limit of {max}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        match *agent {
+            AgentSpec::Perfect(t) if t > limit => Err(too_long(t)),
+            AgentSpec::Mcts { budget, .. } | AgentSpec::StudyMcts { budget, .. } => match budget {
+                Budget::Time(t) if t > limit => Err(too_long(t)),
+                Budget::Iterations(n) if n > MAX_AGENT_ITERATIONS => {
+                    Err(Error::Unsupported(format!(
+                        "agent {agent}: {n} iterations a move is above this oracle's limit of \
+                     {MAX_AGENT_ITERATIONS}"
+                    )))
+                }
+                _ => Ok(()),
+            },
+            AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4),
+            AgentSpec::AlphaBeta(d) | AgentSpec::Heuristic(d) => depth(d, MAX_AGENT_DEPTH),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The seeds a table indexes `pos` by.
+fn seeds_of<G: Game>(_g: G, pos: &G::Position) -> usize {
+    G::table_seeds(pos)
+}
+
+/// A game named as `kalah:6:4[:RULES]`, `awari:6:4`, ...
+pub fn parse_game(text: &str) -> Result<GameSpec> {
+    text.parse()
+}
+
+/// `text` as a position of `spec`'s game and width, or its start.
+fn position_of<G: Game>(g: G, spec: &GameSpec, text: Option<&str>) -> Result<G::Position> {
+    let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+        return g.start(spec.pits, spec.seeds);
+    };
+    let pos = g.parse(text)?;
+    if G::pits(&pos) != spec.pits {
+        return Err(crate::notation::bad_position(
+            text,
+            format!(
+                "it has {} pits per side where {spec} has {}",
+                G::pits(&pos),
+                spec.pits
+            ),
+        ));
+    }
+    Ok(pos)
+}
+
+fn report<G: Game>(g: G, spec: &GameSpec, pos: &G::Position, played: usize) -> PositionReport {
+    let state = g.state(*pos);
+    let mover: Vec<u16> = state.mover_pits().iter().collect();
+    let opponent: Vec<u16> = state.opponent_pits().iter().collect();
+    let (south, north) = match G::to_move(pos) {
+        Side::South => (mover, opponent),
+        Side::North => (opponent, mover),
+    };
+    PositionReport {
+        spec: spec.to_string(),
+        game: g.name(),
+        rules: spec.rules.rules_name(),
+        pits: spec.pits,
+        position: pos.to_string(),
+        to_move: G::to_move(pos),
+        south,
+        north,
+        stores: G::scores(pos).map(u16::from),
+        game_over: g.is_over(pos),
+        legal_moves: g.legal_moves(pos).iter().collect(),
+        moves_played: played,
+    }
+}

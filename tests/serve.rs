@@ -1,0 +1,288 @@
+//! `mancala serve` over real HTTP: every endpoint, agreement with the CLI,
+//! answers above the tables, every kind of bad input, and a graceful stop.
+
+mod common;
+
+use common::server::{enc, Server};
+use common::{kalah_tables, mancala};
+
+#[test]
+fn endpoints_answer_with_the_positions_and_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+
+    let (status, start) = s.json("/api/v1/start?game=kalah:6:4");
+    assert_eq!(status, 200);
+    assert_eq!(start["position"], "4 4 4 4 4 4 0 4 4 4 4 4 4 0");
+    assert_eq!(start["legal_moves"], serde_json::json!([0, 1, 2, 3, 4, 5]));
+
+    // The published example line, as `mancala play --json` gives it.
+    let (status, after) = s.json("/api/v1/play?game=kalah:6:4&moves=25-10");
+    assert_eq!(status, 200);
+    let (code, out, _) = mancala(
+        &["play", "kalah", "6", "4", "--moves", "25-10", "--json"],
+        dir.path(),
+    );
+    assert_eq!(code, 0);
+    let cli: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for field in ["position", "to_move", "stores", "game_over", "moves_played"] {
+        assert_eq!(after[field], cli[field], "{field}");
+    }
+    assert_eq!(after["south"], serde_json::json!([4, 4, 0, 5, 5, 0]));
+    assert_eq!(after["north"], serde_json::json!([0, 1, 7, 7, 6, 6]));
+
+    let (status, games) = s.json("/api/v1/games");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"kalah") && names.contains(&"awari") && names.contains(&"oware"));
+
+    let (status, mv) = s.json("/api/v1/agent?game=kalah:6:4&agent=alphabeta:4&seed=3");
+    assert_eq!(status, 200);
+    let pit = mv["move"].as_u64().unwrap();
+    let (_, played) = s.json(&format!("/api/v1/play?game=kalah:6:4&moves={pit}"));
+    assert_eq!(mv["after"], played);
+
+    let (status, page) = s.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>mancala analysis board</title>"));
+}
+
+#[test]
+fn query_gives_the_same_fields_as_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    for (game, cli_game, position) in [
+        ("kalah:4:3", "kalah", "1 0 2 4 3 1 0 2 3 0"),
+        (
+            "kalah:4:3:capture-needs-opposite",
+            "kalah",
+            "1 0 2 4 3 1 0 2 3 0",
+        ),
+        ("awari:3:3", "awari", "0 1 3 [2] 2 0 4 [6]"),
+        ("oware:3:3", "oware", "1 1 0 2 3 0"),
+    ] {
+        let (status, api) = s.json(&format!(
+            "/api/v1/query?game={game}&position={}",
+            enc(position)
+        ));
+        assert_eq!(status, 200, "{game}: {api}");
+        let rules = game.split(':').nth(3).unwrap_or("default");
+        let (code, out, err) = mancala(
+            &["query", cli_game, position, "--rules", rules, "--json"],
+            dir.path(),
+        );
+        assert_eq!(code, 0, "{err}");
+        let cli: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(api, cli, "{game}");
+        assert_eq!(api["exact"], true);
+        assert_eq!(api["source"], "tables");
+    }
+}
+
+#[test]
+fn above_the_tables_kalah_is_searched_exactly_or_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    // Kalah(4,3) with 10-seed tables: the search finishes well within the
+    // budget and must give the tables' own values.
+    kalah_tables(dir.path(), 4, 10);
+    let full = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--build-limit", "0"]);
+    let (status, searched) = s.json("/api/v1/query?game=kalah:4:3");
+    assert_eq!(status, 200, "{searched}");
+    assert_eq!(searched["source"], "search");
+    assert_eq!(searched["exact"], true);
+    assert_eq!(
+        searched["value"], 8,
+        "Kalah(4,3) is a first-player win by 8"
+    );
+    let (code, out, err) = mancala(
+        &["query", "kalah", "3 3 3 3 0 3 3 3 3 0", "--json"],
+        full.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let tables: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for field in ["value", "moves", "best_moves", "verdict"] {
+        let strip = |v: &serde_json::Value| v.to_string().replace("\"source\":\"search\"", "");
+        assert_eq!(strip(&searched[field]), strip(&tables[field]), "{field}");
+    }
+    // The principal variation replays to the value.
+    let pv = searched["pv"].as_str().unwrap();
+    let (_, end) = s.json(&format!("/api/v1/play?game=kalah:4:3&moves={}", enc(pv)));
+    assert_eq!(end["game_over"], true);
+    let stores = end["stores"].as_array().unwrap();
+    assert_eq!(stores[0].as_i64().unwrap() - stores[1].as_i64().unwrap(), 8);
+
+    // Kalah(6,6) without tables in 150 ms: proven bounds, not a value.
+    let s = Server::start(dir.path(), &["--build-limit", "0", "--solve-ms", "150"]);
+    let t = std::time::Instant::now();
+    let (status, open) = s.json("/api/v1/query?game=kalah:6:6");
+    assert_eq!(status, 200, "{open}");
+    assert!(t.elapsed().as_secs_f64() < 5.0);
+    assert_eq!(open["exact"], false);
+    assert!(open["value"].is_null() && open["pv"].is_null());
+    let (lo, hi) = (
+        open["lower"].as_i64().unwrap(),
+        open["upper"].as_i64().unwrap(),
+    );
+    assert!(-72 <= lo && lo < hi && hi <= 72, "{lo}..{hi}");
+    for mv in open["moves"].as_array().unwrap() {
+        assert!(mv["lower"].as_i64().unwrap() <= mv["upper"].as_i64().unwrap());
+    }
+}
+
+#[test]
+fn bad_input_gets_400_with_a_message_never_500() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--build-limit", "1000"]);
+    let long = "1".repeat(5000);
+    let cases: Vec<(String, u16, &str)> = vec![
+        ("/api/v1/query?game=chess:8:8".into(), 400, "unknown game"),
+        ("/api/v1/query?game=kalah:11:4".into(), 400, "kalah:11:4"),
+        (
+            "/api/v1/start?game=kalah:6:0".into(),
+            400,
+            "at least one seed",
+        ),
+        ("/api/v1/start?game=kalah".into(), 400, "pits per side"),
+        ("/api/v1/query".into(), 400, "missing parameter \"game\""),
+        (
+            "/api/v1/query?game=kalah:6:4&position=1%202%20x".into(),
+            400,
+            "bad position",
+        ),
+        (
+            format!(
+                "/api/v1/query?game=kalah:6:4&position={}",
+                enc("1 0 2 4 3 1 0 2 3 0")
+            ),
+            400,
+            "4 pits per side where kalah:6:4 has 6",
+        ),
+        (
+            "/api/v1/play?game=kalah:6:4&moves=9".into(),
+            400,
+            "bad move line",
+        ),
+        (
+            "/api/v1/play?game=kalah:6:4&moves=2x".into(),
+            400,
+            "bad move line",
+        ),
+        (
+            "/api/v1/play?game=awari:6:4&moves=0-0-0-0-0-0-0-0-0-0-0-0-0".into(),
+            400,
+            "bad move line",
+        ),
+        (
+            "/api/v1/agent?game=kalah:6:4&agent=wizard".into(),
+            400,
+            "wizard",
+        ),
+        (
+            "/api/v1/agent?game=kalah:6:4".into(),
+            400,
+            "missing parameter \"agent\"",
+        ),
+        (
+            "/api/v1/agent?game=kalah:6:4&agent=perfect:1m".into(),
+            400,
+            "above this oracle's limit",
+        ),
+        (
+            "/api/v1/agent?game=kalah:6:4&agent=minimax:30".into(),
+            400,
+            "above this oracle's limit",
+        ),
+        (
+            "/api/v1/agent?game=kalah:6:4&agent=mcts:100000000".into(),
+            400,
+            "above this oracle's limit",
+        ),
+        (
+            "/api/v1/agent?game=kalah:6:4&agent=random&seed=-1".into(),
+            400,
+            "not a whole number",
+        ),
+        (
+            format!(
+                "/api/v1/agent?game=kalah:2:1&agent=random&position={}",
+                enc("0 0 2 1 1 0")
+            ),
+            400,
+            "game is over",
+        ),
+        (
+            "/api/v1/query?game=kalah:6:4&colour=red".into(),
+            400,
+            "unknown parameter \"colour\"",
+        ),
+        (
+            "/api/v1/query?game=kalah:6:4&game=kalah:6:4".into(),
+            400,
+            "given twice",
+        ),
+        (
+            "/api/v1/query?game=kalah:6:4&position=%FF".into(),
+            400,
+            "bad",
+        ),
+        ("/api/v1/query?game=awari:6:4".into(), 400, "48"),
+        (
+            format!("/api/v1/query?game=kalah:6:4&position={long}"),
+            414,
+            "at most 4096",
+        ),
+        ("/api/v2/query?game=kalah:6:4".into(), 404, "no such path"),
+        ("/favicon.ico".into(), 404, "no such path"),
+    ];
+    for (path, want, text) in cases {
+        let (status, body) = s.json(&path);
+        assert_eq!(status, want, "{path}: {body}");
+        let msg = body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{path}: {body}"));
+        assert!(msg.contains(text), "{path}: {msg}");
+        assert!(!msg.contains('\n'), "{path}: one line: {msg}");
+    }
+    // The server is still up.
+    assert_eq!(s.get("/api/v1/start?game=awari:6:4").0, 200);
+}
+
+#[test]
+fn sigterm_stops_the_server_gracefully() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Server::start(dir.path(), &[]);
+    assert_eq!(s.get("/api/v1/start?game=kalah:6:4").0, 200);
+    let pid = s.child.id().to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = s.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let mut err = String::new();
+    use std::io::Read;
+    s.child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(err.contains("shutting down"), "{err}");
+}
+
+#[test]
+fn a_taken_address_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let (code, _, err) = mancala(&["serve", "--addr", &s.addr], dir.path());
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: address"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
