@@ -83,17 +83,26 @@ async fn connect() -> Option<(Driver, Client)> {
     }
 }
 
+/// The text of the element with id `id`.
+async fn text_of(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// Click the element with id `id`.
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
 /// The move values the page shows: (pit, text), once the analysis is in.
 async fn shown_values(c: &Client) -> Vec<(u64, String)> {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let status = c
-            .find(Locator::Id("status"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let status = text_of(c, "status").await;
         if status.starts_with("value") || status.starts_with("game over") {
             let mut out = Vec::new();
             for e in c.find_all(Locator::Css("[data-move-value]")).await.unwrap() {
@@ -194,13 +203,7 @@ async fn the_board_plays_by_clicks_and_shows_the_apis_values() {
         let deadline = Instant::now() + Duration::from_secs(20);
         while page_position(&c, &s, game).await == pos {
             if Instant::now() > deadline {
-                let err = c
-                    .find(Locator::Id("error"))
-                    .await
-                    .unwrap()
-                    .text()
-                    .await
-                    .unwrap();
+                let err = text_of(&c, "error").await;
                 let url = c.current_url().await.unwrap();
                 panic!("clicking {sel} in {pos} changed nothing: url {url}, error {err:?}");
             }
@@ -214,45 +217,22 @@ async fn the_board_plays_by_clicks_and_shows_the_apis_values() {
             "after clicking {best} in {pos}"
         );
     }
-    let line = c
-        .find(Locator::Id("line"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let line = text_of(&c, "line").await;
     let url = c.current_url().await.unwrap();
     assert!(url.as_str().contains("line="), "{url}");
     // The best line keeps the value: 8 for South at the start, so the
     // value shown is still a win for whoever South is.
-    let status = c
-        .find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(&c, "status").await;
     assert!(
         status.contains("win") || status.contains("loss"),
         "{status}"
     );
 
     // Undo takes one move back.
-    c.find(Locator::Id("undo"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "undo").await;
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let now = c
-            .find(Locator::Id("line"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let now = text_of(&c, "line").await;
         if now != line {
             assert!(
                 line.starts_with(now.trim_end_matches('-')) || now == "(none)",
