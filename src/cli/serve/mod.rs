@@ -213,23 +213,28 @@ impl App {
                 "timed out after {} ms",
                 self.timeout.as_millis()
             ))),
-            Ok(Err(e)) => Err(ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: format!("internal error: {}", panic_text(e)),
+            Ok(Err(e)) => Err(match e.try_into_panic() {
+                Ok(p) => internal_error(&*p),
+                Err(e) => ApiError {
+                    status: StatusCode::INTERNAL_SERVER_ERROR,
+                    message: format!("internal error: {e}"),
+                },
             }),
             Ok(Ok(out)) => out.map_err(ApiError::from),
         }
     }
 }
 
-fn panic_text(e: tokio::task::JoinError) -> String {
-    match e.try_into_panic() {
-        Ok(p) => p
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| p.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a handler panicked".into()),
-        Err(e) => e.to_string(),
+/// The 500 answer for a panic, with its message.
+fn internal_error(p: &(dyn std::any::Any + Send)) -> ApiError {
+    let text = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a handler panicked".into());
+    ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("internal error: {text}"),
     }
 }
 
@@ -337,16 +342,7 @@ async fn limit_query(req: Request, next: Next) -> Response {
 }
 
 fn panic_response(p: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    let text = p
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a handler panicked".into());
-    ApiError {
-        status: StatusCode::INTERNAL_SERVER_ERROR,
-        message: format!("internal error: {text}"),
-    }
-    .into_response()
+    internal_error(&*p).into_response()
 }
 
 /// The routes.

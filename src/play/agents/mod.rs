@@ -40,13 +40,9 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
-use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
-use crate::game::TableSet;
-use crate::kalah::rules::KalahRules;
 use crate::play::state::{Rules, State};
 
 pub mod awale_study;
@@ -55,6 +51,9 @@ pub mod mcts;
 pub mod perfect;
 pub mod random;
 pub mod search;
+mod tables;
+
+pub use tables::Tables;
 
 /// What an agent decided: the pit to play and, when the agent has one, its
 /// own estimate of the position.
@@ -179,73 +178,6 @@ pub enum AgentSpec {
         /// Heavy play-outs (weights 1 + captures).
         heavy: bool,
     },
-}
-
-/// Endgame tables an agent can read: the perfect agent plays from them
-/// within their range.
-#[derive(Clone, Debug)]
-pub enum Tables {
-    /// Kalah tables (one rule set, one board width).
-    Kalah(Arc<TableSet<KalahRules>>),
-    /// Awari or Oware tables (one game, one board width).
-    Awari(Arc<TableSet<AwariGame>>),
-}
-
-impl Tables {
-    /// The tables of `rules` for `pits` pits per side that `dir` holds, for
-    /// the perfect agent; `None` when there are none (or the board width
-    /// has no tables).
-    pub fn open_available(
-        rules: Rules,
-        dir: &std::path::Path,
-        pits: usize,
-    ) -> Result<Option<Tables>> {
-        fn open<G: crate::game::Game>(
-            g: G,
-            dir: &std::path::Path,
-            pits: usize,
-        ) -> Result<Option<Arc<TableSet<G>>>> {
-            if !g.table_pits_range().contains(&pits) {
-                return Ok(None);
-            }
-            let set = TableSet::open_available(dir, g, pits)?;
-            Ok((set.max_seeds() > 0).then(|| Arc::new(set)))
-        }
-        Ok(match rules {
-            Rules::Kalah(r) => open(r, dir, pits)?.map(Tables::Kalah),
-            Rules::Awari(g) => open(g, dir, pits)?.map(Tables::Awari),
-        })
-    }
-
-    /// The error for these tables given to an agent of `game`.
-    fn wrong_for(&self, game: impl fmt::Display) -> Error {
-        let (dir, found) = match self {
-            Tables::Kalah(t) => (t.dir(), format!("kalah under {} rules", t.game())),
-            Tables::Awari(t) => (t.dir(), t.game().to_string()),
-        };
-        Error::WrongTables {
-            dir: dir.to_path_buf(),
-            asked: game.to_string(),
-            found,
-        }
-    }
-
-    /// The largest number of seeds (Kalah: in play; Awari: on the board)
-    /// the tables cover.
-    pub fn max_seeds(&self) -> usize {
-        match self {
-            Tables::Kalah(t) => t.max_seeds(),
-            Tables::Awari(t) => t.max_seeds(),
-        }
-    }
-
-    /// The table directory.
-    pub fn dir(&self) -> &std::path::Path {
-        match self {
-            Tables::Kalah(t) => t.dir(),
-            Tables::Awari(t) => t.dir(),
-        }
-    }
 }
 
 /// Largest search depth accepted in a spec.
