@@ -10,7 +10,9 @@ use std::fmt;
 use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
 use crate::kalah::rules::KalahRules;
+use crate::ohvalhu::Ohvalhu;
 use crate::tables::index::Layout;
+use crate::vai_lung_thlan::VaiLungThlan;
 
 /// A game of the family and its rule set, whatever the board size: the
 /// registry of every rule set the library serves. Tables carry it in their
@@ -22,6 +24,10 @@ pub enum Rules {
     /// Awari or Oware (boards without stores, values from the seeds on the
     /// board, endless play counting 0).
     Awari(AwariGame),
+    /// Ohvalhu's first round (Kalah's board, relay sowing; no cycles).
+    Ohvalhu,
+    /// Vai Lung Thlan (captures of single seeds on both sides; cycles).
+    VaiLungThlan,
 }
 
 impl Rules {
@@ -29,24 +35,28 @@ impl Rules {
         match self {
             Rules::Kalah(_) => 1,
             Rules::Awari(g) => g.id(),
+            Rules::Ohvalhu => Ohvalhu::ID,
+            Rules::VaiLungThlan => VaiLungThlan::ID,
         }
     }
 
     pub(crate) fn rules_id(self) -> u8 {
         match self {
             Rules::Kalah(r) => r.id(),
-            Rules::Awari(_) => 0,
+            _ => 0,
         }
     }
 
     /// The index layout the game's tables use. Awari and Oware tables hold
     /// every board whose mover row is non-empty (a board with an empty
-    /// mover row ends the game: the opponent takes every seed).
+    /// mover row ends the game: the opponent takes every seed), and so do
+    /// Ohvalhu's (the same end) and Vai Lung Thlan's (the mover passes: the
+    /// other side's board, the sign turned).
     pub fn layout(self) -> Layout {
         match self {
             Rules::Kalah(r) if r.plays_on_with_empty_opponent_row() => Layout::MoverRowNonEmpty,
             Rules::Kalah(_) => Layout::BothRowsNonEmpty,
-            Rules::Awari(_) => Layout::MoverRowNonEmpty,
+            Rules::Awari(_) | Rules::Ohvalhu | Rules::VaiLungThlan => Layout::MoverRowNonEmpty,
         }
     }
 
@@ -55,23 +65,23 @@ impl Rules {
         match self {
             Rules::Kalah(r) => format!("kalah-{}", r.name()),
             Rules::Awari(g) => g.name().to_string(),
+            Rules::Ohvalhu => Ohvalhu::NAME.to_string(),
+            Rules::VaiLungThlan => VaiLungThlan::NAME.to_string(),
         }
     }
 
-    /// The largest share stored for `k` seeds: `k` for Kalah, `2k` for
-    /// Awari and Oware.
+    /// The largest share stored for `k` seeds: `k` for Kalah and Ohvalhu
+    /// (the value has k's parity), `2k` for the Awari family and Vai Lung
+    /// Thlan.
     pub fn max_share(self, k: usize) -> usize {
-        match self {
-            Rules::Kalah(_) => k,
-            Rules::Awari(_) => 2 * k,
-        }
+        k * 2 / self.value_scale() as usize
     }
 
     /// How many value units one share step is worth: `value = scale * j - k`.
     pub(crate) fn value_scale(self) -> i32 {
         match self {
-            Rules::Kalah(_) => 2,
-            Rules::Awari(_) => 1,
+            Rules::Kalah(_) | Rules::Ohvalhu => 2,
+            Rules::Awari(_) | Rules::VaiLungThlan => 1,
         }
     }
 
@@ -86,6 +96,11 @@ impl Rules {
     pub(crate) fn describe(game: u8, rules: u8) -> String {
         if let Some(g) = AwariGame::from_id(game) {
             return g.name().to_string();
+        }
+        match game {
+            Ohvalhu::ID => return Ohvalhu::NAME.to_string(),
+            VaiLungThlan::ID => return VaiLungThlan::NAME.to_string(),
+            _ => {}
         }
         match (game, KalahRules::from_id(rules)) {
             (1, Some(r)) => format!("kalah under {r} rules"),
@@ -104,12 +119,27 @@ macro_rules! with_rules {
         match $rules {
             $crate::family::Rules::Kalah($g) => $body,
             $crate::family::Rules::Awari($g) => $body,
+            $crate::family::Rules::Ohvalhu => {
+                let $g = $crate::ohvalhu::Ohvalhu;
+                $body
+            }
+            $crate::family::Rules::VaiLungThlan => {
+                let $g = $crate::vai_lung_thlan::VaiLungThlan;
+                $body
+            }
         }
     };
 }
 
 /// The game names the registry knows, for messages and help.
-pub const GAME_NAMES: [&str; 4] = ["kalah", "awari", "oware", "awale"];
+pub const GAME_NAMES: [&str; 6] = [
+    "kalah",
+    "awari",
+    "oware",
+    "awale",
+    "vai-lung-thlan",
+    "ohvalhu",
+];
 
 impl Rules {
     /// The rule set named `game` (`kalah`, `awari`, `oware`) with the rule
@@ -123,6 +153,20 @@ impl Rules {
                 Some(r) => r.parse()?,
                 None => KalahRules::Default,
             })),
+            Ohvalhu::NAME | VaiLungThlan::NAME => {
+                let g = if game_l == Ohvalhu::NAME {
+                    Rules::Ohvalhu
+                } else {
+                    Rules::VaiLungThlan
+                };
+                match rules {
+                    None | Some("default") => Ok(g),
+                    Some(r) => Err(Error::RulesNotFor {
+                        rules: r.to_string(),
+                        game: g.to_string(),
+                    }),
+                }
+            }
             other => match AwariGame::from_name(other) {
                 Some(g) => match rules {
                     None | Some("default") => Ok(Rules::Awari(g)),
@@ -145,6 +189,8 @@ impl Rules {
         match self {
             Rules::Kalah(_) => "kalah",
             Rules::Awari(g) => g.name(),
+            Rules::Ohvalhu => Ohvalhu::NAME,
+            Rules::VaiLungThlan => VaiLungThlan::NAME,
         }
     }
 
@@ -153,20 +199,34 @@ impl Rules {
     pub fn rules_name(self) -> Option<&'static str> {
         match self {
             Rules::Kalah(r) => Some(r.name()),
-            Rules::Awari(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The board a bare game name means (`kalah`: Kalah(6,4);
+    /// `vai-lung-thlan`: 6 pits of 5 seeds; `ohvalhu`: 8 pits of 8).
+    pub fn default_size(self) -> (usize, usize) {
+        match self {
+            Rules::VaiLungThlan => (6, 5),
+            Rules::Ohvalhu => (8, 8),
+            _ => (6, 4),
         }
     }
 
     /// Whether positions can repeat, so that a match needs a ply cap (the
-    /// Awari family).
+    /// Awari family, Vai Lung Thlan).
     pub fn can_repeat(self) -> bool {
-        matches!(self, Rules::Awari(_))
+        matches!(self, Rules::Awari(_) | Rules::VaiLungThlan)
     }
 
-    /// Whether a match ends a game when a position comes back (Awari and
-    /// Oware; Awale has only its move cap).
+    /// Whether a match ends a game when a position comes back (Awari,
+    /// Oware, Vai Lung Thlan; Awale has only its move cap).
     pub fn ends_on_repetition(self) -> bool {
-        matches!(self, Rules::Awari(g) if g.ends_on_repetition())
+        match self {
+            Rules::Awari(g) => g.ends_on_repetition(),
+            Rules::VaiLungThlan => true,
+            _ => false,
+        }
     }
 
     /// Whether a game stopped at the match's ply cap is a draw whatever the
@@ -184,6 +244,8 @@ impl fmt::Display for Rules {
             Rules::Kalah(KalahRules::Default) => f.write_str("kalah"),
             Rules::Kalah(r) => write!(f, "kalah:{r}"),
             Rules::Awari(g) => write!(f, "{g}"),
+            Rules::Ohvalhu => f.write_str(Ohvalhu::NAME),
+            Rules::VaiLungThlan => f.write_str(VaiLungThlan::NAME),
         }
     }
 }
@@ -253,7 +315,7 @@ impl std::str::FromStr for GameSpec {
             Error::Unsupported(format!(
                 "bad game \"{}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
                  optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
-                 awari:M:N, oware:M:N or awale:M:N",
+                 awari:M:N, oware:M:N, awale:M:N, vai-lung-thlan:M:N or ohvalhu:M:N",
                 crate::error::clip(text)
             ))
         };
@@ -264,6 +326,11 @@ impl std::str::FromStr for GameSpec {
                 "unknown game \"{}\"",
                 crate::error::clip(&head)
             )));
+        }
+        if parts.len() == 1 {
+            let rules = Rules::from_name(&head, None).map_err(|e| bad(e.to_string()))?;
+            let (pits, seeds) = rules.default_size();
+            return Ok(GameSpec { rules, pits, seeds });
         }
         if parts.len() < 3 {
             return Err(bad("give the pits per side and seeds per pit".into()));
@@ -301,6 +368,12 @@ mod tests {
         let g: GameSpec = "kalah:6:4".parse().unwrap();
         assert_eq!(g.to_string(), "kalah:6:4");
         assert_eq!(g.start().seeds_on_board(), 48);
+        assert_eq!("kalah".parse::<GameSpec>().unwrap(), g);
+        for (text, size) in [("vai-lung-thlan", "6:5"), ("ohvalhu", "8:8")] {
+            let g: GameSpec = text.parse().unwrap();
+            assert_eq!(g.to_string(), format!("{text}:{size}"));
+            assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
+        }
         let g: GameSpec = "kalah:4:3:capture-needs-opposite".parse().unwrap();
         assert_eq!(g.rules(), Rules::Kalah(KalahRules::CaptureNeedsOpposite));
         assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
@@ -315,12 +388,10 @@ mod tests {
         }
         for bad in [
             "",
-            "kalah",
             "kalah:6",
             "kalah:x:4",
             "kalah:0:4",
             "kalah:6:0",
-            "awari",
             "awari:6",
             "awari:1:4",
             "awari:7:4",

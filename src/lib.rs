@@ -76,6 +76,7 @@ pub mod family;
 pub mod game;
 pub mod kalah;
 pub mod notation;
+pub mod ohvalhu;
 pub mod oracle;
 pub mod play;
 pub mod progress;
@@ -85,6 +86,7 @@ pub mod side;
 pub mod sow;
 pub mod tables;
 pub mod threads;
+pub mod vai_lung_thlan;
 
 pub use awari::{AwariGame, AwariPosition};
 pub use error::{Error, Result};

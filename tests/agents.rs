@@ -414,7 +414,7 @@ fn cli_refuses_bad_input_with_exit_2() {
     for args in [
         vec!["match", "greedy", "randm"],
         vec!["match", "greedy", "random", "--game", "kalah:6"],
-        vec!["match", "greedy", "random", "--game", "awari"],
+        vec!["match", "greedy", "random", "--game", "awari:7:4"],
         vec!["match", "greedy", "random", "--games", "0"],
         vec!["tournament", "greedy", "mcts:0"],
         vec!["play", "kalah", "6", "4", "--vs", "alphabeta:x"],

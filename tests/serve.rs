@@ -148,7 +148,7 @@ fn bad_input_gets_400_with_a_message_never_500() {
             400,
             "at least one seed",
         ),
-        ("/api/v1/start?game=kalah".into(), 400, "pits per side"),
+        ("/api/v1/start?game=kalah:6".into(), 400, "pits per side"),
         ("/api/v1/query".into(), 400, "missing parameter \"game\""),
         (
             "/api/v1/query?game=kalah:6:4&position=1%202%20x".into(),

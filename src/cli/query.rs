@@ -12,9 +12,12 @@ use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala_solver::game::{Game, Line, MoveValue, PvEnd};
+use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::ohvalhu::Ohvalhu;
 use mancala_solver::oracle::analysis::{from_tables, Analysis};
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
+use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use mancala_solver::with_rules;
 
 use super::render::verdict;
@@ -153,6 +156,55 @@ fn pv_text(pv: &Option<Line>) -> Option<String> {
 
 impl Present for KalahRules {
     fn print(v: &Valued<Self>, json: bool) {
+        print_with_stores(v, json);
+    }
+}
+
+impl Present for Ohvalhu {
+    fn print(v: &Valued<Self>, json: bool) {
+        print_with_stores(v, json);
+    }
+}
+
+/// Kalah and Ohvalhu: values are final store differences, stores included.
+fn print_with_stores<G: Game<Position = Position>>(v: &Valued<G>, json: bool) {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v.analysis).expect("json")
+        );
+        return;
+    }
+    println!("position: {}", v.pos);
+    print!("{}", v.pos.board());
+    println!(
+        "value: {:+} ({} for the side to move; final store difference, stores included)",
+        v.value,
+        verdict(v.value)
+    );
+    if v.over {
+        println!("the game is over");
+    }
+    for mv in &v.moves {
+        println!(
+            "  pit {}: {:+}{}{}",
+            mv.pit,
+            mv.value,
+            if mv.extra_turn == Some(true) {
+                "  (extra turn)"
+            } else {
+                ""
+            },
+            if mv.value == v.value { "  best" } else { "" }
+        );
+    }
+    if let Some(line) = pv_text(&v.pv) {
+        println!("{line}");
+    }
+}
+
+impl Present for VaiLungThlan {
+    fn print(v: &Valued<Self>, json: bool) {
         if json {
             println!(
                 "{}",
@@ -162,26 +214,42 @@ impl Present for KalahRules {
         }
         println!("position: {}", v.pos);
         print!("{}", v.pos.board());
+        if v.over {
+            println!(
+                "value: {:+} ({} for the side to move; the game is over: final capture difference)",
+                v.value,
+                verdict(v.value)
+            );
+            return;
+        }
         println!(
-            "value: {:+} ({} for the side to move; final store difference, stores included)",
+            "value: {:+} ({} for the side to move; final capture difference, captures included, \
+             play going on to the empty board (the early end past half dropped: same winner); \
+             endless play splits the seeds left)",
             v.value,
             verdict(v.value)
         );
-        if v.over {
-            println!("the game is over");
-        }
         for mv in &v.moves {
+            let takes = mv.captured.unwrap_or(0);
             println!(
-                "  pit {}: {:+}{}{}",
+                "  pit {}: {:+}{}{}{}",
                 mv.pit,
                 mv.value,
+                if takes > 0 {
+                    format!("  (takes {takes})")
+                } else {
+                    String::new()
+                },
                 if mv.extra_turn == Some(true) {
-                    "  (extra turn)"
+                    "  (the opponent passes)"
                 } else {
                     ""
                 },
                 if mv.value == v.value { "  best" } else { "" }
             );
+        }
+        if let Some(p) = v.best_move {
+            println!("best move: pit {p}");
         }
         if let Some(line) = pv_text(&v.pv) {
             println!("{line}");

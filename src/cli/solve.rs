@@ -13,8 +13,10 @@ use mancala_solver::family::Rules;
 use mancala_solver::game::{BuildSettings, OnDemand, TableSet};
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::ohvalhu::Ohvalhu;
 use mancala_solver::search::{solve, MoveOrder, SolveOptions};
 use mancala_solver::tables::index::{size_up_to, MAX_INDEX_SEEDS};
+use mancala_solver::vai_lung_thlan::VaiLungThlan;
 
 /// Positions in the 6-pit tables built by default on first use: up to 20
 /// seeds (225,332,381 positions, about 15 s on two cores, 102 MiB), with
@@ -36,16 +38,17 @@ mancala solve kalah \"0 3 0 2 1 4 20 1 0 2 3 0 2 10\" --json\n  \
 mancala solve kalah 5 4 --no-etc --no-futility --threads 1\n  \
 mancala solve awari 3 3\n  \
 mancala solve oware 4 2 --json\n\n\
-Awari and Oware are solved whole from their tables (built into --db on first use): the value \
-of the start (or of the board given) and of every opening move. Only --db, --no-build and \
---json apply to them.\n\n\
+Awari, Oware, Vai Lung Thlan and Ohvalhu are solved whole from their tables (built into --db \
+on first use): the value of the start (or of the position given) and of every opening move. \
+Only --db, --no-build and --json apply to them. Vai Lung Thlan values are played on to the \
+empty board (the early end past half dropped: the same winner).\n\n\
 The value is the final store difference for the side to move (stores included). \
 The principal variation uses the published notation: pits 0..m-1 from the mover's \
 left, the moves of one turn together, a dash where the turn passes. Depth counts \
 plies (single sowings).")]
 pub struct SolveArgs {
-    /// The game: kalah, awari or oware.
-    #[arg(value_parser = ["kalah", "awari", "oware"])]
+    /// The game: kalah, awari, oware, vai-lung-thlan or ohvalhu.
+    #[arg(value_parser = ["kalah", "awari", "oware", "vai-lung-thlan", "ohvalhu"])]
     pub game: String,
     /// Either M N (pits per side, seeds per pit: the start of Kalah(M, N)) or
     /// one quoted position from the side to move (2m+2 numbers).
@@ -253,6 +256,8 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let rules = match Rules::from_name(&args.game, Some(&args.rules))? {
         Rules::Kalah(rules) => rules,
         Rules::Awari(game) => return solve_by_tables(game, &args),
+        Rules::Ohvalhu => return solve_by_tables(Ohvalhu, &args),
+        Rules::VaiLungThlan => return solve_by_tables(VaiLungThlan, &args),
     };
     let pos = parse_board(&args.board)?;
     let m = pos.pits_per_side();

@@ -73,7 +73,7 @@ fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
                 report.sweeps
             ),
             (_, None) => {
-                "; forcing check not run (it needs the whole table and no mismatch)".into()
+                "; forcing check not run (it needs the whole table, no mismatch, and a game that has one: Awari and Oware)".into()
             }
         };
         println!(

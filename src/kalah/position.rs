@@ -205,15 +205,7 @@ impl Position {
         if self.is_game_over(rules) {
             return Err("the game is over".to_string());
         }
-        if pit >= m {
-            return Err(format!(
-                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
-                m - 1
-            ));
-        }
-        if self.cells[pit] == 0 {
-            return Err(format!("pit {pit} is empty"));
-        }
+        self.check_pit(pit)?;
         let mv = rules::kalah_move(&mut self.cells[..2 * m + 2], m, pit, rules);
         if !mv.extra_turn && !mv.game_over {
             rules::swap_sides(&mut self.cells[..2 * m + 2], m);
@@ -237,6 +229,37 @@ impl Position {
         )
     }
 
+    /// Whether `pit` is one of the mover's pits and holds seeds (the reason
+    /// when not).
+    pub(crate) fn check_pit(&self, pit: usize) -> Result<(), String> {
+        let m = self.m as usize;
+        if pit >= m {
+            return Err(format!(
+                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
+                m - 1
+            ));
+        }
+        if self.cells[pit] == 0 {
+            return Err(format!("pit {pit} is empty"));
+        }
+        Ok(())
+    }
+
+    /// The cells in notation order, for the rules engines of the other
+    /// games played on this board (Ohvalhu, Vai Lung Thlan). Their moves
+    /// keep every seed, so the invariants hold.
+    pub(crate) fn cells_mut(&mut self) -> &mut [u8] {
+        let m = self.m as usize;
+        &mut self.cells[..2 * m + 2]
+    }
+
+    /// Turn the position to the other side's view (the turn passes).
+    pub(crate) fn turn_over(&mut self) {
+        let m = self.m as usize;
+        rules::swap_sides(&mut self.cells[..2 * m + 2], m);
+        self.to_move = self.to_move.other();
+    }
+
     /// A readable two-row board, the mover at the bottom.
     pub fn board(&self) -> String {
         diagram(
@@ -246,6 +269,42 @@ impl Position {
             [self.mover_store(), self.opponent_store()],
         )
     }
+}
+
+/// The start of another game played on this board (Ohvalhu, Vai Lung
+/// Thlan), `name` on `min..=MAX_PITS` pits a side.
+pub(crate) fn start_of(name: &str, min: usize, m: usize, n: usize) -> Result<Position> {
+    check_width(name, min, m)?;
+    if 2 * m * n > MAX_SEEDS {
+        return Err(Error::Unsupported(format!(
+            "{name}:{m}:{n} has {} seeds; the engine holds at most {MAX_SEEDS}",
+            2 * m * n
+        )));
+    }
+    Position::start(m, n)
+}
+
+/// Whether `name` is played on `m` pits a side (`min..=MAX_PITS`).
+pub(crate) fn check_width(name: &str, min: usize, m: usize) -> Result<()> {
+    if !(min..=MAX_PITS).contains(&m) {
+        return Err(Error::Unsupported(format!(
+            "{m} pits per side: {name} is played on {min} to {MAX_PITS} pits per side"
+        )));
+    }
+    Ok(())
+}
+
+/// The non-empty pits of the mover, none when `over`.
+pub(crate) fn moves_of(pos: &Position, over: bool) -> crate::game::Moves {
+    let mut moves = crate::game::Moves::default();
+    if !over {
+        for (pit, &c) in pos.mover_pits().iter().enumerate() {
+            if c > 0 {
+                moves.push(pit);
+            }
+        }
+    }
+    moves
 }
 
 /// Play a line of Kalah moves on a board of either cell width

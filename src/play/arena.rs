@@ -334,10 +334,10 @@ pub fn play_agents(
     let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
     let mut pos = start;
     // Positions seen, for the repetition rule (Awari and Oware only).
-    let mut seen = match &pos {
-        State::Awari(s) if pos.rules().ends_on_repetition() => {
+    let mut seen = match pos.repetition_key() {
+        Some(key) if pos.rules().ends_on_repetition() => {
             let mut seen = std::collections::HashSet::new();
-            seen.insert((s.cells(), s.to_move()));
+            seen.insert(key);
             Some(seen)
         }
         _ => None,
@@ -374,8 +374,8 @@ pub fn play_agents(
         if !mv.extra_turn && !mv.game_over {
             turns.push(Vec::new());
         }
-        if let (Some(seen), State::Awari(s)) = (&mut seen, &pos) {
-            if !s.is_over() && !seen.insert((s.cells(), s.to_move())) {
+        if let (Some(seen), Some(key)) = (&mut seen, pos.repetition_key()) {
+            if !pos.is_over() && !seen.insert(key) {
                 reason = GameEnd::Repetition;
                 break;
             }

@@ -34,7 +34,7 @@ impl TableSpec {
     pub fn label(&self) -> TableLabel {
         let (game, rules) = match self.game {
             Rules::Kalah(r) => ("kalah", (r != KalahRules::Default).then(|| r.name())),
-            Rules::Awari(g) => (g.name(), None),
+            other => (other.game_name(), None),
         };
         TableLabel {
             game,

@@ -71,3 +71,6 @@ pub fn kalah_tables(
 /// A `mancala serve` process and an HTTP client for the server tests.
 #[allow(dead_code)] // only the server tests use it
 pub mod server;
+
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub mod sowing_reference;

@@ -265,6 +265,24 @@ impl AgentSpec {
                     };
                     Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
                 }
+                (Rules::Ohvalhu, tables) => {
+                    let tables = match tables {
+                        None => None,
+                        Some(Tables::Ohvalhu(t)) => Some(t),
+                        Some(other) => return Err(other.wrong_for(rules)),
+                    };
+                    let game = crate::ohvalhu::Ohvalhu;
+                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
+                }
+                (Rules::VaiLungThlan, tables) => {
+                    let tables = match tables {
+                        None => None,
+                        Some(Tables::VaiLungThlan(t)) => Some(t),
+                        Some(other) => return Err(other.wrong_for(rules)),
+                    };
+                    let game = crate::vai_lung_thlan::VaiLungThlan;
+                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
+                }
             },
         })
     }

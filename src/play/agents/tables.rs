@@ -8,7 +8,9 @@ use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
 use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
+use crate::ohvalhu::Ohvalhu;
 use crate::play::state::Rules;
+use crate::vai_lung_thlan::VaiLungThlan;
 
 /// Endgame tables an agent can read: the perfect agent plays from them
 /// within their range.
@@ -18,6 +20,10 @@ pub enum Tables {
     Kalah(Arc<TableSet<KalahRules>>),
     /// Awari or Oware tables (one game, one board width).
     Awari(Arc<TableSet<AwariGame>>),
+    /// Ohvalhu tables (one board width).
+    Ohvalhu(Arc<TableSet<Ohvalhu>>),
+    /// Vai Lung Thlan tables (one board width).
+    VaiLungThlan(Arc<TableSet<VaiLungThlan>>),
 }
 
 impl Tables {
@@ -43,6 +49,8 @@ impl Tables {
         Ok(match rules {
             Rules::Kalah(r) => open(r, dir, pits)?.map(Tables::Kalah),
             Rules::Awari(g) => open(g, dir, pits)?.map(Tables::Awari),
+            Rules::Ohvalhu => open(Ohvalhu, dir, pits)?.map(Tables::Ohvalhu),
+            Rules::VaiLungThlan => open(VaiLungThlan, dir, pits)?.map(Tables::VaiLungThlan),
         })
     }
 
@@ -51,6 +59,8 @@ impl Tables {
         let (dir, found) = match self {
             Tables::Kalah(t) => (t.dir(), format!("kalah under {} rules", t.game())),
             Tables::Awari(t) => (t.dir(), t.game().to_string()),
+            Tables::Ohvalhu(t) => (t.dir(), t.game().to_string()),
+            Tables::VaiLungThlan(t) => (t.dir(), t.game().to_string()),
         };
         Error::WrongTables {
             dir: dir.to_path_buf(),
@@ -65,6 +75,8 @@ impl Tables {
         match self {
             Tables::Kalah(t) => t.max_seeds(),
             Tables::Awari(t) => t.max_seeds(),
+            Tables::Ohvalhu(t) => t.max_seeds(),
+            Tables::VaiLungThlan(t) => t.max_seeds(),
         }
     }
 
@@ -73,6 +85,8 @@ impl Tables {
         match self {
             Tables::Kalah(t) => t.dir(),
             Tables::Awari(t) => t.dir(),
+            Tables::Ohvalhu(t) => t.dir(),
+            Tables::VaiLungThlan(t) => t.dir(),
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::game::TableSet;
 use crate::play::state::State;
 
 pub mod awari;
+pub mod family;
 pub mod kalah;
 
 /// A fast FxHash-style hasher for the boards the searches key their

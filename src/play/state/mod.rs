@@ -24,14 +24,14 @@ use crate::side::{side_index, Side};
 use crate::sow::MAX_PITS;
 use std::fmt;
 
-use crate::awari::position::AwariPosition;
-use crate::awari::rules::{
-    AwariGame, AwariMove, AwariMoves, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
-};
-use crate::error::{Error, Result};
+use crate::awari::rules::AwariMoves;
+use crate::error::Result;
+use crate::game::Game;
 use crate::kalah::position::{Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
 use crate::kalah::wide::WidePosition;
+use crate::ohvalhu::Ohvalhu;
+use crate::vai_lung_thlan::VaiLungThlan;
 
 pub use crate::family::Rules;
 
@@ -39,178 +39,13 @@ pub use crate::family::GameSpec;
 
 pub use crate::play::pits::Pits;
 
+mod awari;
+pub use awari::AwariState;
+
 impl GameSpec {
     /// The start position.
     pub fn start(&self) -> State {
         State::start(self.rules, self.pits, self.seeds).expect("checked when parsed")
-    }
-}
-
-/// An Awari or Oware position for play and search: the rules engine's
-/// [`AwariPosition`] (board, captured totals, side to move; its notation),
-/// the game it is played under, and whether the game is over, so that
-/// asking costs nothing.
-///
-/// Invariant (kept by every constructor and by [`AwariState::play`]): when
-/// the rules end the game (the mover's row is empty, no move can feed the
-/// opponent's empty row, or a forced grand slam was played) the seeds left
-/// have been given to the players as the rules say ([`AwariPosition::finish`]),
-/// the board is empty and [`AwariState::is_over`] holds. So the captured
-/// totals of a finished game are its final score.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct AwariState {
-    game: AwariGame,
-    over: bool,
-    pos: AwariPosition,
-}
-
-impl AwariState {
-    /// The start of `game` with `m` pits per side and `n` seeds per pit,
-    /// South to move.
-    pub fn start(game: AwariGame, m: usize, n: usize) -> Result<AwariState> {
-        if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&m) {
-            return Err(Error::Unsupported(format!(
-                "{m} pits per side: {game} is played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
-            )));
-        }
-        Ok(AwariState::new(AwariPosition::start(m, n)?, game))
-    }
-
-    /// `pos` played under `game`; when the rules say the game is over
-    /// there, the seeds left are given to the players at once.
-    pub fn new(mut pos: AwariPosition, game: AwariGame) -> AwariState {
-        let over = pos.finish(game);
-        AwariState { game, over, pos }
-    }
-
-    /// A position from its pits (`2m` of them, from the side to move: the
-    /// mover's from the mover's left, then the opponent's from the
-    /// opponent's left), the side to move and the seeds captured so far
-    /// (South's, North's).
-    pub fn from_board(
-        game: AwariGame,
-        pits: &[u8],
-        to_move: Side,
-        captured: [u8; 2],
-    ) -> Result<AwariState> {
-        let i = side_index(to_move);
-        let pos = AwariPosition::from_board(pits, [captured[i], captured[1 - i]], to_move)?;
-        Ok(AwariState::new(pos, game))
-    }
-
-    /// The state after legal move `mv` of this state.
-    #[inline]
-    fn after(&self, mv: &AwariMove) -> AwariState {
-        let m = self.pos.pits_per_side();
-        let [mine, theirs] = self.pos.captured_by_mover_opponent();
-        let gain = mv.captured + mv.end_gain;
-        let pos = AwariPosition::from_board(
-            &mv.board[..2 * m],
-            [theirs, mine + gain],
-            self.pos.to_move().other(),
-        )
-        .expect("a move keeps the seeds");
-        if mv.game_over {
-            return AwariState {
-                game: self.game,
-                over: true,
-                pos,
-            };
-        }
-        // With seeds in both rows the mover always has a move (if only a
-        // forced grand slam): only an empty row, or Awale's capture goal,
-        // can end the game here.
-        if pos.mover_pits().iter().all(|&c| c == 0)
-            || pos.opponent_pits().iter().all(|&c| c == 0)
-            || self.game.capture_goal().is_some()
-        {
-            AwariState::new(pos, self.game)
-        } else {
-            AwariState {
-                game: self.game,
-                over: false,
-                pos,
-            }
-        }
-    }
-
-    /// Awari or Oware.
-    pub fn game(&self) -> AwariGame {
-        self.game
-    }
-
-    /// The position.
-    pub fn position(&self) -> &AwariPosition {
-        &self.pos
-    }
-
-    /// Pits per side.
-    pub fn pits_per_side(&self) -> usize {
-        self.pos.pits_per_side()
-    }
-
-    /// The side to move.
-    pub fn to_move(&self) -> Side {
-        self.pos.to_move()
-    }
-
-    /// The `2m` pits from the side to move.
-    pub fn board(&self) -> &[u8] {
-        self.pos.board()
-    }
-
-    /// The whole 12-cell board (cells past `2m` are 0), as the rules take it.
-    pub fn cells(&self) -> [u8; 12] {
-        self.pos.cells()
-    }
-
-    /// Seeds captured (or taken at the end), `[south, north]`.
-    pub fn captured(&self) -> [u8; 2] {
-        self.pos.captured()
-    }
-
-    /// Whether the game is over by the rules.
-    pub fn is_over(&self) -> bool {
-        self.over
-    }
-
-    /// The legal moves with what they do; `None` when the game is over.
-    pub fn moves(&self) -> Option<AwariMoves> {
-        if self.over {
-            return None;
-        }
-        match self.pos.turn(self.game) {
-            AwariTurn::Play(moves) => Some(moves),
-            AwariTurn::Over { .. } => unreachable!("a settled state that is not over has moves"),
-        }
-    }
-
-    /// Play `pit`; an illegal move is refused with the reason and leaves the
-    /// state as it was.
-    pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
-        if self.over {
-            return Err("the game is over".to_string());
-        }
-        let played = self.pos.play(pit, self.game)?;
-        self.over = played.game_over;
-        Ok(Step {
-            captured: played.captured.into(),
-            extra_turn: false,
-            game_over: played.game_over,
-        })
-    }
-}
-
-impl fmt::Display for AwariState {
-    /// The position in the notation of [`crate::awari::position`].
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.pos)
-    }
-}
-
-impl fmt::Debug for AwariState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}({} to move: {})", self.game, self.to_move(), self)
     }
 }
 
@@ -235,6 +70,11 @@ pub enum State {
     KalahWide(Box<WidePosition>, KalahRules),
     /// An Awari or Oware position.
     Awari(AwariState),
+    /// An Ohvalhu position (Kalah's board).
+    Ohvalhu(Position),
+    /// A Vai Lung Thlan position (Kalah's board, the stores holding the
+    /// captures), never with an empty mover row unless the game is over.
+    VaiLungThlan(Position),
 }
 
 impl State {
@@ -249,6 +89,8 @@ impl State {
             }
             Rules::Kalah(r) => State::Kalah(Position::start(pits, seeds)?, r),
             Rules::Awari(g) => State::Awari(AwariState::start(g, pits, seeds)?),
+            Rules::Ohvalhu => State::Ohvalhu(Ohvalhu.start(pits, seeds)?),
+            Rules::VaiLungThlan => State::VaiLungThlan(VaiLungThlan.start(pits, seeds)?),
         })
     }
 
@@ -257,6 +99,8 @@ impl State {
         match self {
             State::Kalah(_, r) | State::KalahWide(_, r) => Rules::Kalah(*r),
             State::Awari(s) => Rules::Awari(s.game),
+            State::Ohvalhu(_) => Rules::Ohvalhu,
+            State::VaiLungThlan(_) => Rules::VaiLungThlan,
         }
     }
 
@@ -264,7 +108,7 @@ impl State {
     #[inline]
     pub fn to_move(&self) -> Side {
         match self {
-            State::Kalah(p, _) => p.to_move(),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => p.to_move(),
             State::KalahWide(p, _) => p.to_move(),
             State::Awari(s) => s.to_move(),
         }
@@ -274,7 +118,7 @@ impl State {
     #[inline]
     pub fn pits_per_side(&self) -> usize {
         match self {
-            State::Kalah(p, _) => p.pits_per_side(),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => p.pits_per_side(),
             State::KalahWide(p, _) => p.pits_per_side(),
             State::Awari(s) => s.pits_per_side(),
         }
@@ -284,7 +128,9 @@ impl State {
     #[inline]
     pub fn mover_pits(&self) -> Pits<'_> {
         match self {
-            State::Kalah(p, _) => Pits::Narrow(p.mover_pits()),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => {
+                Pits::Narrow(p.mover_pits())
+            }
             State::KalahWide(p, _) => Pits::Wide(p.mover_pits()),
             State::Awari(s) => Pits::Narrow(s.pos.mover_pits()),
         }
@@ -294,7 +140,9 @@ impl State {
     #[inline]
     pub fn opponent_pits(&self) -> Pits<'_> {
         match self {
-            State::Kalah(p, _) => Pits::Narrow(p.opponent_pits()),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => {
+                Pits::Narrow(p.opponent_pits())
+            }
             State::KalahWide(p, _) => Pits::Wide(p.opponent_pits()),
             State::Awari(s) => Pits::Narrow(s.pos.opponent_pits()),
         }
@@ -318,6 +166,8 @@ impl State {
             State::Kalah(p, r) => p.is_game_over(*r),
             State::KalahWide(p, r) => p.is_game_over(*r),
             State::Awari(s) => s.over,
+            State::Ohvalhu(p) => crate::ohvalhu::is_over(p),
+            State::VaiLungThlan(p) => crate::vai_lung_thlan::is_over(p),
         }
     }
 
@@ -326,7 +176,9 @@ impl State {
     #[inline(always)]
     pub fn scores(&self) -> [u16; 2] {
         match self {
-            State::Kalah(p, _) => p.stores().map(u16::from),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => {
+                p.stores().map(u16::from)
+            }
             State::KalahWide(p, _) => p.stores_by_side(),
             State::Awari(s) => s.captured().map(u16::from),
         }
@@ -367,6 +219,13 @@ impl State {
                     }
                 }
             }
+            State::Ohvalhu(_) | State::VaiLungThlan(_) => {
+                let moves = self.family_moves();
+                for pit in moves.iter() {
+                    out[n] = pit;
+                    n += 1;
+                }
+            }
         }
         (out, n)
     }
@@ -400,6 +259,11 @@ impl State {
                 parent: *s,
                 moves: s.moves(),
             }),
+            State::Ohvalhu(pos) | State::VaiLungThlan(pos) => Children(ChildList::Family {
+                rules: self.rules(),
+                pos: *pos,
+                pits: self.family_moves(),
+            }),
         }
     }
 
@@ -420,6 +284,41 @@ impl State {
                 game_over: mv.game_over,
             }),
             State::Awari(s) => s.play(pit),
+            State::Ohvalhu(p) => Ohvalhu.play(p, pit).map(Step::from),
+            State::VaiLungThlan(p) => VaiLungThlan.play(p, pit).map(Step::from),
+        }
+    }
+
+    /// What a match compares to find a position that comes back (the
+    /// board, the scores and the side to move) in the games where
+    /// positions can repeat; `None` in the others.
+    pub fn repetition_key(&self) -> Option<([u8; 2 * MAX_PITS + 2], Side)> {
+        let mut key = [0u8; 2 * MAX_PITS + 2];
+        match self {
+            State::Awari(s) => key[..12].copy_from_slice(&s.cells()),
+            State::VaiLungThlan(p) => key[..p.cells().len()].copy_from_slice(p.cells()),
+            _ => return None,
+        }
+        Some((key, self.to_move()))
+    }
+
+    /// The legal moves of the games played through [`Game`] alone.
+    #[inline]
+    fn family_moves(&self) -> crate::game::Moves {
+        match self {
+            State::Ohvalhu(p) => Ohvalhu.legal_moves(p),
+            State::VaiLungThlan(p) => VaiLungThlan.legal_moves(p),
+            _ => unreachable!("a game with a move list of its own"),
+        }
+    }
+}
+
+impl From<crate::game::Step> for Step {
+    fn from(s: crate::game::Step) -> Step {
+        Step {
+            captured: s.captured.into(),
+            extra_turn: s.extra_turn,
+            game_over: s.game_over,
         }
     }
 }
@@ -428,7 +327,7 @@ impl fmt::Display for State {
     /// The position in its game's notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            State::Kalah(p, _) => write!(f, "{p}"),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => write!(f, "{p}"),
             State::KalahWide(p, _) => write!(f, "{p}"),
             State::Awari(s) => write!(f, "{s}"),
         }
@@ -441,6 +340,8 @@ impl fmt::Debug for State {
             State::Kalah(p, r) => write!(f, "{p:?} [{r}]"),
             State::KalahWide(p, r) => write!(f, "{p:?} [{r}]"),
             State::Awari(s) => write!(f, "{s:?}"),
+            State::Ohvalhu(p) => write!(f, "{p:?} [ohvalhu]"),
+            State::VaiLungThlan(p) => write!(f, "{p:?} [vai-lung-thlan]"),
         }
     }
 }
@@ -510,6 +411,13 @@ enum ChildList {
         /// `None` when the game is over.
         moves: Option<AwariMoves>,
     },
+    /// A game played through [`Game`] alone: its children are played
+    /// when asked for.
+    Family {
+        rules: Rules,
+        pos: Position,
+        pits: crate::game::Moves,
+    },
 }
 
 /// The children of a state ([`State::children`]), allocation-free.
@@ -523,6 +431,7 @@ impl Children {
         match &self.0 {
             ChildList::Kalah { len, .. } | ChildList::KalahWide { len, .. } => *len as usize,
             ChildList::Awari { moves, .. } => moves.as_ref().map_or(0, |m| m.len()),
+            ChildList::Family { pits, .. } => pits.len(),
         }
     }
 
@@ -540,6 +449,7 @@ impl Children {
             ChildList::Awari { moves, .. } => {
                 moves.as_ref().expect("a move").as_slice()[i].pit as usize
             }
+            ChildList::Family { pits, .. } => pits.pit(i),
         }
     }
 
@@ -579,6 +489,15 @@ impl Children {
                     },
                 }
             }
+            ChildList::Family { rules, pos, pits } => {
+                let pit = pits.pit(i);
+                let mut state = match rules {
+                    Rules::Ohvalhu => State::Ohvalhu(*pos),
+                    _ => State::VaiLungThlan(*pos),
+                };
+                let step = state.play(pit).expect("legal move");
+                Child { pit, state, step }
+            }
         }
     }
 
@@ -591,6 +510,7 @@ impl Children {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::awari::rules::AwariGame;
 
     #[test]
     fn awari_state_plays_and_refuses_with_reasons() {
@@ -642,6 +562,10 @@ mod tests {
             "kalah:4:1000:capture-needs-opposite",
             "awari:6:4",
             "oware:4:3",
+            "vai-lung-thlan:6:5",
+            "vai-lung-thlan:3:2",
+            "ohvalhu:8:8",
+            "ohvalhu:4:3",
         ] {
             let mut s = spec.parse::<GameSpec>().unwrap().start();
             let mut k = 0usize;
