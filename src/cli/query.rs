@@ -59,7 +59,7 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
     with_rules!(args.game.rules()?, g => {
         let pos = g.parse(&args.position)?;
         let v = value_position(g, pos, &args.game.db, &policy)?;
-        Present::print(&v, args.json);
+        show(&v, args.json);
         Ok(ExitCode::SUCCESS)
     })
 }
@@ -136,8 +136,21 @@ pub fn value_position<G: Game>(
 
 /// How each game shows a valued position (its published conventions).
 pub trait Present: Game {
-    /// Print `v` as text or JSON.
-    fn print(v: &Valued<Self>, json: bool);
+    /// Print `v` as text.
+    fn print_text(v: &Valued<Self>);
+}
+
+/// Print `v`: as JSON (the oracle's [`Analysis`], the same in every game)
+/// or as the game's text.
+pub fn show<G: Present>(v: &Valued<G>, json: bool) {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v.analysis).expect("json")
+        );
+    } else {
+        G::print_text(v);
+    }
 }
 
 fn pv_text(pv: &Option<Line>) -> Option<String> {
@@ -155,26 +168,19 @@ fn pv_text(pv: &Option<Line>) -> Option<String> {
 }
 
 impl Present for KalahRules {
-    fn print(v: &Valued<Self>, json: bool) {
-        print_with_stores(v, json);
+    fn print_text(v: &Valued<Self>) {
+        print_with_stores(v);
     }
 }
 
 impl Present for Ohvalhu {
-    fn print(v: &Valued<Self>, json: bool) {
-        print_with_stores(v, json);
+    fn print_text(v: &Valued<Self>) {
+        print_with_stores(v);
     }
 }
 
 /// Kalah and Ohvalhu: values are final store differences, stores included.
-fn print_with_stores<G: Game<Position = Position>>(v: &Valued<G>, json: bool) {
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&v.analysis).expect("json")
-        );
-        return;
-    }
+fn print_with_stores<G: Game<Position = Position>>(v: &Valued<G>) {
     println!("position: {}", v.pos);
     print!("{}", v.pos.board());
     println!(
@@ -204,14 +210,7 @@ fn print_with_stores<G: Game<Position = Position>>(v: &Valued<G>, json: bool) {
 }
 
 impl Present for VaiLungThlan {
-    fn print(v: &Valued<Self>, json: bool) {
-        if json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&v.analysis).expect("json")
-            );
-            return;
-        }
+    fn print_text(v: &Valued<Self>) {
         println!("position: {}", v.pos);
         print!("{}", v.pos.board());
         if v.over {
@@ -258,7 +257,7 @@ impl Present for VaiLungThlan {
 }
 
 impl Present for AwariGame {
-    fn print(v: &Valued<Self>, json: bool) {
+    fn print_text(v: &Valued<Self>) {
         // Awari's published convention: the value of the seeds still on the
         // board, the captured totals apart.
         let b = banked(&v.pos);
@@ -271,13 +270,6 @@ impl Present for AwariGame {
                 ..*mv
             })
             .collect();
-        if json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&v.analysis).expect("json")
-            );
-            return;
-        }
         println!("position: {}", v.pos);
         print!("{}", v.pos.board_diagram());
         println!(

@@ -459,6 +459,6 @@ fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Resul
         OnDemand::UpTo(u64::MAX)
     };
     let v = super::query::value_position(game, pos, &args.db, &policy)?;
-    G::print(&v, args.json);
+    super::query::show(&v, args.json);
     Ok(ExitCode::SUCCESS)
 }

@@ -89,6 +89,7 @@ pub struct OhvalhuMove {
 pub fn ohvalhu_move(cells: &mut [u8], m: usize, pit: usize) -> OhvalhuMove {
     debug_assert!(cells[pit] > 0 && pit < m);
     let ring = 2 * m + 1;
+    #[cfg(debug_assertions)]
     let seeds: u32 = cells[..ring].iter().map(|&c| c as u32).sum();
     let store_before = cells[m];
     let mut hand = cells[pit];
@@ -106,6 +107,7 @@ pub fn ohvalhu_move(cells: &mut [u8], m: usize, pit: usize) -> OhvalhuMove {
             hand -= 1;
             steps += 1;
         }
+        #[cfg(debug_assertions)]
         debug_assert!(steps <= (seeds + 1) * ring as u32, "an endless sowing");
         if at == m {
             extra_turn = true;
