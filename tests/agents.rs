@@ -15,7 +15,7 @@ use mancala_solver::game::build::{build, BuildOptions};
 use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
-use mancala_solver::play::agents::search::{alphabeta, minimax, store_eval, MinimaxAgent};
+use mancala_solver::play::agents::search::{alphabeta, minimax, Eval, MinimaxAgent};
 use mancala_solver::play::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala_solver::play::arena::{play_agents, run_match, MatchOptions};
 use mancala_solver::play::state::{Rules, State};
@@ -143,14 +143,14 @@ fn alphabeta_plays_exactly_like_minimax() {
             let state = State::Kalah(*pos, rules);
             assert_eq!(mm.best(&state), ab.best(&state), "depth {depth} {pos:?}");
             let me = pos.to_move();
-            let full = minimax(&state, depth, me, store_eval, false);
+            let full = minimax(&state, depth, me, Eval::Store, false);
             let pruned = alphabeta(
                 &state,
                 depth,
                 f64::NEG_INFINITY,
                 f64::INFINITY,
                 me,
-                store_eval,
+                Eval::Store,
                 false,
             );
             assert_eq!(full, pruned);
@@ -275,6 +275,7 @@ fn perfect_wins_full_kalah_6_4_games_against_weak_agents() {
             progress: Default::default(),
             tables: Some(Tables::Kalah(tb.clone())),
             max_plies: 500,
+            repetition: Default::default(),
         };
         let (r, _) = run_match(&opts).unwrap();
         assert_eq!(r.a_wins, r.games, "perfect v {text}: {r:?}");
@@ -295,6 +296,7 @@ fn greedy_beats_random_widely_and_fast() {
         progress: Default::default(),
         tables: None,
         max_plies: 500,
+        repetition: Default::default(),
     };
     let t0 = Instant::now();
     let (r, records) = run_match(&opts).unwrap();
@@ -327,6 +329,7 @@ fn alphabeta_8_beats_greedy() {
         progress: Default::default(),
         tables: None,
         max_plies: 500,
+        repetition: Default::default(),
     };
     let (r, records) = run_match(&opts).unwrap();
     assert_eq!(r.random_opening, 10, "both deterministic: random opening");
@@ -347,6 +350,7 @@ fn game_records_replay() {
         progress: Default::default(),
         tables: None,
         max_plies: 500,
+        repetition: Default::default(),
     };
     let (_, records) = run_match(&opts).unwrap();
     for g in &records {
@@ -556,6 +560,7 @@ fn mcts_and_heuristic_beat_random() {
             progress: Default::default(),
             tables: None,
             max_plies: 500,
+            repetition: Default::default(),
         };
         let (r, _) = run_match(&opts).unwrap();
         assert!(r.a_score >= 0.85 && r.a_stronger, "{a}: {r:?}");
@@ -616,6 +621,7 @@ fn a_seeded_match_is_pinned() {
             progress: Default::default(),
             tables: None,
             max_plies: 500,
+            repetition: Default::default(),
         };
         run_match(&opts).unwrap().1
     };

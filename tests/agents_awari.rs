@@ -64,6 +64,7 @@ fn opts(game: &str, a: &str, b: &str, games: usize, seed: u64) -> MatchOptions {
         progress: Default::default(),
         tables: None,
         max_plies: 500,
+        repetition: Default::default(),
     }
 }
 

@@ -17,6 +17,7 @@ fn options(a: &str, b: &str, games: usize, max_plies: usize) -> MatchOptions {
         progress: Default::default(),
         tables: None,
         max_plies,
+        repetition: Default::default(),
     }
 }
 

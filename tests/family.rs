@@ -345,6 +345,7 @@ fn a_match_is_reproducible_from_its_seed_with_1_and_2_threads_in_every_game() {
                     progress: Default::default(),
                     tables: None,
                     max_plies: 500,
+                    repetition: Default::default(),
                 };
                 run_match(&opts).unwrap().1
             };
@@ -389,6 +390,7 @@ fn tournament_cross_tables_in_every_game() {
             progress: Default::default(),
             tables: None,
             max_plies: 500,
+            repetition: Default::default(),
         };
         let r = run_tournament(&opts).unwrap();
         assert_eq!(r.matches.len(), 3);

@@ -14,7 +14,7 @@ use clap::{Args, ValueEnum};
 use mancala_solver::error::{Error, Result};
 use mancala_solver::play::agents::{AgentSpec, Tables};
 use mancala_solver::play::arena::{
-    self, GameSpec, MatchOptions, MatchReport, TimeReport, DEFAULT_MAX_PLIES,
+    self, GameSpec, MatchOptions, MatchReport, RepetitionScore, TimeReport, DEFAULT_MAX_PLIES,
 };
 use mancala_solver::play::state::State;
 use mancala_solver::play::tournament::{self, TournamentOptions};
@@ -24,7 +24,8 @@ const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuri
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
 or a time like 2s), perfect[:TIME] (the tables of the game in --db within their range, then a timed search \
 with table probes; default 1s per move); the Awale study's eps-greedy:E (E = chance of a random move), \
-awale-mcts:B, awale-uct:B[:c=C] and awale-heavy:B[:c=C] (B iterations a move).";
+awale-mcts:B, awale-uct:B[:c=C] and awale-heavy:B[:c=C] (B iterations a move); the five-game study's \
+rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=reply|store] and rovaris-uct:B[:playout=random|greedy|eps-greedy][:eps=E].";
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Clone, Debug)]
@@ -38,6 +39,11 @@ pub struct ArenaArgs {
     /// (the study's 500-move cap). Kalah games always end by the rules.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
+    /// Games whose positions can repeat: what the seeds left on the board score when a
+    /// position repeats. split: shared evenly (the tables' convention); own-side: each
+    /// player takes the seeds on their side (the five-game study's Awari).
+    #[arg(long, default_value = "split", value_parser = parse_repetition)]
+    pub repetition: RepetitionScore,
     /// Games per pairing (the agents alternate sides).
     #[arg(long, default_value_t = 200)]
     pub games: usize,
@@ -147,6 +153,10 @@ fn load_tables(agents: &[AgentSpec], db: &Path, start: &State) -> Result<Option<
         }
     }
     Ok(tables)
+}
+
+fn parse_repetition(text: &str) -> std::result::Result<RepetitionScore, String> {
+    text.parse().map_err(|e: Error| e.to_string())
 }
 
 fn check_counts(args: &ArenaArgs) -> Result<()> {
@@ -261,6 +271,7 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
         progress: progress::observer(false),
         tables,
         max_plies: args.arena.max_plies,
+        repetition: args.arena.repetition,
     };
     // Open the games file before playing, so a bad path fails at once.
     let out = match &args.games_out {
@@ -310,6 +321,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         progress: progress::observer(false),
         tables,
         max_plies: args.arena.max_plies,
+        repetition: args.arena.repetition,
     };
     let r = tournament::run_tournament(&opts)?;
     if args.arena.json {

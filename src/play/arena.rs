@@ -136,11 +136,14 @@ pub struct GameRecord {
     /// Single moves of each side played at random at the start.
     pub random_opening: usize,
     /// Final scores, South then North: stores in Kalah, seeds captured (or
-    /// taken at the end) in Awari and Oware.
+    /// taken at the end) in Awari and Oware, plus each side's own seeds
+    /// when a repeated position ended the game under
+    /// [`RepetitionScore::OwnSide`].
     pub stores: [u16; 2],
     /// Seeds left on the board when the game ended by repetition or at the
-    /// ply cap: split evenly, so they change nothing in the result (0 when
-    /// the game ended by the rules).
+    /// ply cap (0 when the game ended by the rules): split evenly, so they
+    /// change nothing in the result, unless [`RepetitionScore::OwnSide`]
+    /// gave them to their owners.
     pub left_on_board: u16,
     /// "south", "north" or "draw".
     pub winner: &'static str,
@@ -177,6 +180,50 @@ pub struct MatchOptions {
     /// Ply cap of games whose positions can repeat (Awari, Oware); Kalah
     /// games always end by the rules and ignore it.
     pub max_plies: usize,
+    /// What the seeds left on the board score when a game ends on a
+    /// repeated position.
+    pub repetition: RepetitionScore,
+}
+
+/// What the seeds left on the board score when a match ends a game on a
+/// repeated position (Awari, Oware, Vai Lung Thlan). A game stopped at the
+/// ply cap is scored as before whatever this says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepetitionScore {
+    /// Split evenly, adding nothing to the difference: the convention the
+    /// tables' values use (`docs/RULES.md`, Awari rule 6). The default.
+    #[default]
+    Split,
+    /// Each player takes the seeds on their own side, as the five-game
+    /// study ends an Awari game on a repeated position.
+    OwnSide,
+}
+
+impl RepetitionScore {
+    /// The name `--repetition` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            RepetitionScore::Split => "split",
+            RepetitionScore::OwnSide => "own-side",
+        }
+    }
+}
+
+impl std::str::FromStr for RepetitionScore {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<RepetitionScore> {
+        match text {
+            "split" => Ok(RepetitionScore::Split),
+            "own-side" => Ok(RepetitionScore::OwnSide),
+            other => Err(Error::Unsupported(format!(
+                "unknown repetition scoring \"{}\": use split (the seeds left are shared \
+                 evenly) or own-side (each player takes the seeds on their side)",
+                crate::error::clip(other)
+            ))),
+        }
+    }
 }
 
 impl MatchOptions {
@@ -252,6 +299,9 @@ pub struct MatchReport {
     pub max_plies: Option<usize>,
     /// Games ended by a repeated position.
     pub ended_by_repetition: u64,
+    /// What the seeds left on the board scored in those games, for games
+    /// whose positions can repeat; `None` in the others.
+    pub repetition: Option<RepetitionScore>,
     /// Games ended at the ply cap.
     pub ended_by_ply_cap: u64,
     /// How the perfect agent played, when one of the agents is `perfect`:
@@ -421,7 +471,12 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
         opts.max_plies,
         &mut opening_rng,
     )?;
-    let stores = end.scores();
+    let mut stores = end.scores();
+    if reason == GameEnd::Repetition && opts.repetition == RepetitionScore::OwnSide {
+        let rows = end.row_sums();
+        stores[0] += rows[0];
+        stores[1] += rows[1];
+    }
     let moves = format_line(&turns);
     let a_difference = {
         // Awale scores a game stopped at the cap a draw, whatever the
@@ -544,6 +599,7 @@ pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> M
         random_opening: opts.effective_random_opening(),
         max_plies: opts.game.can_repeat().then_some(opts.max_plies),
         ended_by_repetition: repetitions,
+        repetition: opts.game.can_repeat().then_some(opts.repetition),
         ended_by_ply_cap: capped,
         perfect_mode: opts.perfect_mode(),
         a_wins,

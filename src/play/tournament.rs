@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::play::agents::{AgentSpec, Tables};
 use crate::play::arena::{
-    mix, run_match, MatchOptions, MatchReport, TimeReport, TimeStats, SIGNIFICANCE,
+    mix, run_match, MatchOptions, MatchReport, RepetitionScore, TimeReport, TimeStats, SIGNIFICANCE,
 };
 use crate::play::state::GameSpec;
 use crate::play::stats::binomial_p_value;
@@ -35,6 +35,8 @@ pub struct TournamentOptions {
     pub tables: Option<Tables>,
     /// As in [`MatchOptions::max_plies`].
     pub max_plies: usize,
+    /// As in [`MatchOptions::repetition`].
+    pub repetition: RepetitionScore,
 }
 
 /// The outcome of a tournament.
@@ -143,6 +145,7 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
                 progress: opts.progress.clone(),
                 tables: opts.tables.clone(),
                 max_plies: opts.max_plies,
+                repetition: opts.repetition,
             };
             pair += 1;
             let (report, records) = run_match(&m)?;

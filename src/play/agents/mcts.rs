@@ -49,6 +49,7 @@ pub struct MctsAgent {
     playout: Playout,
     rng: SeededRng,
     name: String,
+    greedy: fn(&State) -> (usize, i32),
 }
 
 #[derive(Debug)]
@@ -80,7 +81,15 @@ impl MctsAgent {
             playout,
             rng,
             name,
+            greedy: greedy_move,
         }
+    }
+
+    /// The same agent with `greedy` choosing the greedy play-outs' moves
+    /// (the project's [`greedy_move`] unless set).
+    pub fn with_greedy(mut self, greedy: fn(&State) -> (usize, i32)) -> MctsAgent {
+        self.greedy = greedy;
+        self
     }
 
     fn node(&self, pos: State, just_moved: Side, pit: usize) -> Node {
@@ -111,7 +120,7 @@ impl MctsAgent {
                     if self.rng.gen::<f64>() < eps {
                         self.rng.gen_range(0..n)
                     } else {
-                        let pit = greedy_move(&pos).0;
+                        let pit = (self.greedy)(&pos).0;
                         (0..n)
                             .find(|&i| children.pit(i) == pit)
                             .expect("greedy plays a legal move")

@@ -21,48 +21,82 @@ pub const HEURISTIC_WEIGHTS: [f64; 6] = [0.198649, 0.190084, 0.370793, 1.0, 0.41
 
 /// Own store (captured seeds in Awari) minus the opponent's: the
 /// evaluation of `minimax:D` and `alphabeta:D`.
-pub fn store_eval(state: &State, me: Side, _last_from_rightmost: bool) -> f64 {
+pub fn store_eval(state: &State, me: Side) -> f64 {
     state.difference(me) as f64
 }
 
 /// The published weighted heuristic of `heuristic:D`, for the agent `me`:
 /// H1 seeds in the agent's leftmost pit, H2 seeds in all the agent's pits,
-/// H3 the agent's non-empty pits, H4 the agent's store, H5 1 when the move
-/// just played (the one that led to this node) was the agent's own move from
-/// its rightmost pit, H6 the opponent's store. In Awari and Oware the
+/// H3 the agent's non-empty pits, H4 the agent's store, H5 1 when `h5` (see
+/// [`Eval::child_flag`]), H6 the opponent's store. In Awari and Oware the
 /// stores are the seeds captured.
-pub fn heuristic_eval(state: &State, me: Side, last_from_rightmost: bool) -> f64 {
+pub fn heuristic_eval(state: &State, me: Side, h5: bool) -> f64 {
+    let scores = state.scores();
+    heuristic_terms(state, me, h5, scores[1 - side_index(me)])
+}
+
+/// H1..H6 weighted by [`HEURISTIC_WEIGHTS`], with H6 given.
+pub(crate) fn heuristic_terms(state: &State, me: Side, h5: bool, h6: u16) -> f64 {
     let mine = if state.to_move() == me {
         state.mover_pits()
     } else {
         state.opponent_pits()
     };
-    let scores = state.scores();
-    let my_store = scores[side_index(me)];
-    let their_store = scores[1 - side_index(me)];
+    let my_store = state.scores()[side_index(me)];
     let h = [
         mine.get(0) as f64,
         mine.sum() as f64,
         mine.non_empty() as f64,
         my_store as f64,
-        if last_from_rightmost { 1.0 } else { 0.0 },
-        their_store as f64,
+        if h5 { 1.0 } else { 0.0 },
+        h6 as f64,
     ];
     h.iter().zip(HEURISTIC_WEIGHTS).map(|(h, w)| h * w).sum()
 }
 
-/// An evaluation: position, the searching agent, whether the move that led
-/// here was the agent's move from its rightmost pit.
-pub type Eval = fn(&State, Side, bool) -> f64;
+/// The evaluation at the search horizon, with the flag H5 reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// [`store_eval`], of `minimax:D` and `alphabeta:D`.
+    Store,
+    /// [`heuristic_eval`] with H5 set when the move that led to the node
+    /// was the agent's own move from its rightmost pit (`heuristic:D`).
+    Heuristic,
+    /// The five-game study's Algorithm 8 (`rovaris-heuristic:D`): H5 set
+    /// when the agent's most recent move on the path was from its rightmost
+    /// pit; H6 read as [`super::rovaris::H6`] says.
+    Rovaris(super::rovaris::H6),
+}
 
-fn child_flag(state: &State, me: Side, pit: usize) -> bool {
-    state.to_move() == me && pit + 1 == state.pits_per_side()
+impl Eval {
+    /// The value of `state` for the agent `me`, with H5's flag `h5`.
+    #[inline]
+    pub fn value(self, state: &State, me: Side, h5: bool) -> f64 {
+        match self {
+            Eval::Store => store_eval(state, me),
+            Eval::Heuristic => heuristic_eval(state, me, h5),
+            Eval::Rovaris(h6) => super::rovaris::eval(state, me, h5, h6),
+        }
+    }
+
+    /// H5's flag in the child reached by playing `pit` in `state`, where
+    /// the flag is `h5`.
+    #[inline]
+    pub fn child_flag(self, state: &State, me: Side, pit: usize, h5: bool) -> bool {
+        let own_rightmost = pit + 1 == state.pits_per_side();
+        match self {
+            Eval::Store => false,
+            Eval::Heuristic => state.to_move() == me && own_rightmost,
+            Eval::Rovaris(_) if state.to_move() == me => own_rightmost,
+            Eval::Rovaris(_) => h5,
+        }
+    }
 }
 
 /// Plain minimax value of `state` to `depth` plies for agent `me`.
 pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flag: bool) -> f64 {
     if depth == 0 || state.is_over() {
-        return eval(state, me, flag);
+        return eval.value(state, me, flag);
     }
     let maximizing = state.to_move() == me;
     let mut best = if maximizing {
@@ -73,7 +107,13 @@ pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flag: bool) -> f
     let children = state.children();
     for i in 0..children.len() {
         let c = children.get(i);
-        let v = minimax(&c.state, depth - 1, me, eval, child_flag(state, me, c.pit));
+        let v = minimax(
+            &c.state,
+            depth - 1,
+            me,
+            eval,
+            eval.child_flag(state, me, c.pit, flag),
+        );
         if maximizing {
             best = best.max(v);
         } else {
@@ -95,7 +135,7 @@ pub fn alphabeta(
     flag: bool,
 ) -> f64 {
     if depth == 0 || state.is_over() {
-        return eval(state, me, flag);
+        return eval.value(state, me, flag);
     }
     let maximizing = state.to_move() == me;
     let children = state.children();
@@ -110,7 +150,7 @@ pub fn alphabeta(
                 beta,
                 me,
                 eval,
-                child_flag(state, me, c.pit),
+                eval.child_flag(state, me, c.pit, flag),
             );
             best = best.max(v);
             alpha = alpha.max(v);
@@ -123,7 +163,15 @@ pub fn alphabeta(
         let mut best = f64::INFINITY;
         for i in 0..children.len() {
             let c = children.get(i);
-            let v = alphabeta(&c.state, depth - 1, alpha, beta, me, eval, false);
+            let v = alphabeta(
+                &c.state,
+                depth - 1,
+                alpha,
+                beta,
+                me,
+                eval,
+                eval.child_flag(state, me, c.pit, flag),
+            );
             best = best.min(v);
             beta = beta.min(v);
             if alpha >= beta {
@@ -149,7 +197,7 @@ pub fn root_values(state: &State, depth: u32, eval: Eval) -> Vec<(usize, f64)> {
                 f64::INFINITY,
                 me,
                 eval,
-                child_flag(state, me, c.pit),
+                eval.child_flag(state, me, c.pit, false),
             );
             (c.pit, v)
         })
@@ -184,7 +232,7 @@ impl MinimaxAgent {
         let mut best = (children.pit(0), f64::NEG_INFINITY);
         for i in 0..children.len() {
             let c = children.get(i);
-            let flag = child_flag(state, me, c.pit);
+            let flag = false;
             let v = if self.pruning {
                 // Moves that cannot beat the best so far only need a bound.
                 alphabeta(
@@ -193,11 +241,11 @@ impl MinimaxAgent {
                     best.1,
                     f64::INFINITY,
                     me,
-                    store_eval,
+                    Eval::Store,
                     flag,
                 )
             } else {
-                minimax(&c.state, self.depth - 1, me, store_eval, flag)
+                minimax(&c.state, self.depth - 1, me, Eval::Store, flag)
             };
             if v > best.1 {
                 best = (c.pit, v);
@@ -265,7 +313,7 @@ impl Agent for HeuristicAgent {
     }
 
     fn choose(&mut self, state: &State) -> Choice {
-        let values = root_values(state, self.depth, heuristic_eval);
+        let values = root_values(state, self.depth, Eval::Heuristic);
         let near = near_best(&values);
         let (pit, v) = near[self.rng.gen_range(0..near.len())];
         Choice {

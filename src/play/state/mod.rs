@@ -184,6 +184,16 @@ impl State {
         }
     }
 
+    /// The seeds in each row, `[south, north]`.
+    pub fn row_sums(&self) -> [u16; 2] {
+        let mover = self.mover_pits().sum() as u16;
+        let other = self.opponent_pits().sum() as u16;
+        match self.to_move() {
+            Side::South => [mover, other],
+            Side::North => [other, mover],
+        }
+    }
+
     /// `side`'s score minus the other's.
     #[inline(always)]
     pub fn difference(&self, side: Side) -> i32 {

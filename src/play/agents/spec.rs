@@ -1,0 +1,626 @@
+//! Agent specs: how agents are named on the command line, parsed, printed
+//! and built.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::*;
+use crate::error::{Error, Result};
+use crate::play::state::Rules;
+
+/// An agent as named on the command line. Parse with [`str::parse`]; the
+/// [`fmt::Display`] form parses back to the same spec.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentSpec {
+    /// `random`.
+    Random,
+    /// `greedy`.
+    Greedy,
+    /// `minimax:D`: plain minimax to depth D.
+    Minimax(u32),
+    /// `alphabeta:D`: alpha-beta to depth D (same moves as minimax).
+    AlphaBeta(u32),
+    /// `heuristic:D`: alpha-beta on the published weighted heuristics.
+    Heuristic(u32),
+    /// `mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E]`.
+    Mcts {
+        /// Iterations or time per move.
+        budget: Budget,
+        /// UCT exploration constant.
+        uct: f64,
+        /// Play-out policy.
+        playout: Playout,
+    },
+    /// `rovaris-greedy[:ties=left|right]`: the five-game study's greedy
+    /// ([`rovaris`]).
+    RovarisGreedy(rovaris::Ties),
+    /// `rovaris-heuristic:D[:h6=reply|store]`: the five-game study's
+    /// heuristic minimax ([`rovaris`]).
+    RovarisHeuristic {
+        /// Search depth in plies.
+        depth: u32,
+        /// How H6 is read.
+        h6: rovaris::H6,
+    },
+    /// `rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E]`:
+    /// the five-game study's UCT ([`rovaris`]).
+    RovarisUct {
+        /// Iterations or time per move.
+        budget: Budget,
+        /// Play-out policy (greedy moves by the study's greedy).
+        playout: Playout,
+    },
+    /// `perfect[:TIME]`: tables, then alpha-beta under TIME per move.
+    Perfect(Duration),
+    /// `eps-greedy:E`: the Awale study's epsilon-greedy agent (random with
+    /// probability E).
+    EpsGreedy(f64),
+    /// `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`,
+    /// `awale-heavy:BUDGET[:c=C]`: the Awale study's MCTS agents.
+    StudyMcts {
+        /// Iterations or time per move.
+        budget: Budget,
+        /// Random or UCT tree policy.
+        tree: awale_study::TreePolicy,
+        /// Heavy play-outs (weights 1 + captures).
+        heavy: bool,
+    },
+}
+
+/// Largest search depth accepted in a spec.
+pub const MAX_DEPTH: u32 = 64;
+
+const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
+mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
+perfect[:TIME] (TIME like 500ms or 2s), \
+eps-greedy:E, awale-mcts:BUDGET, awale-uct:BUDGET[:c=C], awale-heavy:BUDGET[:c=C], \
+rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=reply|store], rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E]";
+
+impl AgentSpec {
+    /// Whether the agent always plays the same move in the same position
+    /// (time budgets aside). Matches between two deterministic agents start
+    /// with random moves so that the games differ.
+    pub fn is_deterministic(&self) -> bool {
+        matches!(
+            self,
+            AgentSpec::Greedy
+                | AgentSpec::RovarisGreedy(_)
+                | AgentSpec::Minimax(_)
+                | AgentSpec::AlphaBeta(_)
+                | AgentSpec::Perfect(_)
+        )
+    }
+
+    /// Whether the agent reads endgame tables.
+    pub fn uses_tables(&self) -> bool {
+        matches!(self, AgentSpec::Perfect(_))
+    }
+
+    /// Whether the agent can play from `start`: the perfect agent needs a
+    /// board its tables and exact search hold (at most
+    /// [`crate::kalah::position::MAX_SEEDS`] seeds), every other agent plays
+    /// any board, wide Kalah included.
+    pub fn check_start(&self, start: &State) -> Result<()> {
+        if self.uses_tables() && start.is_wide() {
+            return Err(Error::Unsupported(format!(
+                "{self} cannot play this {}-seed board: the perfect agent's tables and exact search \
+                 hold at most {} seeds; use alphabeta:D, heuristic:D or mcts:BUDGET here",
+                start.seeds_on_board() + start.scores().iter().map(|&s| s as usize).sum::<usize>(),
+                crate::kalah::position::MAX_SEEDS
+            )));
+        }
+        Ok(())
+    }
+
+    /// Build the agent for a game under `rules`, seeded with `seed`. The
+    /// `tables` are used by the perfect agent and ignored by the others;
+    /// tables of another game or rule set are refused
+    /// ([`Error::WrongTables`]), tables for another board width are never
+    /// used on this one.
+    pub fn build(&self, rules: Rules, tables: Option<Tables>, seed: u64) -> Result<Box<dyn Agent>> {
+        let name = self.to_string();
+        let rng = crate::rng::seeded(seed);
+        Ok(match *self {
+            AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
+            AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
+            AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(d, false, name)),
+            AgentSpec::AlphaBeta(d) => Box::new(search::MinimaxAgent::new(d, true, name)),
+            AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(d, rng, name)),
+            AgentSpec::RovarisGreedy(ties) => Box::new(rovaris::GreedyAgent { ties }),
+            AgentSpec::RovarisHeuristic { depth, h6 } => {
+                Box::new(rovaris::HeuristicAgent::new(depth, h6, rng, name))
+            }
+            AgentSpec::RovarisUct { budget, playout } => {
+                Box::new(rovaris::uct(budget, playout, rng, name))
+            }
+            AgentSpec::Mcts {
+                budget,
+                uct,
+                playout,
+            } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name)),
+            AgentSpec::EpsGreedy(eps) => Box::new(awale_study::EpsGreedyAgent::new(eps, rng)),
+            AgentSpec::StudyMcts {
+                budget,
+                tree,
+                heavy,
+            } => Box::new(awale_study::StudyMcts::new(budget, tree, heavy, rng, name)),
+            AgentSpec::Perfect(time) => match (rules, tables) {
+                (Rules::Kalah(rules), tables) => {
+                    let tables = match tables {
+                        None => None,
+                        Some(Tables::Kalah(t)) => Some(t),
+                        Some(other) => return Err(other.wrong_for(rules)),
+                    };
+                    Box::new(perfect::PerfectAgent::new(rules, tables, time, name)?)
+                }
+                (Rules::Awari(game), tables) => {
+                    let tables = match tables {
+                        None => None,
+                        Some(Tables::Awari(t)) => Some(t),
+                        Some(other) => return Err(other.wrong_for(game)),
+                    };
+                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
+                }
+                (Rules::Ohvalhu, tables) => {
+                    let tables = match tables {
+                        None => None,
+                        Some(Tables::Ohvalhu(t)) => Some(t),
+                        Some(other) => return Err(other.wrong_for(rules)),
+                    };
+                    let game = crate::ohvalhu::Ohvalhu;
+                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
+                }
+                (Rules::VaiLungThlan, tables) => {
+                    let tables = match tables {
+                        None => None,
+                        Some(Tables::VaiLungThlan(t)) => Some(t),
+                        Some(other) => return Err(other.wrong_for(rules)),
+                    };
+                    let game = crate::vai_lung_thlan::VaiLungThlan;
+                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
+                }
+            },
+        })
+    }
+
+    /// How the perfect agent plays in a game given whether tables for it
+    /// are loaded, for reports: `None` for the other agents.
+    pub fn perfect_mode(&self, tables_loaded: bool) -> Option<&'static str> {
+        match self {
+            AgentSpec::Perfect(_) if tables_loaded => Some("tables, then search"),
+            AgentSpec::Perfect(_) => Some("search only"),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
+            AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
+            AgentSpec::Heuristic(d) => write!(f, "heuristic:{d}"),
+            AgentSpec::RovarisGreedy(rovaris::Ties::Left) => f.write_str("rovaris-greedy"),
+            AgentSpec::RovarisGreedy(rovaris::Ties::Right) => {
+                f.write_str("rovaris-greedy:ties=right")
+            }
+            AgentSpec::RovarisHeuristic { depth, h6 } => {
+                write!(f, "rovaris-heuristic:{depth}")?;
+                match h6 {
+                    rovaris::H6::Reply => Ok(()),
+                    rovaris::H6::Store => f.write_str(":h6=store"),
+                }
+            }
+            AgentSpec::RovarisUct { budget, playout } => {
+                write!(f, "rovaris-uct:{budget}")?;
+                write_playout(f, playout)
+            }
+            AgentSpec::Mcts {
+                budget,
+                uct,
+                playout,
+            } => {
+                write!(f, "mcts:{budget}")?;
+                if *uct != DEFAULT_UCT {
+                    write!(f, ":c={uct}")?;
+                }
+                write_playout(f, playout)
+            }
+            AgentSpec::Perfect(t) => write!(f, "perfect:{}", format_duration(*t)),
+            AgentSpec::EpsGreedy(e) => write!(f, "eps-greedy:{e}"),
+            AgentSpec::StudyMcts {
+                budget,
+                tree,
+                heavy,
+            } => match (tree, heavy) {
+                (awale_study::TreePolicy::Random, _) => write!(f, "awale-mcts:{budget}"),
+                (awale_study::TreePolicy::Uct(c), heavy) => {
+                    let name = if *heavy { "awale-heavy" } else { "awale-uct" };
+                    write!(f, "{name}:{budget}")?;
+                    if *c != awale_study::STUDY_UCT {
+                        write!(f, ":c={c}")?;
+                    }
+                    Ok(())
+                }
+            },
+        }
+    }
+}
+
+fn write_playout(f: &mut fmt::Formatter<'_>, playout: &Playout) -> fmt::Result {
+    match playout {
+        Playout::Random => Ok(()),
+        Playout::Heavy => f.write_str(":playout=heavy"),
+        Playout::EpsilonGreedy(e) if *e == 0.0 => f.write_str(":playout=greedy"),
+        Playout::EpsilonGreedy(e) => write!(f, ":playout=eps-greedy:eps={e}"),
+    }
+}
+
+fn bad_spec(text: &str, reason: impl fmt::Display) -> Error {
+    Error::Unsupported(format!(
+        "bad agent \"{}\": {reason}; {SPEC_HELP}",
+        crate::error::clip(text)
+    ))
+}
+
+fn parse_depth(text: &str, arg: Option<&str>) -> Result<u32> {
+    let arg = arg.ok_or_else(|| bad_spec(text, "give a depth, e.g. alphabeta:8"))?;
+    let d: u32 = arg
+        .parse()
+        .map_err(|_| bad_spec(text, format!("depth \"{arg}\" is not a whole number")))?;
+    if d == 0 || d > MAX_DEPTH {
+        return Err(bad_spec(
+            text,
+            format!("depth {d} is outside 1..={MAX_DEPTH}"),
+        ));
+    }
+    Ok(d)
+}
+
+/// Read a duration like `2s`, `500ms`, `1.5s` or `1m`.
+pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
+    let (number, unit) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        return Err(format!(
+            "\"{text}\" has no unit: write a time like 500ms, 2s or 1m"
+        ));
+    };
+    let v: f64 = number
+        .parse()
+        .map_err(|_| format!("\"{text}\" is not a time like 500ms, 2s or 1m"))?;
+    if !v.is_finite() || v <= 0.0 || v * unit > 86_400.0 {
+        return Err(format!(
+            "\"{text}\": a time must be positive and at most a day"
+        ));
+    }
+    Ok(Duration::from_secs_f64(v * unit))
+}
+
+/// Write a duration the way [`parse_duration`] reads it.
+pub fn format_duration(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms.fract() == 0.0 && ms % 1000.0 != 0.0 {
+        format!("{ms}ms")
+    } else if ms.fract() == 0.0 {
+        format!("{}s", ms / 1000.0)
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<AgentSpec> {
+        let mut parts = text.trim().split(':');
+        let head = parts.next().unwrap_or("").to_ascii_lowercase();
+        let rest: Vec<&str> = parts.collect();
+        let no_args = |spec: AgentSpec| {
+            if rest.is_empty() {
+                Ok(spec)
+            } else {
+                Err(bad_spec(text, format!("{head} takes no argument")))
+            }
+        };
+        let one_arg = || -> Result<Option<&str>> {
+            match rest.len() {
+                0 => Ok(None),
+                1 => Ok(Some(rest[0])),
+                _ => Err(bad_spec(text, format!("{head} takes one argument"))),
+            }
+        };
+        match head.as_str() {
+            "random" => no_args(AgentSpec::Random),
+            "greedy" => no_args(AgentSpec::Greedy),
+            "minimax" => Ok(AgentSpec::Minimax(parse_depth(text, one_arg()?)?)),
+            "alphabeta" | "alpha-beta" => Ok(AgentSpec::AlphaBeta(parse_depth(text, one_arg()?)?)),
+            "heuristic" => Ok(AgentSpec::Heuristic(parse_depth(text, one_arg()?)?)),
+            "perfect" => match one_arg()? {
+                None => Ok(AgentSpec::Perfect(DEFAULT_PERFECT_TIME)),
+                Some(t) => parse_duration(t)
+                    .map(AgentSpec::Perfect)
+                    .map_err(|e| bad_spec(text, e)),
+            },
+            "mcts" => {
+                let (budget, uct, playout) = parse_mcts(text, "mcts", &rest)?;
+                Ok(AgentSpec::Mcts {
+                    budget,
+                    uct,
+                    playout,
+                })
+            }
+            "rovaris-greedy" => match one_arg()? {
+                None | Some("ties=left") => Ok(AgentSpec::RovarisGreedy(rovaris::Ties::Left)),
+                Some("ties=right") => Ok(AgentSpec::RovarisGreedy(rovaris::Ties::Right)),
+                Some(other) => Err(bad_spec(
+                    text,
+                    format!("rovaris-greedy takes ties=left or ties=right, not \"{other}\""),
+                )),
+            },
+            "rovaris-heuristic" => {
+                let Some((&depth, options)) = rest.split_first() else {
+                    return Err(bad_spec(text, "give a depth, e.g. rovaris-heuristic:4"));
+                };
+                let depth = parse_depth(text, Some(depth))?;
+                let h6 = match options {
+                    [] | ["h6=reply"] => rovaris::H6::Reply,
+                    ["h6=store"] => rovaris::H6::Store,
+                    _ => {
+                        return Err(bad_spec(
+                            text,
+                            "rovaris-heuristic takes one option, h6=reply or h6=store",
+                        ))
+                    }
+                };
+                Ok(AgentSpec::RovarisHeuristic { depth, h6 })
+            }
+            "rovaris-uct" => {
+                let (budget, _, playout) = parse_mcts(text, "rovaris-uct", &rest)?;
+                if playout == Playout::Heavy {
+                    return Err(bad_spec(
+                        text,
+                        "rovaris-uct plays out random, greedy or eps-greedy",
+                    ));
+                }
+                Ok(AgentSpec::RovarisUct { budget, playout })
+            }
+            "eps-greedy" => {
+                let e = one_arg()?
+                    .ok_or_else(|| bad_spec(text, "give epsilon, e.g. eps-greedy:0.05"))?;
+                e.parse::<f64>()
+                    .ok()
+                    .filter(|e| (0.0..=1.0).contains(e))
+                    .map(AgentSpec::EpsGreedy)
+                    .ok_or_else(|| {
+                        bad_spec(text, format!("epsilon \"{e}\" is not a number from 0 to 1"))
+                    })
+            }
+            "awale-mcts" | "awale-uct" | "awale-heavy" => {
+                let Some((&budget_text, options)) = rest.split_first() else {
+                    return Err(bad_spec(text, format!("give a budget, e.g. {head}:1000")));
+                };
+                let budget = parse_budget(text, budget_text)?;
+                let mut c = awale_study::STUDY_UCT;
+                for opt in options {
+                    match opt.split_once('=') {
+                        Some(("c", v)) if head != "awale-mcts" => {
+                            c = v
+                                .parse()
+                                .ok()
+                                .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+                                .ok_or_else(|| {
+                                    bad_spec(text, format!("c={v}: give a non-negative number"))
+                                })?
+                        }
+                        _ => {
+                            return Err(bad_spec(text, format!("{head} takes no option \"{opt}\"")))
+                        }
+                    }
+                }
+                Ok(AgentSpec::StudyMcts {
+                    budget,
+                    tree: if head == "awale-mcts" {
+                        awale_study::TreePolicy::Random
+                    } else {
+                        awale_study::TreePolicy::Uct(c)
+                    },
+                    heavy: head == "awale-heavy",
+                })
+            }
+            "" => Err(bad_spec(text, "empty agent name")),
+            other => Err(bad_spec(
+                text,
+                format!("unknown agent \"{}\"", crate::error::clip(other)),
+            )),
+        }
+    }
+}
+
+/// A budget: iterations (`1000`) or a time (`2s`).
+fn parse_budget(text: &str, budget_text: &str) -> Result<Budget> {
+    Ok(
+        if budget_text.bytes().all(|b| b.is_ascii_digit()) && !budget_text.is_empty() {
+            let n: u64 = budget_text
+                .parse()
+                .map_err(|_| bad_spec(text, "budget too large"))?;
+            if n == 0 {
+                return Err(bad_spec(text, "the budget must be at least 1 iteration"));
+            }
+            Budget::Iterations(n)
+        } else {
+            Budget::Time(parse_duration(budget_text).map_err(|e| bad_spec(text, e))?)
+        },
+    )
+}
+
+/// The budget, UCT constant and play-out of `mcts` (`head` "mcts") or
+/// `rovaris-uct` (no `c` option: its constant is the study's).
+fn parse_mcts(text: &str, head: &str, rest: &[&str]) -> Result<(Budget, f64, Playout)> {
+    let Some((&budget_text, options)) = rest.split_first() else {
+        return Err(bad_spec(
+            text,
+            format!("give a budget, e.g. {head}:1000 (iterations) or {head}:2s (time)"),
+        ));
+    };
+    let budget = parse_budget(text, budget_text)?;
+    let mut uct = DEFAULT_UCT;
+    let mut policy: Option<&str> = None;
+    let mut eps: Option<f64> = None;
+    for opt in options {
+        let (key, value) = opt
+            .split_once('=')
+            .ok_or_else(|| bad_spec(text, format!("option \"{opt}\" is not key=value")))?;
+        match key {
+            "c" if head == "mcts" => {
+                uct = value
+                    .parse()
+                    .ok()
+                    .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+                    .ok_or_else(|| {
+                        bad_spec(text, format!("c={value}: give a non-negative number"))
+                    })?
+            }
+            "playout" => policy = Some(value),
+            "eps" => {
+                eps = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|e: &f64| (0.0..=1.0).contains(e))
+                        .ok_or_else(|| {
+                            bad_spec(text, format!("eps={value}: give a number in 0..=1"))
+                        })?,
+                )
+            }
+            other => {
+                return Err(bad_spec(
+                    text,
+                    if head == "mcts" {
+                        format!("unknown mcts option \"{other}\" (use c, playout, eps)")
+                    } else {
+                        format!("unknown {head} option \"{other}\" (use playout, eps)")
+                    },
+                ))
+            }
+        }
+    }
+    let playout = match (policy, eps) {
+        (None | Some("random"), None) => Playout::Random,
+        (Some("random"), Some(_)) => {
+            return Err(bad_spec(text, "eps goes with playout=eps-greedy"))
+        }
+        (None | Some("eps-greedy" | "epsilon-greedy"), Some(e)) => Playout::EpsilonGreedy(e),
+        (Some("eps-greedy" | "epsilon-greedy"), None) => Playout::EpsilonGreedy(DEFAULT_EPSILON),
+        (Some("greedy"), None) => Playout::EpsilonGreedy(0.0),
+        (Some("greedy"), Some(_)) => {
+            return Err(bad_spec(text, "eps goes with playout=eps-greedy"))
+        }
+        (Some("heavy"), None) => Playout::Heavy,
+        (Some("heavy"), Some(_)) => return Err(bad_spec(text, "eps goes with playout=eps-greedy")),
+        (Some(other), _) => {
+            return Err(bad_spec(
+                text,
+                format!("unknown play-out \"{other}\" (use random, greedy, eps-greedy or heavy)"),
+            ))
+        }
+    };
+    Ok((budget, uct, playout))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip() {
+        for text in [
+            "random",
+            "greedy",
+            "minimax:4",
+            "alphabeta:8",
+            "heuristic:6",
+            "mcts:1000",
+            "mcts:2s",
+            "mcts:500ms:c=1.5:playout=heavy",
+            "mcts:100:playout=eps-greedy:eps=0.25",
+            "perfect:1s",
+            "perfect:250ms",
+            "mcts:100:playout=greedy",
+            "rovaris-greedy",
+            "rovaris-greedy:ties=right",
+            "rovaris-heuristic:8",
+            "rovaris-heuristic:4:h6=store",
+            "rovaris-uct:1000",
+            "rovaris-uct:250:playout=greedy",
+            "rovaris-uct:2s:playout=eps-greedy:eps=0.3",
+        ] {
+            let spec: AgentSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+            assert_eq!(spec.to_string().parse::<AgentSpec>().unwrap(), spec);
+        }
+        assert_eq!(
+            "perfect".parse::<AgentSpec>().unwrap(),
+            AgentSpec::Perfect(DEFAULT_PERFECT_TIME)
+        );
+        assert_eq!(
+            "mcts:10:eps=0.3".parse::<AgentSpec>().unwrap(),
+            AgentSpec::Mcts {
+                budget: Budget::Iterations(10),
+                uct: DEFAULT_UCT,
+                playout: Playout::EpsilonGreedy(0.3)
+            }
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_usage_errors() {
+        for text in [
+            "",
+            "randm",
+            "random:3",
+            "minimax",
+            "minimax:0",
+            "minimax:x",
+            "alphabeta:1000",
+            "mcts",
+            "mcts:0",
+            "mcts:2x",
+            "mcts:100:c=-1",
+            "mcts:100:playout=smart",
+            "mcts:100:eps=2",
+            "mcts:100:foo",
+            "perfect:0s",
+            "perfect:1s:2",
+            "rovaris-greedy:1",
+            "rovaris-greedy:ties=middle",
+            "rovaris-heuristic",
+            "rovaris-heuristic:4:h6=more",
+            "rovaris-heuristic:4:h6=reply:h6=store",
+            "rovaris-uct",
+            "rovaris-uct:100:c=2",
+            "rovaris-uct:100:playout=heavy",
+        ] {
+            let err = text.parse::<AgentSpec>().unwrap_err();
+            assert!(err.is_usage(), "{text}: {err}");
+            assert!(err.to_string().starts_with("bad agent"), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("2s").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse_duration("1m").unwrap(), Duration::from_secs(60));
+        assert!(parse_duration("5").is_err());
+        assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
+        assert_eq!(format_duration(Duration::from_secs(3)), "3s");
+    }
+}
