@@ -41,10 +41,9 @@
 
 use crate::rng::SeededRng;
 use crate::side::{side_index, Side};
-use rand::Rng;
 
 use super::mcts::MctsAgent;
-use super::search::{heuristic_terms, near_best, root_values, Eval};
+use super::search::heuristic_terms;
 use super::{Agent, Budget, Choice, Playout};
 use crate::play::state::State;
 
@@ -146,47 +145,6 @@ pub fn eval(state: &State, me: Side, h5: bool, h6: H6) -> f64 {
         }
     }
     heuristic_terms(state, me, h5, their_store)
-}
-
-/// The agent `rovaris-heuristic:D[:h6=reply|store]`: alpha-beta to depth D
-/// on [`eval`], every root move valued exactly, a random pick among the
-/// moves within 1% of the best.
-#[derive(Debug)]
-pub struct HeuristicAgent {
-    depth: u32,
-    h6: H6,
-    rng: SeededRng,
-    name: String,
-}
-
-impl HeuristicAgent {
-    /// Search to `depth` plies with H6 read as `h6`, drawing near-best
-    /// choices from `rng`.
-    pub fn new(depth: u32, h6: H6, rng: SeededRng, name: String) -> HeuristicAgent {
-        HeuristicAgent {
-            depth: depth.max(1),
-            h6,
-            rng,
-            name,
-        }
-    }
-}
-
-impl Agent for HeuristicAgent {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(&mut self, state: &State) -> Choice {
-        let values = root_values(state, self.depth, Eval::Rovaris(self.h6));
-        let near = near_best(&values);
-        let (pit, v) = near[self.rng.gen_range(0..near.len())];
-        Choice {
-            pit,
-            value: Some(v),
-            value_kind: "the study's weighted heuristic at the search horizon",
-        }
-    }
 }
 
 /// The agent `rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy]`: UCT

@@ -270,21 +270,26 @@ impl Agent for MinimaxAgent {
     }
 }
 
-/// The agent `heuristic:D`: alpha-beta to depth D on the weighted heuristic
-/// [`heuristic_eval`]; at the root it plays a random move among those whose
-/// value is at least 0.99 of the best (1.01 when the best is negative).
+/// The agents `heuristic:D` and `rovaris-heuristic:D`: alpha-beta to depth
+/// D on a weighted heuristic ([`Eval::Heuristic`] or [`Eval::Rovaris`]),
+/// every root move valued exactly; at the root it plays a random move among
+/// those whose value is at least 0.99 of the best (1.01 when the best is
+/// negative).
 #[derive(Debug)]
 pub struct HeuristicAgent {
     depth: u32,
+    eval: Eval,
     rng: SeededRng,
     name: String,
 }
 
 impl HeuristicAgent {
-    /// Search to `depth` plies, drawing near-best choices from `rng`.
-    pub fn new(depth: u32, rng: SeededRng, name: String) -> HeuristicAgent {
+    /// Search to `depth` plies on `eval`, drawing near-best choices from
+    /// `rng`.
+    pub fn new(depth: u32, eval: Eval, rng: SeededRng, name: String) -> HeuristicAgent {
         HeuristicAgent {
             depth: depth.max(1),
+            eval,
             rng,
             name,
         }
@@ -313,7 +318,7 @@ impl Agent for HeuristicAgent {
     }
 
     fn choose(&mut self, state: &State) -> Choice {
-        let values = root_values(state, self.depth, Eval::Heuristic);
+        let values = root_values(state, self.depth, self.eval);
         let near = near_best(&values);
         let (pit, v) = near[self.rng.gen_range(0..near.len())];
         Choice {

@@ -126,10 +126,16 @@ impl AgentSpec {
             AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
             AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(d, false, name)),
             AgentSpec::AlphaBeta(d) => Box::new(search::MinimaxAgent::new(d, true, name)),
-            AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(d, rng, name)),
+            AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(
+                d,
+                search::Eval::Heuristic,
+                rng,
+                name,
+            )),
             AgentSpec::RovarisGreedy(ties) => Box::new(rovaris::GreedyAgent { ties }),
             AgentSpec::RovarisHeuristic { depth, h6 } => {
-                Box::new(rovaris::HeuristicAgent::new(depth, h6, rng, name))
+                let eval = search::Eval::Rovaris(h6);
+                Box::new(search::HeuristicAgent::new(depth, eval, rng, name))
             }
             AgentSpec::RovarisUct { budget, playout } => {
                 Box::new(rovaris::uct(budget, playout, rng, name))
