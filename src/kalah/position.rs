@@ -448,6 +448,53 @@ fn check_pits(m: usize) -> Result<()> {
     Ok(())
 }
 
+/// The [`crate::game::Game`] methods of a game played on Kalah's board
+/// ([`Position`]) that only read the board or go through the calling
+/// module's own `is_over(&Position) -> bool` and `play(&mut Position, usize)
+/// -> Result<Step, String>` (Ohvalhu, Vai Lung Thlan): `diagram`, `pits`,
+/// `to_move`, `scores`, `is_over`, `legal_moves`, `play`, `play_line`.
+/// Expanded inside the game's `impl Game`, where those functions, `Moves`,
+/// `Step`, `Side`, `Result`, `moves_of` and `play_line_with` are in scope.
+macro_rules! kalah_board_methods {
+    () => {
+        fn diagram(pos: &Position) -> String {
+            pos.board()
+        }
+
+        fn pits(pos: &Position) -> usize {
+            pos.pits_per_side()
+        }
+
+        fn to_move(pos: &Position) -> Side {
+            pos.to_move()
+        }
+
+        fn scores(pos: &Position) -> [u8; 2] {
+            pos.stores()
+        }
+
+        fn is_over(self, pos: &Position) -> bool {
+            is_over(pos)
+        }
+
+        fn legal_moves(self, pos: &Position) -> Moves {
+            moves_of(pos, is_over(pos))
+        }
+
+        fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+            play(pos, pit)
+        }
+
+        fn play_line(self, pos: &mut Position, line: &str) -> Result<usize> {
+            play_line_with(pos, line, play, is_over, |s: &Step| {
+                (s.extra_turn, s.game_over)
+            })
+            .map(|played| played.len())
+        }
+    };
+}
+pub(crate) use kalah_board_methods;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -101,40 +101,9 @@ impl Game for Ohvalhu {
         Ok(pos)
     }
 
-    fn diagram(pos: &Position) -> String {
-        pos.board()
-    }
-
-    fn pits(pos: &Position) -> usize {
-        pos.pits_per_side()
-    }
-
-    fn to_move(pos: &Position) -> Side {
-        pos.to_move()
-    }
-
-    fn scores(pos: &Position) -> [u8; 2] {
-        pos.stores()
-    }
-
-    fn is_over(self, pos: &Position) -> bool {
-        is_over(pos)
-    }
-
-    fn legal_moves(self, pos: &Position) -> Moves {
-        moves_of(pos, is_over(pos))
-    }
-
-    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
-        play(pos, pit)
-    }
-
-    fn play_line(self, pos: &mut Position, line: &str) -> Result<usize> {
-        play_line_with(pos, line, play, is_over, |s: &Step| {
-            (s.extra_turn, s.game_over)
-        })
-        .map(|played| played.len())
-    }
+    // Board access, moves and move lines through this module's `is_over`
+    // and `play`.
+    crate::kalah::position::kalah_board_methods!();
 
     fn settle(self, pos: &mut Position) -> bool {
         settle(pos)
