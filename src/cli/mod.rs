@@ -16,6 +16,7 @@ use mancala_solver::with_rules;
 mod arena;
 mod assignment;
 mod build;
+mod grade;
 mod graph;
 mod play;
 mod progress;
@@ -119,6 +120,8 @@ enum Command {
     /// Solve a game or a position exactly: value, best move, principal variation.
     Solve(solve::SolveArgs),
     Graph(graph::GraphArgs),
+    /// Grade an agent against perfect play: share of perfect moves, value lost per move, by phase.
+    Grade(grade::GradeArgs),
     /// Serve the HTTP oracle (JSON API) and the analysis board in the browser.
     Serve(serve::ServeArgs),
     /// The course assignment's program: read its input.txt, write
@@ -147,6 +150,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Grade(args) => grade::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Assignment(args) => assignment::run(args),
         Command::Completions { shell } => {

@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod arena;
+pub mod grade;
 pub mod pits;
 pub mod state;
 pub mod stats;

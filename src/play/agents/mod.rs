@@ -13,6 +13,7 @@
 //! | `greedy` | best store difference after the move, following an extra turn ([`greedy`]) |
 //! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
 //! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
+//! | `heuristic10:D[:run=N\|:weights=FILE\|:w=W1,...,W10]` | alpha-beta on the Kalah agents study's ten heuristics, table 3's weights or tuned ones ([`hunter`]) |
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
 //! | `eps-greedy:E`, `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`, `awale-heavy:BUDGET[:c=C]` | the Awale MCTS study's agents ([`awale_study`]) |
 //! | `rovaris-greedy[:ties=left\|right]`, `rovaris-heuristic:D[:h6=reply\|store]`, `rovaris-uct:BUDGET[:playout=random\|greedy\|eps-greedy][:eps=E]` | the five-game study's agents as the study defines them ([`rovaris`]) |
@@ -47,6 +48,7 @@ use crate::play::state::State;
 
 pub mod awale_study;
 pub mod greedy;
+pub mod hunter;
 pub mod mcts;
 pub mod perfect;
 pub mod random;

@@ -14,7 +14,7 @@ use crate::side::Side;
 use rand::Rng;
 
 use super::{Agent, Choice};
-use crate::play::state::State;
+use crate::play::state::{Child, State};
 
 /// The weights of the six heuristics H1..H6 of the heuristic agent.
 pub const HEURISTIC_WEIGHTS: [f64; 6] = [0.198649, 0.190084, 0.370793, 1.0, 0.418841, -0.565937];
@@ -28,7 +28,7 @@ pub fn store_eval(state: &State, me: Side) -> f64 {
 /// The published weighted heuristic of `heuristic:D`, for the agent `me`:
 /// H1 seeds in the agent's leftmost pit, H2 seeds in all the agent's pits,
 /// H3 the agent's non-empty pits, H4 the agent's store, H5 1 when `h5` (see
-/// [`Eval::child_flag`]), H6 the opponent's store. In Awari and Oware the
+/// [`Eval::child_flags`]), H6 the opponent's store. In Awari and Oware the
 /// stores are the seeds captured.
 pub fn heuristic_eval(state: &State, me: Side, h5: bool) -> f64 {
     let scores = state.scores();
@@ -54,8 +54,20 @@ pub(crate) fn heuristic_terms(state: &State, me: Side, h5: bool, h6: u16) -> f64
     h.iter().zip(HEURISTIC_WEIGHTS).map(|(h, w)| h * w).sum()
 }
 
-/// The evaluation at the search horizon, with the flag H5 reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Flags of the path to a node that the heuristics read ([`H5`], [`H7`]).
+pub type Flags = u8;
+
+/// Flag: the heuristic's H5 is 1 (the move that led to the node was the
+/// agent's own, from its rightmost pit; [`Eval::child_flags`] says which
+/// move each evaluation means).
+pub const H5: Flags = 1;
+
+/// Flag: the move that led to the node was the agent's own and earned it
+/// another move (H7 of `heuristic10:D`).
+pub const H7: Flags = 2;
+
+/// The evaluation at the search horizon, with the path flags it reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Eval {
     /// [`store_eval`], of `minimax:D` and `alphabeta:D`.
     Store,
@@ -66,37 +78,47 @@ pub enum Eval {
     /// when the agent's most recent move on the path was from its rightmost
     /// pit; H6 read as [`super::rovaris::H6`] says.
     Rovaris(super::rovaris::H6),
+    /// The Kalah agents study's ten terms with these weights
+    /// (`heuristic10:D`, [`super::hunter`]).
+    Heuristic10(super::hunter::Weights),
 }
 
 impl Eval {
-    /// The value of `state` for the agent `me`, with H5's flag `h5`.
+    /// The value of `state` for the agent `me`, with the path flags
+    /// `flags`.
     #[inline]
-    pub fn value(self, state: &State, me: Side, h5: bool) -> f64 {
+    pub fn value(self, state: &State, me: Side, flags: Flags) -> f64 {
         match self {
             Eval::Store => store_eval(state, me),
-            Eval::Heuristic => heuristic_eval(state, me, h5),
-            Eval::Rovaris(h6) => super::rovaris::eval(state, me, h5, h6),
+            Eval::Heuristic => heuristic_eval(state, me, flags & H5 != 0),
+            Eval::Rovaris(h6) => super::rovaris::eval(state, me, flags & H5 != 0, h6),
+            Eval::Heuristic10(w) => super::hunter::eval(state, me, flags, &w),
         }
     }
 
-    /// H5's flag in the child reached by playing `pit` in `state`, where
-    /// the flag is `h5`.
+    /// The path flags of `child`, reached from `state` (whose flags are
+    /// `flags`).
     #[inline]
-    pub fn child_flag(self, state: &State, me: Side, pit: usize, h5: bool) -> bool {
-        let own_rightmost = pit + 1 == state.pits_per_side();
+    pub fn child_flags(self, state: &State, me: Side, child: &Child, flags: Flags) -> Flags {
+        let mine = state.to_move() == me;
+        let own_rightmost = child.pit + 1 == state.pits_per_side();
         match self {
-            Eval::Store => false,
-            Eval::Heuristic => state.to_move() == me && own_rightmost,
-            Eval::Rovaris(_) if state.to_move() == me => own_rightmost,
-            Eval::Rovaris(_) => h5,
+            Eval::Store => 0,
+            Eval::Heuristic => Flags::from(mine && own_rightmost) * H5,
+            Eval::Rovaris(_) if mine => Flags::from(own_rightmost) * H5,
+            Eval::Rovaris(_) => flags,
+            Eval::Heuristic10(_) => {
+                (Flags::from(mine && own_rightmost) * H5)
+                    | (Flags::from(mine && child.step.extra_turn) * H7)
+            }
         }
     }
 }
 
 /// Plain minimax value of `state` to `depth` plies for agent `me`.
-pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flag: bool) -> f64 {
+pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flags: Flags) -> f64 {
     if depth == 0 || state.is_over() {
-        return eval.value(state, me, flag);
+        return eval.value(state, me, flags);
     }
     let maximizing = state.to_move() == me;
     let mut best = if maximizing {
@@ -112,7 +134,7 @@ pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flag: bool) -> f
             depth - 1,
             me,
             eval,
-            eval.child_flag(state, me, c.pit, flag),
+            eval.child_flags(state, me, &c, flags),
         );
         if maximizing {
             best = best.max(v);
@@ -132,10 +154,10 @@ pub fn alphabeta(
     mut beta: f64,
     me: Side,
     eval: Eval,
-    flag: bool,
+    flags: Flags,
 ) -> f64 {
     if depth == 0 || state.is_over() {
-        return eval.value(state, me, flag);
+        return eval.value(state, me, flags);
     }
     let maximizing = state.to_move() == me;
     let children = state.children();
@@ -150,7 +172,7 @@ pub fn alphabeta(
                 beta,
                 me,
                 eval,
-                eval.child_flag(state, me, c.pit, flag),
+                eval.child_flags(state, me, &c, flags),
             );
             best = best.max(v);
             alpha = alpha.max(v);
@@ -170,7 +192,7 @@ pub fn alphabeta(
                 beta,
                 me,
                 eval,
-                eval.child_flag(state, me, c.pit, flag),
+                eval.child_flags(state, me, &c, flags),
             );
             best = best.min(v);
             beta = beta.min(v);
@@ -197,7 +219,7 @@ pub fn root_values(state: &State, depth: u32, eval: Eval) -> Vec<(usize, f64)> {
                 f64::INFINITY,
                 me,
                 eval,
-                eval.child_flag(state, me, c.pit, false),
+                eval.child_flags(state, me, &c, 0),
             );
             (c.pit, v)
         })
@@ -232,7 +254,7 @@ impl MinimaxAgent {
         let mut best = (children.pit(0), f64::NEG_INFINITY);
         for i in 0..children.len() {
             let c = children.get(i);
-            let flag = false;
+            let flags = 0;
             let v = if self.pruning {
                 // Moves that cannot beat the best so far only need a bound.
                 alphabeta(
@@ -242,10 +264,10 @@ impl MinimaxAgent {
                     f64::INFINITY,
                     me,
                     Eval::Store,
-                    flag,
+                    flags,
                 )
             } else {
-                minimax(&c.state, self.depth - 1, me, Eval::Store, flag)
+                minimax(&c.state, self.depth - 1, me, Eval::Store, flags)
             };
             if v > best.1 {
                 best = (c.pit, v);

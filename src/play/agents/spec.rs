@@ -23,6 +23,16 @@ pub enum AgentSpec {
     AlphaBeta(u32),
     /// `heuristic:D`: alpha-beta on the published weighted heuristics.
     Heuristic(u32),
+    /// `heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10]`: alpha-beta on
+    /// the Kalah agents study's ten heuristics ([`hunter`]).
+    Heuristic10 {
+        /// Search depth in plies.
+        depth: u32,
+        /// W1..W10.
+        weights: hunter::Weights,
+        /// Where the weights came from.
+        source: hunter::WeightSource,
+    },
     /// `mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E]`.
     Mcts {
         /// Iterations or time per move.
@@ -72,6 +82,7 @@ pub enum AgentSpec {
 pub const MAX_DEPTH: u32 = 64;
 
 const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
+heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
 perfect[:TIME] (TIME like 500ms or 2s), \
 eps-greedy:E, awale-mcts:BUDGET, awale-uct:BUDGET[:c=C], awale-heavy:BUDGET[:c=C], \
@@ -88,6 +99,7 @@ impl AgentSpec {
                 | AgentSpec::RovarisGreedy(_)
                 | AgentSpec::Minimax(_)
                 | AgentSpec::AlphaBeta(_)
+                | AgentSpec::Heuristic10 { .. }
                 | AgentSpec::Perfect(_)
         )
     }
@@ -132,6 +144,9 @@ impl AgentSpec {
                 rng,
                 name,
             )),
+            AgentSpec::Heuristic10 { depth, weights, .. } => {
+                Box::new(hunter::Heuristic10Agent::new(depth, weights, name))
+            }
             AgentSpec::RovarisGreedy(ties) => Box::new(rovaris::GreedyAgent { ties }),
             AgentSpec::RovarisHeuristic { depth, h6 } => {
                 let eval = search::Eval::Rovaris(h6);
@@ -209,6 +224,11 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Heuristic(d) => write!(f, "heuristic:{d}"),
+            AgentSpec::Heuristic10 {
+                depth,
+                weights,
+                source,
+            } => hunter::write_spec(f, *depth, weights, source),
             AgentSpec::RovarisGreedy(rovaris::Ties::Left) => f.write_str("rovaris-greedy"),
             AgentSpec::RovarisGreedy(rovaris::Ties::Right) => {
                 f.write_str("rovaris-greedy:ties=right")
@@ -349,6 +369,19 @@ impl FromStr for AgentSpec {
             "minimax" => Ok(AgentSpec::Minimax(parse_depth(text, one_arg()?)?)),
             "alphabeta" | "alpha-beta" => Ok(AgentSpec::AlphaBeta(parse_depth(text, one_arg()?)?)),
             "heuristic" => Ok(AgentSpec::Heuristic(parse_depth(text, one_arg()?)?)),
+            "heuristic10" => {
+                let Some((&depth, options)) = rest.split_first() else {
+                    return Err(bad_spec(text, "give a depth, e.g. heuristic10:4"));
+                };
+                let depth = parse_depth(text, Some(depth))?;
+                let (weights, source) =
+                    hunter::parse_options(options).map_err(|e| bad_spec(text, e))?;
+                Ok(AgentSpec::Heuristic10 {
+                    depth,
+                    weights,
+                    source,
+                })
+            }
             "perfect" => match one_arg()? {
                 None => Ok(AgentSpec::Perfect(DEFAULT_PERFECT_TIME)),
                 Some(t) => parse_duration(t)
@@ -567,6 +600,9 @@ mod tests {
             "rovaris-uct:1000",
             "rovaris-uct:250:playout=greedy",
             "rovaris-uct:2s:playout=eps-greedy:eps=0.3",
+            "heuristic10:4",
+            "heuristic10:2:run=3",
+            "heuristic10:4:w=0,0,0,1,0,0,0,0,0,0.5",
         ] {
             let spec: AgentSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -613,6 +649,12 @@ mod tests {
             "rovaris-uct",
             "rovaris-uct:100:c=2",
             "rovaris-uct:100:playout=heavy",
+            "heuristic10",
+            "heuristic10:4:run=21",
+            "heuristic10:4:w=1,2",
+            "heuristic10:4:w=1,2,3,4,5,6,7,8,9,x",
+            "heuristic10:4:weights=/nonexistent/weights.txt",
+            "heuristic10:4:depth=3",
         ] {
             let err = text.parse::<AgentSpec>().unwrap_err();
             assert!(err.is_usage(), "{text}: {err}");
