@@ -143,7 +143,7 @@ fn alphabeta_plays_exactly_like_minimax() {
             let state = State::Kalah(*pos, rules);
             assert_eq!(mm.best(&state), ab.best(&state), "depth {depth} {pos:?}");
             let me = pos.to_move();
-            let full = minimax(&state, depth, me, Eval::Store, false);
+            let full = minimax(&state, depth, me, Eval::Store, 0);
             let pruned = alphabeta(
                 &state,
                 depth,
@@ -151,7 +151,7 @@ fn alphabeta_plays_exactly_like_minimax() {
                 f64::INFINITY,
                 me,
                 Eval::Store,
-                false,
+                0,
             );
             assert_eq!(full, pruned);
         }
