@@ -25,6 +25,7 @@ mod render;
 mod serve;
 mod solve;
 mod svg;
+mod tune;
 mod verify;
 
 #[derive(Parser)]
@@ -122,6 +123,8 @@ enum Command {
     Graph(graph::GraphArgs),
     /// Grade an agent against perfect play: share of perfect moves, value lost per move, by phase.
     Grade(grade::GradeArgs),
+    /// Tune an agent's weights with the genetic algorithm of the Kalah agents study.
+    Tune(tune::TuneArgs),
     /// Serve the HTTP oracle (JSON API) and the analysis board in the browser.
     Serve(serve::ServeArgs),
     /// The course assignment's program: read its input.txt, write
@@ -151,6 +154,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Grade(args) => grade::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Assignment(args) => assignment::run(args),
         Command::Completions { shell } => {

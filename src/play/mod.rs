@@ -8,3 +8,4 @@ pub mod pits;
 pub mod state;
 pub mod stats;
 pub mod tournament;
+pub mod tune;
