@@ -24,6 +24,7 @@ fn options(game: &str, positions: usize, tables: Option<Tables>) -> GradeOptions
         tt_mb: 16,
         threads: Some(2),
         tables,
+        max_seeds: None,
         progress: Observer::default(),
     }
 }
@@ -167,4 +168,43 @@ fn bad_grade_input_is_refused() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// Awari has no solver above its tables: only the positions they cover
+/// are drawn, and every one is valued.
+#[test]
+fn awari_is_graded_within_its_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let (code, _, err) = mancala(
+        &["build", "awari", "--pits", "4", "--max-seeds", "12", "--db", db],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = mancala(
+        &[
+            "grade",
+            "greedy",
+            "--game",
+            "awari:4:3",
+            "--positions",
+            "300",
+            "--db",
+            db,
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["max_seeds"], 12);
+    assert_eq!(v["positions"], 300);
+    assert_eq!(v["from_tables"], 300);
+    for p in v["by_phase"].as_array().unwrap() {
+        if p["seeds_low"].as_u64().unwrap() > 12 {
+            assert_eq!(p["positions"], 0);
+        }
+    }
+    let share = v["optimal_share"]["value"].as_f64().unwrap();
+    assert!(share > 0.5 && share < 1.0, "{share}");
 }

@@ -100,6 +100,14 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
             game.pits
         );
     }
+    // Without a solver above the tables, only the positions they cover.
+    let max_seeds = match &tables {
+        Some(t) if !is_kalah => Some(t.max_seeds()),
+        _ => None,
+    };
+    if let Some(k) = max_seeds {
+        eprintln!("grading the positions with at most {k} seeds on the board (no solver above the tables)");
+    }
     let opponents = DEFAULT_OPPONENTS
         .iter()
         .map(|o| o.parse())
@@ -113,6 +121,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
         tt_mb: args.tt_mb,
         threads: args.threads,
         tables,
+        max_seeds,
         progress: progress::observer(false),
     };
     let report = grade::grade(&spec, &opts)?;
@@ -166,6 +175,9 @@ fn print_report(r: &GradeReport) {
         "valued: {} from the tables, {} by the solver ({} ms each); skipped (solver out of time): {}",
         r.from_tables, r.from_search, r.search_ms, r.skipped
     );
+    if let Some(k) = r.max_seeds {
+        println!("positions with at most {k} seeds on the board (the tables' range)");
+    }
     println!("perfect moves: {}", pct(&r.optimal_share));
     println!("mean loss per move: {} seeds", mean(&r.mean_loss));
     let losses: Vec<String> = r

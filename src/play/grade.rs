@@ -57,6 +57,9 @@ pub const OPENING_MOVES: usize = 2;
 /// pool this many times larger, so that few come from the same game.
 pub const POOL_FACTOR: usize = 2;
 
+/// Most games played to collect decisions.
+pub const MAX_GAMES: usize = 2000;
+
 /// Game phases the report is broken into (equal bands of seeds on the
 /// board).
 pub const PHASES: usize = 6;
@@ -81,6 +84,10 @@ pub struct GradeOptions {
     /// Endgame tables of the game (for the agent when it reads them, and
     /// for the values).
     pub tables: Option<Tables>,
+    /// Only positions with at most this many seeds on the board are
+    /// collected (`None`: all). Games without a solver above their tables
+    /// (Awari, Oware, ...) set it to the tables' largest seed count.
+    pub max_seeds: Option<usize>,
     /// Where progress goes.
     pub progress: Observer,
 }
@@ -168,16 +175,18 @@ fn play_one(spec: &AgentSpec, opts: &GradeOptions, game: usize) -> Result<Vec<De
             &mut rng,
         )?;
     }
+    let limit = opts.max_seeds.unwrap_or(usize::MAX);
     Ok(recorder
         .seen
         .into_iter()
+        .filter(|(state, _)| state.seeds_on_board() <= limit)
         .map(|(state, pit)| Decision { state, pit, game })
         .collect())
 }
 
 /// Play the agent's games and draw `opts.positions` of its decisions (or
-/// all of them when fewer are played in a thousand games); the games played
-/// are returned too.
+/// all of them when fewer are played in [`MAX_GAMES`] games); the games
+/// played are returned too.
 pub fn sample(spec: &AgentSpec, opts: &GradeOptions) -> Result<(Vec<Decision>, usize)> {
     spec.check_start(&opts.game.start())?;
     let pool = crate::threads::pool(opts.threads)?;
@@ -189,7 +198,7 @@ pub fn sample(spec: &AgentSpec, opts: &GradeOptions) -> Result<(Vec<Decision>, u
         stage: "games",
         total: Some(want as u64),
     });
-    while decisions.len() < want && games < 1000 {
+    while decisions.len() < want && games < MAX_GAMES {
         let played: Vec<Result<Vec<Decision>>> = pool.install(|| {
             (games..games + batch)
                 .into_par_iter()
@@ -355,6 +364,9 @@ pub struct GradeReport {
     pub positions: usize,
     /// Positions drawn but not valued (the solver's budget ran out).
     pub skipped: usize,
+    /// Only positions with at most this many seeds on the board were
+    /// drawn (games graded from their tables alone).
+    pub max_seeds: Option<usize>,
     /// Graded positions valued from the tables.
     pub from_tables: usize,
     /// Graded positions valued by the solver.
@@ -510,6 +522,7 @@ pub fn summarize(
         sampled: decisions.len(),
         positions: losses.len(),
         skipped: graded.len() - losses.len(),
+        max_seeds: opts.max_seeds,
         from_tables: source_count(ValueSource::Tables),
         from_search: source_count(ValueSource::Search),
         search_ms: opts.search_time.as_millis() as u64,
