@@ -21,7 +21,7 @@ OPENING = 2  # random single moves of each side, every game
 # Table 1: row = first player, column = second player, first player's win %.
 NAMES = ["Random", "Max Agent", "Minimax (Alpha Beta)", "Heuristic Minimax",
          "Monte Carlo Tree Search", "A3C Agent"]
-SPECS = ["random", "greedy", "alphabeta:4", "heuristic10:4",
+SPECS = ["random", "max", "alphabeta:4", "heuristic10:4",
          "mcts:4000:playout=eps-greedy", "a3c"]
 TABLE_1 = [
     [51.3, 4.1, 2.7, 0.5, 0.0, 4.0],

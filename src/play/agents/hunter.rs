@@ -14,7 +14,7 @@
 //! | H6 | minus the opponent's store |
 //! | H7 | 1 when the move that led to the node was the agent's and earned it another move |
 //! | H8 | the agent's store minus the opponent's |
-//! | H9 | the agent's store minus 1.5 times the opponent's, when the opponent has at least 5 (else 0) |
+//! | H9 | minus 1.5 times the opponent's store, minus the agent's store, when the opponent has at least 5 (else 0) |
 //! | H10 | 1.5 times the agent's store minus the opponent's, when the agent has at least 5 (else 0) |
 //!
 //! Readings of the study's text, written down here:
@@ -24,11 +24,13 @@
 //! - H7, "maximize repeat turns", is Algorithm 4's "doMove is not
 //!   terminal" flag read as the prose defines it: the last seed of the
 //!   agent's move fell in its store.
-//! - H9, "how close the player is to winning" (at 1.5 times the
-//!   opponent's store, counted once the opponent has 5), is written in
-//!   Algorithm 4 as `-(store(opponent) * 1.5) - store(player)`, which would
-//!   *penalise* the agent's own store; it is read as
-//!   `store(player) - 1.5 store(opponent)`, the mirror of H10.
+//! - H9 is Algorithm 4's formula, `-(store(opponent) * 1.5) -
+//!   store(player)`, although the prose ("how close the player is to
+//!   winning", at 1.5 times the opponent's store) suggests
+//!   `store(player) - 1.5 store(opponent)`: the formula penalises the
+//!   agent's own store, and the study's own results bear it out (H9 alone
+//!   is among the weakest heuristics of its table 2, and no run of table 3
+//!   gives W9 more than 0.4). `docs/study-004.md` compares both readings.
 //! - Depth counts single moves, extra-turn moves included, as in every
 //!   search agent of the project; the agent plays the leftmost of the best
 //!   root moves, so it is deterministic (matches between deterministic
@@ -203,7 +205,7 @@ pub fn terms(state: &State, me: Side, flags: Flags) -> [f64; 10] {
         -opp,
         flag(H7),
         my - opp,
-        if opp >= 5.0 { my - 1.5 * opp } else { 0.0 },
+        if opp >= 5.0 { -1.5 * opp - my } else { 0.0 },
         if my >= 5.0 { 1.5 * my - opp } else { 0.0 },
     ]
 }
@@ -347,6 +349,55 @@ pub fn write_spec(
     }
 }
 
+/// The study's max agent (Algorithm 2, spec `max`): the move that leaves
+/// the most seeds in the agent's *own* store at the end of its turn (an
+/// extra turn is followed with its best continuation, within
+/// [`super::greedy::TURN_BUDGET`] positions), the opponent's store ignored
+/// (`greedy` maximises the difference). Of equal moves it keeps the last
+/// one scanned from the mover's left, as Algorithm 2's `>=` does.
+#[derive(Debug, Default)]
+pub struct MaxAgent;
+
+/// The max agent's move in `state` and the store it reaches.
+pub fn max_move(state: &State) -> (usize, u16) {
+    let mut budget = super::greedy::TURN_BUDGET;
+    max_turn(state, &mut budget)
+}
+
+fn max_turn(state: &State, budget: &mut u32) -> (usize, u16) {
+    let me = side_index(state.to_move());
+    let children = state.children();
+    *budget = budget.saturating_sub(children.len() as u32);
+    let mut best = (children.pit(0), 0);
+    for i in 0..children.len() {
+        let child = children.get(i);
+        let value = if child.step.extra_turn && !child.step.game_over && *budget > 0 {
+            max_turn(&child.state, budget).1
+        } else {
+            child.state.scores()[me]
+        };
+        if value >= best.1 {
+            best = (child.pit, value);
+        }
+    }
+    best
+}
+
+impl Agent for MaxAgent {
+    fn name(&self) -> String {
+        "max".to_string()
+    }
+
+    fn choose(&mut self, state: &State) -> Choice {
+        let (pit, value) = max_move(state);
+        Choice {
+            pit,
+            value: Some(value as f64),
+            value_kind: "own store at the end of the turn",
+        }
+    }
+}
+
 /// The agent `heuristic10:D`: alpha-beta to depth D on the ten-term
 /// heuristic, playing the leftmost of the best root moves.
 #[derive(Debug)]
@@ -419,11 +470,25 @@ mod tests {
         let p = Position::from_cells(&[2, 0, 3, 5, 1, 1, 0, 6], Side::South).unwrap();
         let s = State::Kalah(p, KalahRules::Default);
         let t = terms(&s, Side::South, H5 | H7);
-        assert_eq!(t, [2.0, 5.0, 2.0, 5.0, 1.0, -6.0, 1.0, -1.0, -4.0, 1.5]);
+        assert_eq!(t, [2.0, 5.0, 2.0, 5.0, 1.0, -6.0, 1.0, -1.0, -14.0, 1.5]);
         let t = terms(&s, Side::North, 0);
-        assert_eq!(t, [1.0, 2.0, 2.0, 6.0, 0.0, -5.0, 0.0, 1.0, -1.5, 4.0]);
+        assert_eq!(t, [1.0, 2.0, 2.0, 6.0, 0.0, -5.0, 0.0, 1.0, -13.5, 4.0]);
         let w = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0];
         assert_eq!(eval(&s, Side::North, 0, &w), 9.0);
+    }
+
+    #[test]
+    fn max_agent_takes_its_own_store_and_the_last_tie() {
+        // South: pits 0 0 1 2 (store 0); North 0 0 0 9 (store 0). Pit 2
+        // sows into pit 3 (no seed stored); pit 3 sows 2: store +1 and North.
+        let p = Position::from_cells(&[0, 0, 1, 2, 0, 0, 0, 0, 9, 0], Side::South).unwrap();
+        let s = State::Kalah(p, KalahRules::Default);
+        assert_eq!(max_move(&s).0, 3);
+        // Every move equal (no capture without an opposite seed): the last
+        // one scanned.
+        let p = Position::from_cells(&[1, 1, 0, 0, 5, 0, 0, 0, 1, 0], Side::South).unwrap();
+        let s = State::Kalah(p, KalahRules::CaptureNeedsOpposite);
+        assert_eq!(max_move(&s), (1, 5));
     }
 
     #[test]

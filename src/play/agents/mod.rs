@@ -13,6 +13,7 @@
 //! | `greedy` | best store difference after the move, following an extra turn ([`greedy`]) |
 //! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
 //! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
+//! | `max` | the Kalah agents study's max agent: most seeds in its own store after the turn, last of equal moves ([`hunter`]) |
 //! | `heuristic10:D[:run=N\|:weights=FILE\|:w=W1,...,W10]` | alpha-beta on the Kalah agents study's ten heuristics, table 3's weights or tuned ones ([`hunter`]) |
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
 //! | `eps-greedy:E`, `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`, `awale-heavy:BUDGET[:c=C]` | the Awale MCTS study's agents ([`awale_study`]) |

@@ -17,6 +17,8 @@ pub enum AgentSpec {
     Random,
     /// `greedy`.
     Greedy,
+    /// `max`: the Kalah agents study's max agent ([`hunter::MaxAgent`]).
+    Max,
     /// `minimax:D`: plain minimax to depth D.
     Minimax(u32),
     /// `alphabeta:D`: alpha-beta to depth D (same moves as minimax).
@@ -82,7 +84,7 @@ pub enum AgentSpec {
 pub const MAX_DEPTH: u32 = 64;
 
 const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
-heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], \
+heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], max, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
 perfect[:TIME] (TIME like 500ms or 2s), \
 eps-greedy:E, awale-mcts:BUDGET, awale-uct:BUDGET[:c=C], awale-heavy:BUDGET[:c=C], \
@@ -96,6 +98,7 @@ impl AgentSpec {
         matches!(
             self,
             AgentSpec::Greedy
+                | AgentSpec::Max
                 | AgentSpec::RovarisGreedy(_)
                 | AgentSpec::Minimax(_)
                 | AgentSpec::AlphaBeta(_)
@@ -136,6 +139,7 @@ impl AgentSpec {
         Ok(match *self {
             AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
             AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
+            AgentSpec::Max => Box::new(hunter::MaxAgent),
             AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(d, false, name)),
             AgentSpec::AlphaBeta(d) => Box::new(search::MinimaxAgent::new(d, true, name)),
             AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(
@@ -221,6 +225,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Max => f.write_str("max"),
             AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Heuristic(d) => write!(f, "heuristic:{d}"),
@@ -366,6 +371,7 @@ impl FromStr for AgentSpec {
         match head.as_str() {
             "random" => no_args(AgentSpec::Random),
             "greedy" => no_args(AgentSpec::Greedy),
+            "max" => no_args(AgentSpec::Max),
             "minimax" => Ok(AgentSpec::Minimax(parse_depth(text, one_arg()?)?)),
             "alphabeta" | "alpha-beta" => Ok(AgentSpec::AlphaBeta(parse_depth(text, one_arg()?)?)),
             "heuristic" => Ok(AgentSpec::Heuristic(parse_depth(text, one_arg()?)?)),
@@ -601,6 +607,7 @@ mod tests {
             "rovaris-uct:250:playout=greedy",
             "rovaris-uct:2s:playout=eps-greedy:eps=0.3",
             "heuristic10:4",
+            "max",
             "heuristic10:2:run=3",
             "heuristic10:4:w=0,0,0,1,0,0,0,0,0,0.5",
         ] {
