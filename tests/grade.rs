@@ -177,7 +177,16 @@ fn awari_is_graded_within_its_tables() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
     let (code, _, err) = mancala(
-        &["build", "awari", "--pits", "4", "--max-seeds", "12", "--db", db],
+        &[
+            "build",
+            "awari",
+            "--pits",
+            "4",
+            "--max-seeds",
+            "12",
+            "--db",
+            db,
+        ],
         dir.path(),
     );
     assert_eq!(code, 0, "{err}");

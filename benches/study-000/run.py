@@ -18,6 +18,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from reports import cached_run, two_sample_p, wilson  # noqa: E402
 GAMES = {
     "awari": "awari:6:4",
     "oware": "oware:6:4",
@@ -79,26 +81,6 @@ def opening(a, b):
     return 0
 
 
-def wilson(x, n, z=1.959963984540054):
-    if n == 0:
-        return (0.0, 1.0)
-    p = x / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
-def two_sample_p(x1, n1, x2, n2):
-    """Two-sided p-value of the pooled two-proportion z-test."""
-    p = (x1 + x2) / (n1 + n2)
-    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    z = abs(x1 / n1 - x2 / n2) / se
-    return math.erfc(z / math.sqrt(2))
-
-
 def num(s):
     return float(s) if s.strip() else None
 
@@ -127,30 +109,8 @@ def run_match(args, row, games):
     """The report of a row's match: reused from the raw directory when a
     report of the same command is there (a stopped run resumes), else
     played."""
-    cmd = command(args, row, games)
     out = os.path.join(args.raw, f"{row['table']}-{row['game']}.json")
-    if os.path.exists(out) and not args.fresh:
-        try:
-            with open(out) as f:
-                report = json.load(f)
-            if report.get("_command") == " ".join(cmd):
-                report["_reused"] = True
-                return report
-        except (OSError, ValueError):
-            pass
-    run = [args.bin] + cmd + (["--threads", str(args.threads)] if args.threads else [])
-    t0 = time.time()
-    r = subprocess.run(run, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(run)} failed: {r.stderr.strip()}")
-    report = json.loads(r.stdout)
-    report["_seconds"] = time.time() - t0
-    report["_command"] = " ".join(cmd)
-    tmp = out + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(report, f, indent=1)
-    os.replace(tmp, out)
-    return report
+    return cached_run(args.bin, command(args, row, games), out, args.fresh, args.threads)
 
 
 def measure(row, rep):

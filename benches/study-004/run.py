@@ -15,6 +15,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from reports import cached_run, two_sample_p, wilson  # noqa: E402
 GAME = "kalah:6:4:capture-needs-opposite"
 OPENING = 2  # random single moves of each side, every game
 
@@ -35,52 +37,12 @@ TABLE_1 = [
 TABLE_2 = [56, 44, 0, 100, 33, 78, 89, 67, 22, 11]
 
 
-def wilson(x, n, z=1.959963984540054):
-    if n == 0:
-        return (0.0, 1.0)
-    p = x / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
-def two_sample_p(x1, n1, x2, n2):
-    """Two-sided p-value of the pooled two-proportion z-test."""
-    p = (x1 + x2) / (n1 + n2)
-    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    return math.erfc(abs(x1 / n1 - x2 / n2) / se / math.sqrt(2))
-
-
 def run(args, name, cmd):
-    """The JSON report of `mancala CMD`, reused when the raw directory has
-    the report of the same command."""
-    out = os.path.join(args.raw, name + ".json")
-    if os.path.exists(out) and not args.fresh:
-        try:
-            with open(out) as f:
-                report = json.load(f)
-            if report.get("_command") == " ".join(cmd):
-                report["_reused"] = True
-                return report
-        except (OSError, ValueError):
-            pass
-    full = [args.bin] + cmd + (["--threads", str(args.threads)] if args.threads else [])
-    t0 = time.time()
-    r = subprocess.run(full, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(full)} failed: {r.stderr.strip()}")
-    report = json.loads(r.stdout)
-    report["_seconds"] = time.time() - t0
-    report["_command"] = " ".join(cmd)
-    tmp = out + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(report, f, indent=1)
-    os.replace(tmp, out)
-    print(f"{name}: {report['_seconds']:.1f} s", file=sys.stderr)
-    return report
+    rep = cached_run(args.bin, cmd, os.path.join(args.raw, name + ".json"), args.fresh,
+                     args.threads)
+    if not rep.get("_reused"):
+        print(f"{name}: {rep['_seconds']:.1f} s", file=sys.stderr)
+    return rep
 
 
 def match(args, a, b, games):
@@ -147,6 +109,8 @@ def main():
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--out", default="docs/study-004.md")
     ap.add_argument("--template", default=os.path.join(HERE, "notes.md"))
+    ap.add_argument("--discussion", default=os.path.join(HERE, "discussion.md"),
+                    help="the reading of the figures, pasted under the tables")
     args = ap.parse_args()
     os.makedirs(args.raw, exist_ok=True)
     agents = list(range(5 if args.no_a3c else 6))
@@ -210,8 +174,12 @@ def main():
     ]
     with open(args.template) as f:
         doc = f.read()
+    discussion = ""
+    if os.path.exists(args.discussion):
+        with open(args.discussion) as f:
+            discussion = f.read().strip()
     doc = (doc.replace("{{SUMMARY}}", "\n".join(summary)).replace("{{TABLE1}}", t1)
-           .replace("{{TABLE2}}", t2))
+           .replace("{{TABLE2}}", t2).replace("{{DISCUSSION}}", discussion))
     with open(args.out, "w") as f:
         f.write(doc)
     print(f"wrote {args.out}: {len(tests)} cells, {n_diff} differ at 5% ({len(holm)} after Holm)",

@@ -28,7 +28,8 @@ use rand_distr_free::gaussian;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::agents::hunter::{Heuristic10Agent, Weights};
+use super::agents::hunter::Weights;
+use super::agents::search::{Eval, MinimaxAgent};
 use super::arena::{game_seed, mix, play_agents};
 use super::state::{GameSpec, State};
 use crate::error::{Error, Result};
@@ -193,8 +194,8 @@ fn pair_points(opts: &TuneOptions, a: &Weights, b: &Weights, pair_seed: u64) -> 
     let mut points = 0.0;
     for g in 0..opts.games {
         let gs = game_seed(pair_seed, g as u64);
-        let mut x = Heuristic10Agent::new(opts.depth, *a, "a".into());
-        let mut y = Heuristic10Agent::new(opts.depth, *b, "b".into());
+        let mut x = MinimaxAgent::with_eval(opts.depth, true, Eval::Heuristic10(*a), "a".into());
+        let mut y = MinimaxAgent::with_eval(opts.depth, true, Eval::Heuristic10(*b), "b".into());
         let side = if g % 2 == 0 { Side::South } else { Side::North };
         let mut rng = crate::rng::seeded(mix(gs));
         let played = play_agents(

@@ -32,8 +32,9 @@
 //!   is among the weakest heuristics of its table 2, and no run of table 3
 //!   gives W9 more than 0.4). `docs/study-004.md` compares both readings.
 //! - Depth counts single moves, extra-turn moves included, as in every
-//!   search agent of the project; the agent plays the leftmost of the best
-//!   root moves, so it is deterministic (matches between deterministic
+//!   search agent of the project; the agent
+//!   ([`super::search::MinimaxAgent`] on [`super::search::Eval::Heuristic10`])
+//!   plays the leftmost of the best root moves, so it is deterministic (matches between deterministic
 //!   agents open with random moves).
 //!
 //! The default weights are run 19 of the study's table 3 (the highest
@@ -48,7 +49,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::side::{side_index, Side};
 
-use super::search::{alphabeta, Eval, Flags, H5, H7};
+use super::search::{Flags, H5, H7};
 use super::{Agent, Choice};
 use crate::play::state::State;
 
@@ -394,66 +395,6 @@ impl Agent for MaxAgent {
             pit,
             value: Some(value as f64),
             value_kind: "own store at the end of the turn",
-        }
-    }
-}
-
-/// The agent `heuristic10:D`: alpha-beta to depth D on the ten-term
-/// heuristic, playing the leftmost of the best root moves.
-#[derive(Debug)]
-pub struct Heuristic10Agent {
-    depth: u32,
-    weights: Weights,
-    name: String,
-}
-
-impl Heuristic10Agent {
-    /// Search to `depth` plies with `weights`.
-    pub fn new(depth: u32, weights: Weights, name: String) -> Heuristic10Agent {
-        Heuristic10Agent {
-            depth: depth.max(1),
-            weights,
-            name,
-        }
-    }
-
-    /// The chosen move of `state` and its value.
-    pub fn best(&self, state: &State) -> (usize, f64) {
-        let me = state.to_move();
-        let eval = Eval::Heuristic10(self.weights);
-        let children = state.children();
-        let mut best = (children.pit(0), f64::NEG_INFINITY);
-        for i in 0..children.len() {
-            let c = children.get(i);
-            let flags = eval.child_flags(state, me, &c, 0);
-            let v = alphabeta(
-                &c.state,
-                self.depth - 1,
-                best.1,
-                f64::INFINITY,
-                me,
-                eval,
-                flags,
-            );
-            if v > best.1 {
-                best = (c.pit, v);
-            }
-        }
-        best
-    }
-}
-
-impl Agent for Heuristic10Agent {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(&mut self, state: &State) -> Choice {
-        let (pit, v) = self.best(state);
-        Choice {
-            pit,
-            value: Some(v),
-            value_kind: "ten-term heuristic at the search horizon",
         }
     }
 }

@@ -226,22 +226,32 @@ pub fn root_values(state: &State, depth: u32, eval: Eval) -> Vec<(usize, f64)> {
         .collect()
 }
 
-/// The agents `minimax:D` and `alphabeta:D`: depth-D search with the
-/// evaluation own store minus the opponent's. Both are deterministic and play
-/// the same move (the leftmost of the best), alpha-beta only faster.
+/// The agents `minimax:D` and `alphabeta:D` (depth-D search on own store
+/// minus the opponent's) and `heuristic10:D` (alpha-beta on the ten-term
+/// heuristic, [`Eval::Heuristic10`]). All are deterministic and play the
+/// leftmost of the best moves; minimax and alpha-beta play the same move,
+/// alpha-beta only faster.
 #[derive(Debug)]
 pub struct MinimaxAgent {
     depth: u32,
     pruning: bool,
+    eval: Eval,
     name: String,
 }
 
 impl MinimaxAgent {
-    /// Search to `depth` plies, with alpha-beta pruning when `pruning`.
+    /// Search to `depth` plies on the store difference, with alpha-beta
+    /// pruning when `pruning`.
     pub fn new(depth: u32, pruning: bool, name: String) -> MinimaxAgent {
+        MinimaxAgent::with_eval(depth, pruning, Eval::Store, name)
+    }
+
+    /// Search to `depth` plies on `eval`.
+    pub fn with_eval(depth: u32, pruning: bool, eval: Eval, name: String) -> MinimaxAgent {
         MinimaxAgent {
             depth: depth.max(1),
             pruning,
+            eval,
             name,
         }
     }
@@ -254,7 +264,7 @@ impl MinimaxAgent {
         let mut best = (children.pit(0), f64::NEG_INFINITY);
         for i in 0..children.len() {
             let c = children.get(i);
-            let flags = 0;
+            let flags = self.eval.child_flags(state, me, &c, 0);
             let v = if self.pruning {
                 // Moves that cannot beat the best so far only need a bound.
                 alphabeta(
@@ -263,11 +273,11 @@ impl MinimaxAgent {
                     best.1,
                     f64::INFINITY,
                     me,
-                    Eval::Store,
+                    self.eval,
                     flags,
                 )
             } else {
-                minimax(&c.state, self.depth - 1, me, Eval::Store, flags)
+                minimax(&c.state, self.depth - 1, me, self.eval, flags)
             };
             if v > best.1 {
                 best = (c.pit, v);
@@ -287,7 +297,10 @@ impl Agent for MinimaxAgent {
         Choice {
             pit,
             value: Some(v),
-            value_kind: "store difference at the search horizon",
+            value_kind: match self.eval {
+                Eval::Heuristic10(_) => "ten-term heuristic at the search horizon",
+                _ => "store difference at the search horizon",
+            },
         }
     }
 }

@@ -149,7 +149,8 @@ impl AgentSpec {
                 name,
             )),
             AgentSpec::Heuristic10 { depth, weights, .. } => {
-                Box::new(hunter::Heuristic10Agent::new(depth, weights, name))
+                let eval = search::Eval::Heuristic10(weights);
+                Box::new(search::MinimaxAgent::with_eval(depth, true, eval, name))
             }
             AgentSpec::RovarisGreedy(ties) => Box::new(rovaris::GreedyAgent { ties }),
             AgentSpec::RovarisHeuristic { depth, h6 } => {
