@@ -204,6 +204,16 @@ fn bad_input_gets_400_with_a_message_never_500() {
             "above this oracle's limit",
         ),
         (
+            "/api/v1/agent?game=kalah:6:4&agent=heuristic10:60".into(),
+            400,
+            "above this oracle's limit",
+        ),
+        (
+            "/api/v1/agent?game=kalah:6:4&agent=heuristic10:2:weights=/etc/passwd".into(),
+            400,
+            "reads no weights file",
+        ),
+        (
             "/api/v1/agent?game=kalah:6:4&agent=random&seed=-1".into(),
             400,
             "not a whole number",

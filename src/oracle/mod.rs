@@ -334,6 +334,14 @@ impl Oracle {
         seed: u64,
     ) -> Result<AgentMove> {
         let spec = parse_game(game)?;
+        // Parsing `weights=FILE` reads the file: a served oracle reads no
+        // file a request names, so such a spec is refused unparsed.
+        if agent.contains("weights=") {
+            return Err(Error::Unsupported(format!(
+                "agent {}: this oracle reads no weights file; use heuristic10:D, :run=N or :w=W1,...,W10",
+                crate::error::clip(agent)
+            )));
+        }
         let agent: AgentSpec = agent.parse()?;
         self.check_agent(&agent)?;
         with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed))
@@ -426,6 +434,7 @@ impl Oracle {
             },
             AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4),
             AgentSpec::AlphaBeta(d) | AgentSpec::Heuristic(d) => depth(d, MAX_AGENT_DEPTH),
+            AgentSpec::Heuristic10 { depth: d, .. } => depth(d, MAX_AGENT_DEPTH),
             _ => Ok(()),
         }
     }
