@@ -24,6 +24,8 @@ mod render;
 mod serve;
 mod solve;
 mod svg;
+mod train;
+mod train_plot;
 mod verify;
 
 #[derive(Parser)]
@@ -125,6 +127,8 @@ enum Command {
     /// next_state.txt and traverse_log.txt (greedy, minimax, alpha-beta,
     /// competition on a 2 x N Kalah board).
     Assignment(assignment::AssignmentArgs),
+    /// Train the A3C agent by self-play, or plot a training curve.
+    Train(train::TrainArgs),
     /// Print a shell completion script, e.g. `mancala completions bash >
     /// ~/.local/share/bash-completion/completions/mancala`.
     Completions {
@@ -149,6 +153,7 @@ pub fn main() -> ExitCode {
         Command::Graph(args) => graph::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Assignment(args) => assignment::run(args),
+        Command::Train(args) => train::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,
