@@ -136,7 +136,14 @@ fn a_tiny_seeded_run_changes_the_weights_deterministically() {
     assert_eq!(a.curve[0].vs_random.games(), 10);
     assert_ne!(a.weights.params, initial.params, "training changed nothing");
     assert_eq!(a.weights, b.weights, "one worker, one seed: one result");
-    assert_eq!(a.curve, b.curve);
+    // The same curve but for the wall-clock seconds.
+    let timeless = |r: &a3c::TrainReport| {
+        r.curve
+            .iter()
+            .map(|p| a3c::EvalPoint { seconds: 0.0, ..*p })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(timeless(&a), timeless(&b));
     assert_ne!(a.weights.params, c.weights.params);
 }
 
@@ -360,4 +367,31 @@ fn agents_share_the_shipped_weights() {
     let a = shipped().unwrap();
     let b = shipped().unwrap();
     assert!(Arc::ptr_eq(&a, &b));
+}
+
+#[test]
+fn a_served_oracle_plays_a3c_but_reads_no_file_a_request_names() {
+    use mancala_solver::oracle::{Oracle, OracleConfig, SearchBudget};
+    let dir = tempfile::tempdir().unwrap();
+    let oracle = Oracle::new(OracleConfig {
+        dir: dir.path().to_path_buf(),
+        search: SearchBudget {
+            time: std::time::Duration::from_millis(100),
+            tt_mb: 1,
+        },
+        build_limit: 0,
+        agent_time: std::time::Duration::from_millis(100),
+        build_threads: Some(1),
+    });
+    let m = oracle.agent_move("kalah:6:4", None, "a3c", 1).unwrap();
+    assert!(m.agent == "a3c");
+    let e = oracle
+        .agent_move("kalah:6:4", None, "a3c:/etc/hostname", 1)
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("only the shipped a3c weights"),
+        "{e}"
+    );
+    let e = oracle.agent_move("kalah:4:3", None, "a3c", 1).unwrap_err();
+    assert!(e.to_string().contains("trained for kalah:6:4 only"), "{e}");
 }

@@ -52,7 +52,7 @@ pub struct A3cArgs {
     #[arg(long, allow_negative_numbers = true)]
     minutes: Option<f64>,
     /// Worker threads, each with its own copy of the network.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = TrainOptions::default().workers)]
     workers: usize,
     /// Seed of the initial weights, the workers' moves and the evaluation games.
     #[arg(long, default_value_t = 1)]
@@ -64,34 +64,34 @@ pub struct A3cArgs {
     #[arg(long)]
     resume: Option<PathBuf>,
     /// Adam's learning rate.
-    #[arg(long, default_value_t = 1e-3, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = TrainOptions::default().learning_rate, allow_negative_numbers = true)]
     lr: f64,
     /// Discount per move.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = TrainOptions::default().gamma, allow_negative_numbers = true)]
     gamma: f64,
     /// Moves before a return bootstraps on the value (n-step returns).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = TrainOptions::default().n_step)]
     n_step: usize,
     /// Weight of the entropy bonus.
-    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = TrainOptions::default().beta, allow_negative_numbers = true)]
     beta: f64,
     /// Hidden layer sizes, e.g. 128,128 (a resumed network keeps its own).
     #[arg(long, default_value = "128,128", value_parser = parse_hidden)]
     hidden: [usize; 2],
     /// Self-play games per update of the shared network (per worker).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = TrainOptions::default().batch)]
     batch: usize,
     /// Random plies at the start of each self-play game (0 to this many), not trained on.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = TrainOptions::default().random_opening)]
     random_opening: usize,
     /// Unary inputs per pit (count >= 1 .. count >= K; 0 for the scaled counts alone).
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = TrainOptions::default().unary)]
     unary: usize,
     /// Evaluate every this many games.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = TrainOptions::default().eval_every)]
     eval_every: u64,
     /// Games against random and against greedy at each evaluation.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = TrainOptions::default().eval_games)]
     eval_games: usize,
     /// Write the curve here as CSV (appended to when resuming).
     #[arg(long, value_name = "FILE.csv", value_parser = render::parse_output_file)]

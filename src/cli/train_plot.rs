@@ -164,7 +164,8 @@ pub fn curve_svg(rows: &[CurveRow]) -> String {
             left + plot_w,
             left - 6.0,
             y + 4.0,
-            (v * 1000.0).round() / 1000.0
+            // + 0.0 turns -0 into 0.
+            (v * 1000.0).round() / 1000.0 + 0.0
         );
         v += step;
     }

@@ -94,15 +94,15 @@ impl Default for TrainOptions {
             workers: 2,
             seed: 1,
             stop: Stop::Episodes(10_000),
-            learning_rate: 1e-3,
+            learning_rate: 3e-4,
             gamma: 1.0,
             n_step: 10,
-            beta: 0.01,
+            beta: 0.03,
             hidden: [128, 128],
             unary: 12,
             random_opening: 8,
             batch: 8,
-            eval_every: 10_000,
+            eval_every: 50_000,
             eval_games: 100,
             resume: None,
             progress: Observer::silent(),
@@ -120,14 +120,14 @@ impl TrainOptions {
         let bad = |what: String| Err(Error::Unsupported(what));
         if !(1..=MAX_WORKERS).contains(&self.workers) {
             return bad(format!(
-                "--workers {}: give 1 to {MAX_WORKERS} worker threads",
+                "{} workers: give 1 to {MAX_WORKERS} worker threads",
                 self.workers
             ));
         }
         match self.stop {
-            Stop::Episodes(0) => return bad("--games 0: train for at least one game".into()),
+            Stop::Episodes(0) => return bad("0 games: train for at least one game".into()),
             Stop::Time(t) if t.is_zero() || t > Duration::from_secs(7 * 86_400) => {
-                return bad("--minutes: give a time above 0 and at most a week".into())
+                return bad("training time: give a time above 0 and at most a week".into())
             }
             _ => {}
         }
@@ -136,40 +136,43 @@ impl TrainOptions {
             && self.learning_rate <= 1.0)
         {
             return bad(format!(
-                "--lr {}: give a learning rate above 0 and at most 1 (e.g. 0.001)",
+                "learning rate {}: give a number above 0 and at most 1 (e.g. 0.0003)",
                 self.learning_rate
             ));
         }
         if !(self.gamma.is_finite() && self.gamma > 0.0 && self.gamma <= 1.0) {
             return bad(format!(
-                "--gamma {}: give a discount above 0 and at most 1",
+                "discount (gamma) {}: give a number above 0 and at most 1",
                 self.gamma
             ));
         }
         if !(1..=1000).contains(&self.n_step) {
-            return bad(format!("--n-step {}: give 1 to 1000 moves", self.n_step));
+            return bad(format!("n-step {}: give 1 to 1000 moves", self.n_step));
         }
         if !(self.beta.is_finite() && (0.0..=10.0).contains(&self.beta)) {
             return bad(format!(
-                "--beta {}: give an entropy weight from 0 to 10",
+                "entropy weight (beta) {}: give a number from 0 to 10",
                 self.beta
             ));
         }
         if !(1..=10_000).contains(&self.batch) {
-            return bad(format!("--batch {}: give 1 to 10000 games", self.batch));
+            return bad(format!(
+                "batch of {} games: give 1 to 10000 games",
+                self.batch
+            ));
         }
         if self.random_opening > 100 {
             return bad(format!(
-                "--random-opening {}: give 0 to 100 plies",
+                "random opening of {} plies: give 0 to 100 plies",
                 self.random_opening
             ));
         }
         if self.eval_every == 0 {
-            return bad("--eval-every 0: evaluate every 1 episode or more".into());
+            return bad("evaluation every 0 games: evaluate every 1 game or more".into());
         }
         if !(2..=100_000).contains(&self.eval_games) {
             return bad(format!(
-                "--eval-games {}: give 2 to 100000 games",
+                "{} evaluation games: give 2 to 100000 games",
                 self.eval_games
             ));
         }
@@ -203,7 +206,7 @@ pub struct EvalPoint {
     /// The network against `greedy` (10 random opening moves a side, as in
     /// `mancala match` between two deterministic agents).
     pub vs_greedy: Score,
-    /// Mean loss parts over the episodes since the previous point.
+    /// Mean loss parts over the updates since the previous point.
     pub losses: LossParts,
 }
 
