@@ -111,6 +111,16 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A network weights file (the A3C agent's) cannot be used: not a
+    /// weights file, corrupt, truncated, for other layer sizes or another
+    /// game, or holding values that are not finite numbers.
+    #[error("weights file {path} is unusable: {reason}")]
+    BadWeights {
+        /// The file (`<built-in>` for the weights compiled into the binary).
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// An operating-system error on a file.
     #[error("{path}: {source}")]
     Io {

@@ -64,6 +64,7 @@
 //!   ETC, table probes, two threads);
 //! - [`play`]: positions of any game behind one type, the agents, matches
 //!   and tournaments with statistics;
+//! - [`learn`]: the A3C agent's network and its self-play training;
 //! - [`side`], [`sow`], [`notation`], [`progress`], [`error`]: what every
 //!   game shares.
 
@@ -75,6 +76,7 @@ pub mod error;
 pub mod family;
 pub mod game;
 pub mod kalah;
+pub mod learn;
 pub mod notation;
 pub mod ohvalhu;
 pub mod oracle;

@@ -25,6 +25,8 @@ mod render;
 mod serve;
 mod solve;
 mod svg;
+mod train;
+mod train_plot;
 mod tune;
 mod verify;
 
@@ -131,6 +133,8 @@ enum Command {
     /// next_state.txt and traverse_log.txt (greedy, minimax, alpha-beta,
     /// competition on a 2 x N Kalah board).
     Assignment(assignment::AssignmentArgs),
+    /// Train the A3C agent by self-play, or plot a training curve.
+    Train(train::TrainArgs),
     /// Print a shell completion script, e.g. `mancala completions bash >
     /// ~/.local/share/bash-completion/completions/mancala`.
     Completions {
@@ -157,6 +161,7 @@ pub fn main() -> ExitCode {
         Command::Tune(args) => tune::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Assignment(args) => assignment::run(args),
+        Command::Train(args) => train::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

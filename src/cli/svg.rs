@@ -5,7 +5,7 @@ use std::fmt::Write;
 use mancala_solver::kalah::graph::GraphReport;
 
 /// Escape text for XML.
-fn xml_escape(s: &str) -> String {
+pub(super) fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

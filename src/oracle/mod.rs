@@ -432,6 +432,10 @@ impl Oracle {
                 }
                 _ => Ok(()),
             },
+            // A served oracle reads no file a request names.
+            AgentSpec::A3c(Some(_)) => Err(Error::Unsupported(format!(
+                "agent {agent}: this oracle plays only the shipped a3c weights (spec a3c)"
+            ))),
             AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4),
             AgentSpec::AlphaBeta(d) | AgentSpec::Heuristic(d) => depth(d, MAX_AGENT_DEPTH),
             AgentSpec::Heuristic10 { depth: d, .. } => depth(d, MAX_AGENT_DEPTH),

@@ -18,6 +18,7 @@
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
 //! | `eps-greedy:E`, `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`, `awale-heavy:BUDGET[:c=C]` | the Awale MCTS study's agents ([`awale_study`]) |
 //! | `rovaris-greedy[:ties=left\|right]`, `rovaris-heuristic:D[:h6=reply\|store]`, `rovaris-uct:BUDGET[:playout=random\|greedy\|eps-greedy][:eps=E]` | the five-game study's agents as the study defines them ([`rovaris`]) |
+//! | `a3c`, `a3c:FILE` | an A3C policy-value network trained by self-play, argmax of its policy, Kalah(6,4) only ([`a3c`], [`crate::learn`]) |
 //! | `perfect[:TIME]` | the tables within their range, the game's own search with table probes above them ([`perfect`]: MTD(f) in Kalah, alpha-beta in Awari and Oware) |
 //!
 //! Choices the published descriptions leave open, written down here: the
@@ -47,6 +48,7 @@ use std::time::Duration;
 
 use crate::play::state::State;
 
+pub mod a3c;
 pub mod awale_study;
 pub mod greedy;
 pub mod hunter;

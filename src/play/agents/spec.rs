@@ -78,6 +78,8 @@ pub enum AgentSpec {
         /// Heavy play-outs (weights 1 + captures).
         heavy: bool,
     },
+    /// `a3c[:FILE]`: the A3C network, shipped weights or FILE's ([`a3c`]).
+    A3c(Option<std::path::PathBuf>),
 }
 
 /// Largest search depth accepted in a spec.
@@ -88,7 +90,8 @@ heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], max, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
 perfect[:TIME] (TIME like 500ms or 2s), \
 eps-greedy:E, awale-mcts:BUDGET, awale-uct:BUDGET[:c=C], awale-heavy:BUDGET[:c=C], \
-rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=reply|store], rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E]";
+rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=reply|store], rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E], \
+a3c[:FILE] (Kalah(6,4) only)";
 
 impl AgentSpec {
     /// Whether the agent always plays the same move in the same position
@@ -104,6 +107,7 @@ impl AgentSpec {
                 | AgentSpec::AlphaBeta(_)
                 | AgentSpec::Heuristic10 { .. }
                 | AgentSpec::Perfect(_)
+                | AgentSpec::A3c(_)
         )
     }
 
@@ -117,6 +121,9 @@ impl AgentSpec {
     /// [`crate::kalah::position::MAX_SEEDS`] seeds), every other agent plays
     /// any board, wide Kalah included.
     pub fn check_start(&self, start: &State) -> Result<()> {
+        if let AgentSpec::A3c(file) = self {
+            return a3c::check_state(&*a3c::weights_of(file.as_deref())?, start);
+        }
         if self.uses_tables() && start.is_wide() {
             return Err(Error::Unsupported(format!(
                 "{self} cannot play this {}-seed board: the perfect agent's tables and exact search \
@@ -171,6 +178,19 @@ impl AgentSpec {
                 tree,
                 heavy,
             } => Box::new(awale_study::StudyMcts::new(budget, tree, heavy, rng, name)),
+            AgentSpec::A3c(ref file) => {
+                let weights = a3c::weights_of(file.as_deref())?;
+                if let Rules::Kalah(r) = rules {
+                    let l = weights.layout;
+                    weights.check_game(r, l.pits, 2 * l.pits * l.seeds)?;
+                } else {
+                    return Err(Error::Unsupported(format!(
+                        "the a3c agent's network was trained for {} only",
+                        weights.layout.game_name()
+                    )));
+                }
+                Box::new(a3c::A3cAgent::new(weights, name))
+            }
             AgentSpec::Perfect(time) => match (rules, tables) {
                 (Rules::Kalah(rules), tables) => {
                     let tables = match tables {
@@ -262,6 +282,8 @@ impl fmt::Display for AgentSpec {
                 write_playout(f, playout)
             }
             AgentSpec::Perfect(t) => write!(f, "perfect:{}", format_duration(*t)),
+            AgentSpec::A3c(None) => f.write_str("a3c"),
+            AgentSpec::A3c(Some(file)) => write!(f, "a3c:{}", file.display()),
             AgentSpec::EpsGreedy(e) => write!(f, "eps-greedy:{e}"),
             AgentSpec::StudyMcts {
                 budget,
@@ -481,6 +503,12 @@ impl FromStr for AgentSpec {
                     heavy: head == "awale-heavy",
                 })
             }
+            "a3c" if rest.is_empty() => Ok(AgentSpec::A3c(None)),
+            // The file name is all after "a3c:", colons included.
+            "a3c" => match rest.join(":") {
+                file if file.is_empty() => Err(bad_spec(text, "a3c:FILE needs a file name")),
+                file => Ok(AgentSpec::A3c(Some(file.into()))),
+            },
             "" => Err(bad_spec(text, "empty agent name")),
             other => Err(bad_spec(
                 text,
@@ -611,6 +639,8 @@ mod tests {
             "max",
             "heuristic10:2:run=3",
             "heuristic10:4:w=0,0,0,1,0,0,0,0,0,0.5",
+            "a3c",
+            "a3c:weights/other.bin",
         ] {
             let spec: AgentSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -663,6 +693,7 @@ mod tests {
             "heuristic10:4:w=1,2,3,4,5,6,7,8,9,x",
             "heuristic10:4:weights=/nonexistent/weights.txt",
             "heuristic10:4:depth=3",
+            "a3c:",
         ] {
             let err = text.parse::<AgentSpec>().unwrap_err();
             assert!(err.is_usage(), "{text}: {err}");
