@@ -24,7 +24,7 @@ pub struct TrainArgs {
 #[derive(Subcommand)]
 enum TrainCommand {
     /// Train the A3C agent for Kalah(6,4) by self-play (docs/a3c.md).
-    A3c(A3cArgs),
+    A3c(Box<A3cArgs>),
     /// Draw a training curve (the CSV of `train a3c --curve`) as SVG.
     Plot(PlotArgs),
 }
@@ -155,7 +155,7 @@ fn curve_row(p: &EvalPoint) -> String {
 /// Run `mancala train`.
 pub fn run(args: TrainArgs) -> Result<ExitCode> {
     match args.what {
-        TrainCommand::A3c(a) => run_a3c(a),
+        TrainCommand::A3c(a) => run_a3c(*a),
         TrainCommand::Plot(p) => {
             let rows = train_plot::read_curve(&p.curve)?;
             write_svg(&p.out, &train_plot::curve_svg(&rows))?;
