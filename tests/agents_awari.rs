@@ -317,6 +317,9 @@ fn cli_awari_match_json_games_file_and_perfect_note() {
             "--max-plies",
             "200",
         ])
+        // No tables in this directory, whatever the work tree's db/ holds.
+        .arg("--db")
+        .arg(dir.path())
         .arg("--games-out")
         .arg(&file)
         .output()
