@@ -191,42 +191,7 @@ impl AgentSpec {
                 }
                 Box::new(a3c::A3cAgent::new(weights, name))
             }
-            AgentSpec::Perfect(time) => match (rules, tables) {
-                (Rules::Kalah(rules), tables) => {
-                    let tables = match tables {
-                        None => None,
-                        Some(Tables::Kalah(t)) => Some(t),
-                        Some(other) => return Err(other.wrong_for(rules)),
-                    };
-                    Box::new(perfect::PerfectAgent::new(rules, tables, time, name)?)
-                }
-                (Rules::Awari(game), tables) => {
-                    let tables = match tables {
-                        None => None,
-                        Some(Tables::Awari(t)) => Some(t),
-                        Some(other) => return Err(other.wrong_for(game)),
-                    };
-                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
-                }
-                (Rules::Ohvalhu, tables) => {
-                    let tables = match tables {
-                        None => None,
-                        Some(Tables::Ohvalhu(t)) => Some(t),
-                        Some(other) => return Err(other.wrong_for(rules)),
-                    };
-                    let game = crate::ohvalhu::Ohvalhu;
-                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
-                }
-                (Rules::VaiLungThlan, tables) => {
-                    let tables = match tables {
-                        None => None,
-                        Some(Tables::VaiLungThlan(t)) => Some(t),
-                        Some(other) => return Err(other.wrong_for(rules)),
-                    };
-                    let game = crate::vai_lung_thlan::VaiLungThlan;
-                    Box::new(perfect::PerfectAgent::new(game, tables, time, name)?)
-                }
-            },
+            AgentSpec::Perfect(time) => perfect::build(rules, tables, time, name)?,
         })
     }
 

@@ -93,6 +93,36 @@ pub trait PerfectPlay: Game {
     ) -> Choice;
 }
 
+/// The agent `perfect[:TIME]` for a game under `rules`, reading `tables`
+/// (tables of another game or rule set are refused,
+/// [`crate::Error::WrongTables`]).
+pub fn build(
+    rules: crate::play::state::Rules,
+    tables: Option<super::Tables>,
+    time: Duration,
+    name: String,
+) -> Result<Box<dyn Agent>> {
+    use super::Tables;
+    use crate::play::state::Rules;
+    // The tables of `$variant`, or the error for others.
+    macro_rules! agent {
+        ($game:expr, $variant:ident) => {{
+            let tables = match tables {
+                None => None,
+                Some(Tables::$variant(t)) => Some(t),
+                Some(other) => return Err(other.wrong_for($game)),
+            };
+            Box::new(PerfectAgent::new($game, tables, time, name)?)
+        }};
+    }
+    Ok(match rules {
+        Rules::Kalah(r) => agent!(r, Kalah),
+        Rules::Awari(g) => agent!(g, Awari),
+        Rules::Ohvalhu => agent!(crate::ohvalhu::Ohvalhu, Ohvalhu),
+        Rules::VaiLungThlan => agent!(crate::vai_lung_thlan::VaiLungThlan, VaiLungThlan),
+    })
+}
+
 /// The agent `perfect[:TIME]` of the game `G`.
 #[derive(Debug)]
 pub struct PerfectAgent<G: PerfectPlay> {
