@@ -103,6 +103,13 @@ fn greedy_is_algorithm_5() {
 /// Algorithm 8 written out for agent `me`: `h5` is whether the agent's
 /// latest move on the path was from its rightmost pit.
 fn reference_eval(s: &State, me: Side, h5: bool, h6: H6) -> f64 {
+    if h6 == H6::Ply && !s.is_over() && s.to_move() != me {
+        // The opponent's reply searched, Algorithm 8 after it.
+        return legal(s)
+            .into_iter()
+            .map(|pit| reference_eval(&after(s, pit), me, h5, H6::Store))
+            .fold(f64::INFINITY, f64::min);
+    }
     let own = if s.to_move() == me {
         s.mover_pits()
     } else {
@@ -150,7 +157,7 @@ fn heuristic_is_algorithm_8_searched_exactly() {
         for s in positions(game, 40, 9) {
             let me = s.to_move();
             for depth in 1..=depth_max {
-                for h6 in [H6::Store, H6::Reply] {
+                for h6 in [H6::Store, H6::Reply, H6::Ply] {
                     let got = root_values(&s, depth, Eval::Rovaris(h6));
                     for (pit, v) in got {
                         let flag = pit + 1 == s.pits_per_side();
@@ -163,6 +170,55 @@ fn heuristic_is_algorithm_8_searched_exactly() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn default_heuristic_searches_the_opponents_reply_at_the_horizon() {
+    // rovaris-heuristic:D reads H6's "look ahead of two moves" as a
+    // searched reply (H6::Ply): the value it reports for its move is
+    // Algorithm 8 after the opponent's least favourable reply where the
+    // opponent is to move at depth D, and its move is within 1% of the
+    // best. In Awari HMM1 is then a two-ply search of Algorithm 8.
+    for game in GAMES {
+        let rules = game.parse::<GameSpec>().unwrap().rules;
+        let depth_max = if game.starts_with("ohvalhu") { 2 } else { 3 };
+        for s in positions(game, 30, 11) {
+            let me = s.to_move();
+            for depth in 1..=depth_max {
+                let spec: AgentSpec = format!("rovaris-heuristic:{depth}").parse().unwrap();
+                let mut agent = spec.build(rules, None, 5).unwrap();
+                let choice = agent.choose(&s);
+                let value = |pit: usize| {
+                    let flag = pit + 1 == s.pits_per_side();
+                    reference_minimax(&after(&s, pit), depth - 1, me, flag, H6::Ply)
+                };
+                let want = value(choice.pit);
+                let got = choice.value.unwrap();
+                assert!(
+                    (got - want).abs() < 1e-9,
+                    "{game} depth {depth}: {got} v {want}"
+                );
+                let best = legal(&s)
+                    .into_iter()
+                    .map(value)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let floor = if best >= 0.0 {
+                    0.99 * best
+                } else {
+                    1.01 * best
+                };
+                assert!(
+                    want >= floor - 1e-9,
+                    "{game} depth {depth}: {want} below {floor}"
+                );
+            }
+        }
+    }
+    for s in positions("awari:6:4", 30, 12) {
+        let ply = root_values(&s, 1, Eval::Rovaris(H6::Ply));
+        let two = root_values(&s, 2, Eval::Rovaris(H6::Store));
+        assert_eq!(ply, two, "{s:?}");
     }
 }
 

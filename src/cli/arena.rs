@@ -25,7 +25,7 @@ mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations 
 or a time like 2s), perfect[:TIME] (the tables of the game in --db within their range, then a timed search \
 with table probes; default 1s per move); the Awale study's eps-greedy:E (E = chance of a random move), \
 awale-mcts:B, awale-uct:B[:c=C] and awale-heavy:B[:c=C] (B iterations a move); the five-game study's \
-rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=reply|store] and rovaris-uct:B[:playout=random|greedy|eps-greedy][:eps=E]; \
+rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=ply|reply|store] and rovaris-uct:B[:playout=random|greedy|eps-greedy][:eps=E]; \
 a3c (the shipped A3C network, Kalah(6,4) only; docs/a3c.md) or a3c:FILE (weights from `mancala train a3c`).";
 
 /// Options shared by `match` and `tournament`.

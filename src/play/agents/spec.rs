@@ -47,7 +47,7 @@ pub enum AgentSpec {
     /// `rovaris-greedy[:ties=left|right]`: the five-game study's greedy
     /// ([`rovaris`]).
     RovarisGreedy(rovaris::Ties),
-    /// `rovaris-heuristic:D[:h6=reply|store]`: the five-game study's
+    /// `rovaris-heuristic:D[:h6=ply|reply|store]`: the five-game study's
     /// heuristic minimax ([`rovaris`]).
     RovarisHeuristic {
         /// Search depth in plies.
@@ -90,7 +90,7 @@ heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], max, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
 perfect[:TIME] (TIME like 500ms or 2s), \
 eps-greedy:E, awale-mcts:BUDGET, awale-uct:BUDGET[:c=C], awale-heavy:BUDGET[:c=C], \
-rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=reply|store], rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E], \
+rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=ply|reply|store], rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E], \
 a3c[:FILE] (Kalah(6,4) only)";
 
 impl AgentSpec {
@@ -227,7 +227,8 @@ impl fmt::Display for AgentSpec {
             AgentSpec::RovarisHeuristic { depth, h6 } => {
                 write!(f, "rovaris-heuristic:{depth}")?;
                 match h6 {
-                    rovaris::H6::Reply => Ok(()),
+                    rovaris::H6::Ply => Ok(()),
+                    rovaris::H6::Reply => f.write_str(":h6=reply"),
                     rovaris::H6::Store => f.write_str(":h6=store"),
                 }
             }
@@ -404,12 +405,13 @@ impl FromStr for AgentSpec {
                 };
                 let depth = parse_depth(text, Some(depth))?;
                 let h6 = match options {
-                    [] | ["h6=reply"] => rovaris::H6::Reply,
+                    [] | ["h6=ply"] => rovaris::H6::Ply,
+                    ["h6=reply"] => rovaris::H6::Reply,
                     ["h6=store"] => rovaris::H6::Store,
                     _ => {
                         return Err(bad_spec(
                             text,
-                            "rovaris-heuristic takes one option, h6=reply or h6=store",
+                            "rovaris-heuristic takes one option, h6=ply, h6=reply or h6=store",
                         ))
                     }
                 };
