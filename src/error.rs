@@ -180,8 +180,11 @@ pub enum MemoryUse {
     TranspositionTable,
     /// Tables decoded into memory for the solver.
     TablesInMemory,
-    /// The visited set of a game graph, against its position limit.
+    /// The store (visited set and frontiers) of a game graph, against its
+    /// memory budget.
     GameGraph,
+    /// A game graph, against the limit on its positions its caller set.
+    GraphPositions,
 }
 
 /// The library's result type.

@@ -10,6 +10,7 @@ use mancala_solver::error::{Error, Result};
 use mancala_solver::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala_solver::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::tables::driver::default_memory_budget;
 use mancala_solver::tables::index::size_up_to;
 
 /// The games with a graph command.
@@ -41,7 +42,10 @@ ways.\n\n\
 Share of configurations: positions / (2 x C(2MN + 2M + 1, 2M + 1)), the number of ways to \
 put the 2MN seeds into the 2M pits and 2 stores, times the two sides to move.\n\n\
 W/L/D for South: the result of the game for South (more seeds in its store at the end, \
-fewer, or equal) with perfect play from that position.",
+fewer, or equal) with perfect play from that position.\n\n\
+Memory: the visited set and the frontiers are bitsets of one bit per configuration (3 bits \
+per configuration in all); the command refuses before any work, tables included, when that \
+is over --memory.",
     after_help = "Examples:\n  mancala graph kalah 3 2\n  mancala graph kalah 4 3 --json\n  \
 mancala graph kalah 2 6 --csv > layers.csv\n  mancala graph kalah 3 3 --plot kalah33.svg"
 )]
@@ -77,9 +81,14 @@ pub struct GraphArgs {
     /// Also draw the W/L/D shares per layer into this SVG file.
     #[arg(long, value_name = "FILE.svg", value_parser = super::render::parse_output_file)]
     plot: Option<PathBuf>,
-    /// Stop when the graph grows past this many positions (about 60 bytes each).
-    #[arg(long, default_value_t = 100_000_000)]
-    max_positions: u64,
+    /// Memory budget for the visited set and the frontiers (3 bits per
+    /// configuration, checked before any work), e.g. 8G (default: 80% of RAM).
+    #[arg(long, value_parser = super::render::parse_memory)]
+    memory: Option<u64>,
+    /// Stop with an error once the graph grows past this many positions
+    /// (default: no limit; memory is checked up front against --memory).
+    #[arg(long)]
+    max_positions: Option<u64>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -114,6 +123,8 @@ fn tables(args: &GraphArgs, k: usize) -> Result<TableSet<KalahRules>> {
 pub fn run(args: GraphArgs) -> Result<ExitCode> {
     let GraphGame::Kalah = args.game;
     graph::check_instance(args.pits, args.seeds)?;
+    let memory_budget = args.memory.unwrap_or_else(default_memory_budget);
+    graph::check_memory(args.pits, args.seeds, memory_budget)?;
     let tb = tables(&args, graph::seeds_needed(args.pits, args.seeds))?;
     let report = graph::graph(
         &GraphOptions {
@@ -122,7 +133,8 @@ pub fn run(args: GraphArgs) -> Result<ExitCode> {
             terminals: args.terminals,
             decided_leaves: !args.expand_decided,
             progress: progress::observer(args.quiet),
-            max_positions: Some(args.max_positions),
+            memory_budget,
+            max_positions: args.max_positions,
         },
         &tb,
     )?;

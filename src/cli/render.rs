@@ -86,8 +86,9 @@ pub fn error_message(e: &Error) -> String {
                     "serve the tables from their files instead (--table-memory-mb 0)"
                 }
                 MemoryUse::GameGraph => {
-                    "raise the limit with --max-positions if the machine has the memory"
+                    "raise the budget with --memory if the machine has the memory"
                 }
+                MemoryUse::GraphPositions => "raise the limit with --max-positions or leave it out",
             };
             format!("{e}: {hint}")
         }

@@ -53,10 +53,8 @@ use crate::progress::{Event, Observer};
 use crate::side::Side;
 use crate::sow::MAX_PITS;
 use crate::tables::MAX_TABLE_PITS;
-use std::collections::{BTreeMap, HashSet};
-use std::hash::BuildHasher;
+use std::collections::BTreeMap;
 use std::str::FromStr;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -64,6 +62,7 @@ use serde::Serialize;
 
 use crate::error::{Error, MemoryUse, Result};
 use crate::game::TableSet;
+use crate::kalah::graph_store::{self, AtomicBits};
 use crate::kalah::position::Position;
 use crate::kalah::rules::{self, KalahRules};
 use crate::kalah::tables::spec;
@@ -131,8 +130,13 @@ pub struct GraphOptions {
     pub decided_leaves: bool,
     /// Where progress goes (silent by default).
     pub progress: Observer,
+    /// Most bytes the enumeration's store may take ([`memory_needed`]):
+    /// [`graph`] refuses with [`Error::Memory`] before any work when the
+    /// store needs more. 80% of the machine's memory by default.
+    pub memory_budget: u64,
     /// Stop with [`Error::Memory`] once more positions than this are found
-    /// (`None`: no limit). Each position costs about 60 bytes.
+    /// (`None`, the default: no limit). The store does not grow with the
+    /// positions found (see [`memory_needed`]); this only caps the work.
     pub max_positions: Option<u64>,
 }
 
@@ -145,6 +149,7 @@ impl GraphOptions {
             terminals: Terminals::default(),
             decided_leaves: true,
             progress: Observer::silent(),
+            memory_budget: crate::tables::driver::default_memory_budget(),
             max_positions: None,
         }
     }
@@ -372,15 +377,132 @@ impl Acc {
     }
 }
 
-const SHARDS: usize = 64;
+/// Bitsets the enumeration keeps over the configurations: the visited set,
+/// the frontier being expanded and the next one.
+pub const BITSETS: u64 = 3;
+
+/// Bytes of memory the enumeration of Kalah(`pits`, `seeds`) needs for its
+/// store: [`BITSETS`] bitsets of one bit per configuration (the frontiers
+/// are bitsets too, so this is the whole store whatever the graph's shape;
+/// the tables are read through memory maps and not counted). `None` when it
+/// does not fit in 64 bits.
+pub fn memory_needed(pits: usize, seeds: usize) -> Option<u64> {
+    let bits = configurations(pits, seeds)?;
+    graph_store::AtomicBits::bytes_for(bits).checked_mul(BITSETS)
+}
+
+/// Check, before any work, that the store of Kalah(`pits`, `seeds`) fits
+/// in `budget` bytes: [`Error::Memory`] saying how much it needs otherwise.
+pub fn check_memory(pits: usize, seeds: usize, budget: u64) -> Result<()> {
+    match memory_needed(pits, seeds) {
+        Some(need) if need <= budget => Ok(()),
+        need => Err(Error::Memory {
+            message: format!(
+                "the game graph of Kalah({pits},{seeds}) needs {} of memory ({BITSETS} bits for each of its {} \
+                 configurations), over the budget of {}",
+                need.map_or("more than 2^64 bytes".to_string(), size),
+                configurations(pits, seeds).map_or("more than 2^64".to_string(), |c| c.to_string()),
+                size(budget)
+            ),
+            kind: MemoryUse::GameGraph,
+        }),
+    }
+}
+
+/// A byte count in KiB, MiB or GiB (rounded up).
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 10 << 30 => format!("{} GiB", b.div_ceil(1 << 30)),
+        b if b >= 10 << 20 => format!("{} MiB", b.div_ceil(1 << 20)),
+        b => format!("{} KiB", b.div_ceil(1 << 10)),
+    }
+}
+
+/// What one round of the enumeration found: the sums over the positions it
+/// expanded, how many new positions it discovered and the range of their
+/// ranks.
+struct Round {
+    acc: Acc,
+    new: u64,
+    lo: u64,
+    hi: u64,
+}
+
+impl Round {
+    fn empty() -> Round {
+        Round {
+            acc: Acc::default(),
+            new: 0,
+            lo: u64::MAX,
+            hi: 0,
+        }
+    }
+
+    fn merge(self, other: Round) -> Round {
+        Round {
+            acc: self.acc.merge(other.acc),
+            new: self.new + other.new,
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
+    }
+}
+
+/// Count `pos` (a position of the frontier) into `acc` and push the
+/// positions its moves lead to onto `out` (none for a leaf).
+fn expand(
+    pos: &Position,
+    opts: &GraphOptions,
+    tb: &TableSet<KalahRules>,
+    acc: &mut Acc,
+    out: &mut Vec<Position>,
+) {
+    let rules = tb.game();
+    let half = opts.pits * opts.seeds;
+    acc.positions += 1;
+    let moves = if opts.decided_leaves && is_decided(pos, half) && !pos.is_game_over(rules) {
+        acc.decided += 1;
+        0
+    } else {
+        successors(pos, rules, opts.terminals, out) as u64
+    };
+    if moves == 0 {
+        acc.terminal += u64::from(pos.is_game_over(rules));
+    } else {
+        acc.moves += moves;
+        acc.moves_sq += moves * moves;
+    }
+    match tb.value(pos) {
+        Some(v) => {
+            let south = if pos.to_move() == Side::South { v } else { -v };
+            let [p, q] = pos.stores();
+            let e = acc.layers.entry((p as u32, q as u32)).or_default();
+            e[if south > 0 {
+                0
+            } else if south < 0 {
+                1
+            } else {
+                2
+            }] += 1;
+        }
+        None => acc.missing = Some(*pos),
+    }
+}
+
+/// Words of a frontier bitset scanned as one piece of parallel work.
+const WORDS_PER_TASK: usize = 256;
 
 /// Enumerate the game graph of Kalah(`opts.pits`, `opts.seeds`) under the
 /// rules of `tb`, valuing every position from `tb`.
 ///
-/// The enumeration runs breadth-first, one single move per round; each
-/// round's frontier is expanded in parallel (rayon) and new positions are
-/// recognised in a sharded concurrent set. `tb` must hold the
-/// `opts.pits`-pit tables up to [`seeds_needed`] seeds.
+/// The enumeration runs breadth-first, one single move per round. Every
+/// configuration has a dense rank ([`graph_store::ConfigIndex`]); the
+/// visited set, the frontier being expanded and the next frontier are
+/// bitsets of one bit per configuration ([`memory_needed`], checked against
+/// [`GraphOptions::memory_budget`] before any work). Each round scans the
+/// frontier's words in parallel (rayon) and sets the bits of new positions
+/// with atomic `fetch_or`. `tb` must hold the `opts.pits`-pit tables up to
+/// [`seeds_needed`] seeds.
 pub fn graph(opts: &GraphOptions, tb: &TableSet<KalahRules>) -> Result<GraphReport> {
     let (m, n) = (opts.pits, opts.seeds);
     check_instance(m, n)?;
@@ -392,102 +514,82 @@ pub fn graph(opts: &GraphOptions, tb: &TableSet<KalahRules>) -> Result<GraphRepo
             table: spec(rules, m, need).label(),
         });
     }
+    check_memory(m, n, opts.memory_budget)?;
     let started = Instant::now();
+    let index = graph_store::ConfigIndex::new(m, n)?;
     let start = Position::start(m, n)?;
     let start_value = tb.value(&start).expect("tables cover the start");
-    let half = m * n;
     let progress = &opts.progress;
+    let visited = AtomicBits::new(index.count())?;
+    let mut frontier = AtomicBits::new(index.count())?;
+    let mut next = AtomicBits::new(index.count())?;
     progress.event(&Event::Start {
         stage: "Kalah graph",
         total: None,
     });
-    let hasher = std::collections::hash_map::RandomState::new();
-    let shards: Vec<Mutex<HashSet<Position>>> =
-        (0..SHARDS).map(|_| Mutex::new(HashSet::new())).collect();
-    let shard_of = |p: &Position| (hasher.hash_one(p) as usize) % SHARDS;
-    shards[shard_of(&start)].lock().expect("lock").insert(start);
-    let mut frontier = vec![start];
+    let first = index.rank(&start);
+    visited.insert(first);
+    frontier.insert(first);
+    // The frontier's bits lie in the words lo..=hi (none when empty).
+    let mut range = Some((first / 64, first / 64));
     let mut total = Acc::default();
     let mut depth = 0;
-    while !frontier.is_empty() {
-        let (acc, next) = frontier
-            .par_iter()
+    while let Some((lo, hi)) = range {
+        let words = &mut frontier.words_mut()[lo as usize..=hi as usize];
+        let round = words
+            .par_chunks_mut(WORDS_PER_TASK)
+            .enumerate()
             .fold(
-                || (Acc::default(), Vec::new(), Vec::new()),
-                |(mut acc, mut next, mut buf), pos| {
-                    buf.clear();
-                    acc.positions += 1;
-                    let moves =
-                        if opts.decided_leaves && is_decided(pos, half) && !pos.is_game_over(rules)
-                        {
-                            acc.decided += 1;
-                            0
-                        } else {
-                            successors(pos, rules, opts.terminals, &mut buf) as u64
-                        };
-                    if moves == 0 {
-                        acc.terminal += u64::from(pos.is_game_over(rules));
-                    } else {
-                        acc.moves += moves;
-                        acc.moves_sq += moves * moves;
-                    }
-                    match tb.value(pos) {
-                        Some(v) => {
-                            let south = if pos.to_move() == Side::South { v } else { -v };
-                            let [p, q] = pos.stores();
-                            let e = acc.layers.entry((p as u32, q as u32)).or_default();
-                            e[if south > 0 {
-                                0
-                            } else if south < 0 {
-                                1
-                            } else {
-                                2
-                            }] += 1;
-                        }
-                        None => acc.missing = Some(*pos),
-                    }
-                    for child in buf.drain(..) {
-                        if shards[shard_of(&child)].lock().expect("lock").insert(child) {
-                            next.push(child);
+                || (Round::empty(), Vec::new()),
+                |(mut round, mut buf), (chunk, ws)| {
+                    let first_word = lo as usize + chunk * WORDS_PER_TASK;
+                    for (i, w) in ws.iter_mut().enumerate() {
+                        let bits = std::mem::take(w.get_mut());
+                        for r in graph_store::word_elements(first_word + i, bits) {
+                            let pos = index.unrank(r);
+                            buf.clear();
+                            expand(&pos, opts, tb, &mut round.acc, &mut buf);
+                            for child in &buf {
+                                let c = index.rank(child);
+                                if visited.insert(c) {
+                                    next.insert(c);
+                                    round.new += 1;
+                                    round.lo = round.lo.min(c);
+                                    round.hi = round.hi.max(c);
+                                }
+                            }
                         }
                     }
-                    (acc, next, buf)
+                    (round, buf)
                 },
             )
-            .map(|(acc, next, _)| (acc, next))
-            .reduce(
-                || (Acc::default(), Vec::new()),
-                |(a, mut na), (b, nb)| {
-                    na.extend(nb);
-                    (a.merge(b), na)
-                },
-            );
-        total = total.merge(acc);
+            .map(|(round, _)| round)
+            .reduce(Round::empty, Round::merge);
+        total = total.merge(round.acc);
         if let Some(pos) = total.missing {
             return Err(Error::MissingTable {
                 path: spec(rules, m, pos.active_seeds()).path(tb.dir()),
                 table: spec(rules, m, pos.active_seeds()).label(),
             });
         }
-        if !next.is_empty() {
+        if round.new > 0 {
             depth += 1;
         }
-        let found = total.positions + next.len() as u64;
-        if opts.max_positions.is_some_and(|max| found > max) {
+        let found = total.positions + round.new;
+        if let Some(max) = opts.max_positions.filter(|&max| found > max) {
             progress.event(&Event::Finish);
             return Err(Error::Memory {
                 message: format!(
-                    "the game graph of Kalah({m},{n}) has at least {found} positions, over the limit of {} \
-                     (about 60 bytes of memory per position)",
-                    opts.max_positions.unwrap_or_default()
+                    "the game graph of Kalah({m},{n}) has at least {found} positions, over the limit of {max}"
                 ),
-                kind: MemoryUse::GameGraph,
+                kind: MemoryUse::GraphPositions,
             });
         }
-        frontier = next;
+        std::mem::swap(&mut frontier, &mut next);
+        range = (round.new > 0).then_some((round.lo / 64, round.hi / 64));
         progress.advance(total.positions);
         progress.event(&Event::Phase {
-            what: &format!("depth {depth}, frontier {}", frontier.len()),
+            what: &format!("depth {depth}, frontier {}", round.new),
         });
     }
     progress.event(&Event::Finish);

@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod graph;
+pub mod graph_store;
 pub mod packed;
 pub mod position;
 pub mod reference;
