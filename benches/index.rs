@@ -67,6 +67,7 @@ fn lookup(c: &mut Criterion) {
         max_seeds: k,
         threads: None,
         memory_budget: 1 << 34,
+        group_bytes: None,
         progress: Default::default(),
     })
     .unwrap();

@@ -36,6 +36,7 @@ fn tables() -> Arc<TableSet<KalahRules>> {
             max_seeds: TABLE_SEEDS,
             threads: None,
             memory_budget: 1 << 32,
+            group_bytes: None,
             progress: Default::default(),
         })
         .unwrap();

@@ -445,6 +445,7 @@ fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, Tabl
         max_seeds: k,
         threads: None,
         memory_budget: 4 << 30,
+        group_bytes: None,
         progress: Default::default(),
     })
     .unwrap();

@@ -16,6 +16,7 @@ fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, 
         max_seeds,
         threads: Some(threads),
         memory_budget: 8 << 30,
+        group_bytes: None,
         progress: Default::default(),
     })
     .unwrap();

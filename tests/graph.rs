@@ -44,6 +44,7 @@ fn tables(m: usize, n: usize) -> TableSet<KalahRules> {
         max_seeds: k,
         threads: None,
         memory_budget: 1 << 34,
+        group_bytes: None,
         progress: Default::default(),
     })
     .unwrap();

@@ -26,6 +26,7 @@ fn build(
         max_seeds,
         threads: None,
         memory_budget: 1 << 34,
+        group_bytes: None,
         progress: Default::default(),
     })
     .unwrap();

@@ -157,7 +157,12 @@ impl Game for AwariGame {
         })
     }
 
-    fn build_memory(self, pits: usize, max_seeds: usize) -> Result<u64> {
+    fn build_memory(
+        self,
+        pits: usize,
+        max_seeds: usize,
+        _limits: &crate::tables::driver::BuildLimits,
+    ) -> Result<u64> {
         crate::awari::build::check_awari_build(self, pits, max_seeds)
     }
 

@@ -39,6 +39,11 @@ pub struct BuildArgs {
     /// Memory budget, e.g. 8G (default: 80% of RAM).
     #[arg(long, value_parser = render::parse_memory)]
     pub memory: Option<u64>,
+    /// Most memory for the shares of one group of a table (Kalah), e.g.
+    /// 2G: a larger table is built in groups of blocks, each saved to a
+    /// partial file, then assembled (default: as the memory budget allows).
+    #[arg(long, value_parser = render::parse_memory)]
+    pub group_size: Option<u64>,
     /// Print a JSON report on stdout.
     #[arg(long)]
     pub json: bool,
@@ -63,6 +68,7 @@ fn run_game<G: Game>(game: G, args: &BuildArgs) -> Result<ExitCode> {
         max_seeds: args.max_seeds,
         threads: args.threads,
         memory_budget: args.memory.unwrap_or_else(default_memory_budget),
+        group_bytes: args.group_size,
         progress: progress::observer(false),
     };
     check_build(&opts)?;

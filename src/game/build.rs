@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::game::TableSet;
 use crate::progress::Observer;
-use crate::tables::driver::{run_build, BuildReport, Job};
+use crate::tables::driver::{run_build, BuildLimits, BuildReport, Job};
 use crate::tables::index::MAX_INDEX_SEEDS;
 
 /// What to build.
@@ -25,6 +25,10 @@ pub struct BuildOptions<G: Game> {
     pub threads: Option<usize>,
     /// Most bytes of memory the build may use.
     pub memory_budget: u64,
+    /// Most bytes of one-byte shares held at once while one table is built
+    /// (`None`: as many as the budget allows; see
+    /// [`crate::tables::driver::BuildLimits`]).
+    pub group_bytes: Option<u64>,
     /// Where progress goes (silent by default).
     pub progress: Observer,
 }
@@ -39,7 +43,15 @@ pub fn check_build<G: Game>(opts: &BuildOptions<G>) -> Result<u64> {
             opts.max_seeds
         )));
     }
-    opts.game.build_memory(opts.pits, opts.max_seeds)
+    opts.game
+        .build_memory(opts.pits, opts.max_seeds, &limits(opts))
+}
+
+fn limits<G: Game>(opts: &BuildOptions<G>) -> BuildLimits {
+    BuildLimits {
+        memory_budget: opts.memory_budget,
+        group_bytes: opts.group_bytes,
+    }
 }
 
 /// Build (or finish building) the tables described by `opts`.
@@ -78,7 +90,7 @@ pub fn build<G: Game>(opts: &BuildOptions<G>) -> Result<BuildReport> {
         &job,
         &mut set,
         |k| specs[k],
-        |set, k| G::build_layer(set, k, &opts.progress),
+        |set, k| G::build_table(set, k, &opts.dir, &limits(opts), &opts.progress),
         TableSet::push,
     )
 }

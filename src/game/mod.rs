@@ -15,6 +15,7 @@
 use std::fmt;
 use std::hash::Hash;
 use std::ops::RangeInclusive;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -23,6 +24,8 @@ use crate::family::Rules;
 use crate::progress::Observer;
 use crate::side::Side;
 use crate::sow::MAX_PITS;
+use crate::tables::driver::BuildLimits;
+use crate::tables::{write_table, WriteInfo};
 
 pub mod build;
 pub mod set;
@@ -224,10 +227,24 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     fn principal_variation(set: &TableSet<Self>, pos: &Self::Position) -> Option<Line>;
 
     /// Check that tables for 1..=`max_seeds` seeds of `pits` pits can be
-    /// built; the estimated peak memory in bytes.
-    fn build_memory(self, pits: usize, max_seeds: usize) -> Result<u64>;
+    /// built within `limits`; the estimated peak memory in bytes.
+    fn build_memory(self, pits: usize, max_seeds: usize, limits: &BuildLimits) -> Result<u64>;
     /// The shares of table `k` given the finished smaller tables in `set`.
     fn build_layer(set: &TableSet<Self>, k: usize, progress: &Observer) -> Result<Vec<u8>>;
+    /// Build table `k` given the finished smaller tables in `set` and write
+    /// it atomically into `dir`, within `limits` (the caller holds the
+    /// table's lock). By default [`Game::build_layer`], then the writer.
+    fn build_table(
+        set: &TableSet<Self>,
+        k: usize,
+        dir: &Path,
+        limits: &BuildLimits,
+        progress: &Observer,
+    ) -> Result<WriteInfo> {
+        let _ = limits;
+        let shares = Self::build_layer(set, k, progress)?;
+        write_table(dir, set.spec(k), &shares)
+    }
 
     /// Table `k`'s entry `index` re-derived from its children: the
     /// position in notation, the stored value and the derived one.

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::game::build::{build, BuildOptions};
 use crate::game::{Game, Line, MoveValue};
 use crate::progress::{Event, Observer};
-use crate::tables::driver::default_memory_budget;
+use crate::tables::driver::{default_memory_budget, BuildLimits};
 use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::tables::{Table, TableSpec};
 
@@ -143,7 +143,11 @@ impl<G: Game> TableSet<G> {
             reason,
         };
         let gib = |bytes: u64| bytes as f64 / (1u64 << 30) as f64;
-        match game.build_memory(pits, seeds) {
+        let limits = BuildLimits {
+            memory_budget: settings.memory_budget,
+            group_bytes: None,
+        };
+        match game.build_memory(pits, seeds, &limits) {
             Err(Error::Memory { message, .. }) => return Err(beyond(message)),
             Err(e) => return Err(e),
             Ok(peak) if peak > settings.memory_budget => {
@@ -180,6 +184,7 @@ impl<G: Game> TableSet<G> {
             max_seeds: seeds,
             threads: settings.threads,
             memory_budget: settings.memory_budget,
+            group_bytes: None,
             progress: settings.progress.clone(),
         })?;
         TableSet::open_available(dir, game, pits)

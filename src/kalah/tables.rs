@@ -196,12 +196,27 @@ impl Game for KalahRules {
         })
     }
 
-    fn build_memory(self, pits: usize, max_seeds: usize) -> Result<u64> {
-        crate::kalah::build::estimate_peak_memory(self, pits, max_seeds)
+    fn build_memory(
+        self,
+        pits: usize,
+        max_seeds: usize,
+        limits: &crate::tables::driver::BuildLimits,
+    ) -> Result<u64> {
+        crate::kalah::partition::estimate_peak_memory(self, pits, max_seeds, limits)
+    }
+
+    fn build_table(
+        set: &TableSet<Self>,
+        k: usize,
+        dir: &std::path::Path,
+        limits: &crate::tables::driver::BuildLimits,
+        progress: &Observer,
+    ) -> Result<crate::tables::WriteInfo> {
+        crate::kalah::partition::build_table(set, k, dir, limits, progress)
     }
 
     fn build_layer(set: &TableSet<Self>, k: usize, progress: &Observer) -> Result<Vec<u8>> {
-        crate::kalah::build::build_layer(set, k, progress)
+        crate::kalah::build::build_layer(set, k, &[], progress)
     }
 
     fn check_entry(set: &TableSet<Self>, k: usize, index: u64) -> (String, i32, i32) {

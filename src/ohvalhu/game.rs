@@ -168,7 +168,12 @@ impl Game for Ohvalhu {
         })
     }
 
-    fn build_memory(self, pits: usize, max_seeds: usize) -> Result<u64> {
+    fn build_memory(
+        self,
+        pits: usize,
+        max_seeds: usize,
+        _limits: &crate::tables::driver::BuildLimits,
+    ) -> Result<u64> {
         crate::ohvalhu::build::estimate_peak_memory(pits, max_seeds)
     }
 

@@ -8,7 +8,20 @@ use std::time::Instant;
 use crate::error::{Error, MemoryUse, Result};
 use crate::progress::{Event, Observer};
 use crate::tables::lock::{temporary_prefix, TableLock};
-use crate::tables::{write_table, Table, TableSpec};
+use crate::tables::partial::partial_prefix;
+use crate::tables::{Table, TableSpec, WriteInfo};
+
+/// What limits the memory of a build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildLimits {
+    /// Most bytes of memory the build may use.
+    pub memory_budget: u64,
+    /// Most bytes of one-byte shares held at once while one table is built
+    /// (`None`: as many as the budget allows). Builders that can build a
+    /// table in parts (Kalah) split larger tables into groups of blocks
+    /// and assemble the file from the groups' partial files.
+    pub group_bytes: Option<u64>,
+}
 
 /// What happened to one table.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -79,14 +92,14 @@ pub(crate) struct Job<'a> {
 }
 
 /// Run `job`: for every seed count, keep the table on disk when it opens
-/// and checks, else compute its shares with `layer` (given the finished
-/// smaller tables in `tb`) on the job's thread pool, write it atomically,
-/// reopen it, and `push` it onto `tb`.
+/// and checks, else build and write it atomically with `layer` (given the
+/// finished smaller tables in `tb`) on the job's thread pool, under the
+/// table's lock, reopen it, and `push` it onto `tb`.
 pub(crate) fn run_build<T: Sync>(
     job: &Job,
     tb: &mut T,
     spec: impl Fn(usize) -> TableSpec,
-    layer: impl Fn(&T, usize) -> Result<Vec<u8>> + Sync,
+    layer: impl Fn(&T, usize) -> Result<WriteInfo> + Sync,
     push: impl Fn(&mut T, Table),
 ) -> Result<BuildReport> {
     if job.peak > job.memory_budget {
@@ -123,13 +136,16 @@ pub(crate) fn run_build<T: Sync>(
     for k in 1..=job.max_seeds {
         let s = spec(k);
         if let Ok(t) = Table::open(job.dir, s) {
+            let (tmp, part) = (temporary_prefix(s), partial_prefix(s));
             if leftovers
                 .iter()
-                .any(|n| n.starts_with(&temporary_prefix(s)))
+                .any(|n| n.starts_with(&tmp) || n.starts_with(&part))
             {
-                // A dead builder's temporary beside a sound table.
+                // A dead builder's temporary or partial files beside a
+                // sound table.
                 if let Some(lock) = TableLock::try_acquire(job.dir, s)? {
                     lock.remove_temporaries(job.dir, s);
+                    remove_partials(job.dir, s);
                 }
             }
             reports.push(found(&t, k));
@@ -155,9 +171,7 @@ pub(crate) fn run_build<T: Sync>(
         lock.remove_temporaries(job.dir, s);
         let start = Instant::now();
         let finished: &T = tb;
-        let shares = pool.install(|| layer(finished, k))?;
-        let info = write_table(job.dir, s, &shares)?;
-        drop(shares);
+        let info = pool.install(|| layer(finished, k))?;
         let t = Table::open(job.dir, s)?;
         drop(lock);
         let seconds = start.elapsed().as_secs_f64();
@@ -194,6 +208,17 @@ fn temporaries(dir: &Path) -> Vec<String> {
     entries
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.') && n.contains(".tbl.tmp-"))
+        .filter(|n| n.starts_with('.') && (n.contains(".tbl.tmp-") || n.contains(".tbl.part-")))
         .collect()
+}
+
+/// Remove the partial files of `spec`'s table from `dir` (the caller holds
+/// the table's lock).
+pub(crate) fn remove_partials(dir: &Path, spec: TableSpec) {
+    let prefix = partial_prefix(spec);
+    for name in temporaries(dir) {
+        if name.starts_with(&prefix) {
+            let _ = std::fs::remove_file(dir.join(name));
+        }
+    }
 }

@@ -8,6 +8,7 @@ pub mod format;
 pub mod index;
 pub mod lock;
 mod memory;
+pub mod partial;
 pub mod reader;
 pub mod spec;
 pub mod writer;
@@ -15,7 +16,7 @@ pub mod writer;
 pub use format::prefetch;
 pub use reader::Table;
 pub use spec::TableSpec;
-pub use writer::{write_table, WriteInfo};
+pub use writer::{write_table, TableWriter, WriteInfo};
 
 /// Largest number of pits per side for tables and the solver.
 pub const MAX_TABLE_PITS: usize = 6;

@@ -1,7 +1,7 @@
 //! Writing table files atomically (format in [`super::format`]).
 
 use std::fs::{self, File};
-use std::io::Write;
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use super::format::*;
@@ -20,90 +20,252 @@ pub struct WriteInfo {
 /// temporary file in the same directory, synced, then renamed over the
 /// final name.
 pub fn write_table(dir: &Path, spec: TableSpec, shares: &[u8]) -> Result<WriteInfo> {
-    let indexer = spec.indexer()?;
-    assert_eq!(
-        shares.len() as u64,
-        indexer.count(),
-        "one share per position"
-    );
-    let max_share = spec.game.max_share(spec.seeds);
-    assert!(max_share < MAX_RADIX, "shares up to {max_share} do not fit");
-    let count = shares.len() as u64;
-    // First pass: each chunk's base and radix, and where its codes start.
-    let mut directory: Vec<u64> = Vec::with_capacity(shares.len() / CHUNK + 2);
-    let mut total_bits = 0u64;
-    for chunk in shares.chunks(CHUNK) {
-        let lo = *chunk.iter().min().unwrap() as usize;
-        let hi = *chunk.iter().max().unwrap() as usize;
-        assert!(hi <= max_share, "share {hi} above {max_share}");
-        let radix = hi - lo + 1;
-        directory.push(total_bits << 16 | (radix as u64) << 8 | lo as u64);
-        total_bits += group_bits(chunk.len() as u64, radix);
+    let mut w = TableWriter::create(dir, spec)?;
+    w.push(shares)?;
+    w.finish()
+}
+
+/// Encodes shares, chunk by chunk, into the body of a table file (codes,
+/// padding, chunk directory: see [`super::format`]), streaming it to `out`
+/// with its CRC-32. Chunks are cut every [`CHUNK`] shares, or early by
+/// [`Encoder::end_chunk`]. Memory: the directory (8 bytes a chunk) and one
+/// chunk.
+pub(crate) struct Encoder<W: Write> {
+    out: W,
+    crc: crc32fast::Hasher,
+    max_share: usize,
+    directory: Vec<u64>,
+    total_bits: u64,
+    /// Code bits not yet written (fewer than 8 after each group).
+    acc: u64,
+    acc_bits: u32,
+    chunk: Vec<u8>,
+    buf: Vec<u8>,
+    shares: u64,
+}
+
+impl<W: Write> Encoder<W> {
+    /// An encoder of shares up to `max_share`, writing to `out`.
+    pub(crate) fn new(out: W, max_share: usize) -> Encoder<W> {
+        assert!(max_share < MAX_RADIX, "shares up to {max_share} do not fit");
+        Encoder {
+            out,
+            crc: crc32fast::Hasher::new(),
+            max_share,
+            directory: Vec::new(),
+            total_bits: 0,
+            acc: 0,
+            acc_bits: 0,
+            chunk: Vec::with_capacity(CHUNK),
+            buf: Vec::with_capacity(1 << 16),
+            shares: 0,
+        }
     }
-    directory.push(total_bits << 16);
-    let code_bytes = (total_bits.div_ceil(8) + CODE_PADDING).div_ceil(8) * 8;
-    let (directory_offset, file_len) = layout_of(count, code_bytes);
-    // Second pass: the digits, `digits` per group, digit d worth radix^d.
-    let mut body = vec![0u8; (file_len - HEADER_LEN as u64) as usize];
-    for (chunk, &entry) in shares.chunks(CHUNK).zip(&directory) {
-        let (mut bit, radix, base) = (entry >> 16, (entry >> 8) as u8 as usize, entry as u8);
+
+    /// Add shares to the stream.
+    pub(crate) fn push(&mut self, mut shares: &[u8]) -> std::io::Result<()> {
+        while !shares.is_empty() {
+            let take = (CHUNK - self.chunk.len()).min(shares.len());
+            self.chunk.extend_from_slice(&shares[..take]);
+            shares = &shares[take..];
+            if self.chunk.len() == CHUNK {
+                self.end_chunk()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Encode the shares pushed since the last chunk as one chunk (a short
+    /// one unless [`CHUNK`] of them are waiting).
+    pub(crate) fn end_chunk(&mut self) -> std::io::Result<()> {
+        if self.chunk.is_empty() {
+            return Ok(());
+        }
+        let lo = *self.chunk.iter().min().unwrap() as usize;
+        let hi = *self.chunk.iter().max().unwrap() as usize;
+        assert!(hi <= self.max_share, "share {hi} above {}", self.max_share);
+        let radix = hi - lo + 1;
+        self.directory
+            .push(self.total_bits << 16 | (radix as u64) << 8 | lo as u64);
         let packing = &RADIX[radix];
-        for group in chunk.chunks(packing.digits as usize) {
+        for group in self.chunk.chunks(packing.digits as usize) {
             let x = group
                 .iter()
                 .rev()
-                .fold(0u64, |x, &j| x * radix as u64 + (j - base) as u64);
-            let at = (bit / 8) as usize;
-            let mut w = u64::from_le_bytes(body[at..at + 8].try_into().unwrap());
-            w |= x << (bit % 8);
-            body[at..at + 8].copy_from_slice(&w.to_le_bytes());
-            bit += packing.bits as u64;
+                .fold(0u64, |x, &j| x * radix as u64 + (j as usize - lo) as u64);
+            self.acc |= x << self.acc_bits;
+            self.acc_bits += packing.bits;
+            self.total_bits += packing.bits as u64;
+            while self.acc_bits >= 8 {
+                self.buf.push(self.acc as u8);
+                self.acc >>= 8;
+                self.acc_bits -= 8;
+            }
         }
+        self.shares += self.chunk.len() as u64;
+        self.chunk.clear();
+        if self.buf.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(())
     }
-    let dir_at = (directory_offset - HEADER_LEN as u64) as usize;
-    for (i, d) in directory.iter().enumerate() {
-        body[dir_at + 8 * i..dir_at + 8 * i + 8].copy_from_slice(&d.to_le_bytes());
-    }
-    let mut header = [0u8; HEADER_LEN];
-    header[..8].copy_from_slice(&MAGIC);
-    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header[12] = spec.game.game_id();
-    header[13] = spec.game.rules_id();
-    header[14] = spec.pits as u8;
-    header[15] = spec.seeds as u8;
-    header[16] = indexer.layout().id();
-    header[17] = ENCODING_RADIX;
-    header[19] = CHUNK_BITS as u8;
-    header[24..32].copy_from_slice(&count.to_le_bytes());
-    header[32..40].copy_from_slice(&code_bytes.to_le_bytes());
-    header[40..48].copy_from_slice(&directory_offset.to_le_bytes());
-    header[56..60].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
-    let hcrc = crc32fast::hash(&header[..60]);
-    header[60..64].copy_from_slice(&hcrc.to_le_bytes());
 
-    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let path = spec.path(dir);
-    // Unique to this process and this write (the lock of the table, taken
-    // by the build driver, keeps other processes off the table).
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let tmp = dir.join(format!(
-        "{}{}-{}",
-        super::lock::temporary_prefix(spec),
-        std::process::id(),
-        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(&header)?;
-        f.write_all(&body)?;
-        f.sync_all()?;
-        fs::rename(&tmp, &path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(Error::io(&path, e));
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.crc.update(&self.buf);
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
     }
-    Ok(WriteInfo { bytes: file_len })
+
+    /// End the stream: the last codes, the padding and the directory. The
+    /// sink, the number of shares, the bytes of codes (padding included)
+    /// and the CRC-32 of the body.
+    pub(crate) fn finish(mut self) -> std::io::Result<(W, u64, u64, u32)> {
+        self.end_chunk()?;
+        if self.acc_bits > 0 {
+            self.buf.push(self.acc as u8);
+        }
+        let code_bytes = (self.total_bits.div_ceil(8) + CODE_PADDING).div_ceil(8) * 8;
+        let written = self.total_bits.div_ceil(8);
+        self.buf
+            .resize(self.buf.len() + (code_bytes - written) as usize, 0);
+        self.directory.push(self.total_bits << 16);
+        for i in 0..self.directory.len() {
+            let d = self.directory[i];
+            self.buf.extend_from_slice(&d.to_le_bytes());
+            if self.buf.len() >= 1 << 16 {
+                self.flush()?;
+            }
+        }
+        self.flush()?;
+        Ok((self.out, self.shares, code_bytes, self.crc.finalize()))
+    }
+}
+
+/// Write `body` (the encoder's output) under `header` to `path`
+/// atomically: the temporary file `tmp` in the same directory, synced, then
+/// renamed. `fill` streams the body and returns the header to write first.
+pub(crate) fn write_atomically(
+    path: &Path,
+    tmp: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> Result<[u8; HEADER_LEN]>,
+) -> Result<()> {
+    let result = (|| {
+        let mut f =
+            BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(|e| Error::io(tmp, e))?);
+        f.write_all(&[0u8; HEADER_LEN])
+            .map_err(|e| Error::io(tmp, e))?;
+        let header = fill(&mut f)?;
+        let mut f = f.into_inner().map_err(|e| Error::io(tmp, e.into_error()))?;
+        let io = (|| {
+            f.seek(SeekFrom::Start(0))?;
+            f.write_all(&header)?;
+            f.sync_all()?;
+            fs::rename(tmp, path)
+        })();
+        io.map_err(|e| Error::io(path, e))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(tmp);
+    }
+    result
+}
+
+/// A table file being written: shares are pushed in index order and
+/// encoded as they come, so that a table can be assembled from parts
+/// without holding its shares.
+pub struct TableWriter {
+    spec: TableSpec,
+    path: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    encoder: Encoder<BufWriter<File>>,
+    count: u64,
+}
+
+impl TableWriter {
+    /// Start writing the table for `spec` into `dir` (a temporary file,
+    /// renamed by [`TableWriter::finish`]).
+    pub fn create(dir: &Path, spec: TableSpec) -> Result<TableWriter> {
+        let count = spec.indexer()?.count();
+        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let path = spec.path(dir);
+        // Unique to this process and this write (the lock of the table, taken
+        // by the build driver, keeps other processes off the table).
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let tmp = dir.join(format!(
+            "{}{}-{}",
+            super::lock::temporary_prefix(spec),
+            std::process::id(),
+            WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let mut f =
+            BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(|e| Error::io(&tmp, e))?);
+        let started = f.write_all(&[0u8; HEADER_LEN]);
+        let encoder = Encoder::new(f, spec.game.max_share(spec.seeds));
+        let w = TableWriter {
+            spec,
+            path,
+            tmp,
+            encoder,
+            count,
+        };
+        started.map_err(|e| w.fail(e))?;
+        Ok(w)
+    }
+
+    fn fail(&self, e: std::io::Error) -> Error {
+        let _ = fs::remove_file(&self.tmp);
+        Error::io(&self.path, e)
+    }
+
+    /// Add the shares of the next positions, in index order.
+    pub fn push(&mut self, shares: &[u8]) -> Result<()> {
+        self.encoder.push(shares).map_err(|e| self.fail(e))
+    }
+
+    /// Write the directory and the header, sync, and rename the file to its
+    /// final name. All the table's positions must have been pushed.
+    pub fn finish(self) -> Result<WriteInfo> {
+        let TableWriter {
+            spec,
+            path,
+            tmp,
+            encoder,
+            count,
+        } = self;
+        let fail = |e: std::io::Error| {
+            let _ = fs::remove_file(&tmp);
+            Error::io(&path, e)
+        };
+        let (out, shares, code_bytes, crc) = encoder.finish().map_err(fail)?;
+        assert_eq!(shares, count, "one share per position");
+        let (directory_offset, file_len) = layout_of(count, code_bytes);
+        let mut header = [0u8; HEADER_LEN];
+        header[..8].copy_from_slice(&MAGIC);
+        header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        header[12] = spec.game.game_id();
+        header[13] = spec.game.rules_id();
+        header[14] = spec.pits as u8;
+        header[15] = spec.seeds as u8;
+        header[16] = spec.game.layout().id();
+        header[17] = ENCODING_RADIX;
+        header[19] = CHUNK_BITS as u8;
+        header[24..32].copy_from_slice(&count.to_le_bytes());
+        header[32..40].copy_from_slice(&code_bytes.to_le_bytes());
+        header[40..48].copy_from_slice(&directory_offset.to_le_bytes());
+        header[56..60].copy_from_slice(&crc.to_le_bytes());
+        let hcrc = crc32fast::hash(&header[..60]);
+        header[60..64].copy_from_slice(&hcrc.to_le_bytes());
+        let result = (|| {
+            let mut f = out.into_inner().map_err(|e| e.into_error())?;
+            f.seek(SeekFrom::Start(0))?;
+            f.write_all(&header)?;
+            f.sync_all()?;
+            fs::rename(&tmp, &path)
+        })();
+        result.map_err(fail)?;
+        Ok(WriteInfo { bytes: file_len })
+    }
 }
 
 #[cfg(test)]

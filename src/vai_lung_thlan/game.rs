@@ -335,7 +335,12 @@ impl Game for VaiLungThlan {
         })
     }
 
-    fn build_memory(self, pits: usize, max_seeds: usize) -> Result<u64> {
+    fn build_memory(
+        self,
+        pits: usize,
+        max_seeds: usize,
+        _limits: &crate::tables::driver::BuildLimits,
+    ) -> Result<u64> {
         crate::vai_lung_thlan::build::estimate_peak_memory(pits, max_seeds)
     }
 

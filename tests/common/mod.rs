@@ -62,6 +62,7 @@ pub fn kalah_tables(
         max_seeds,
         threads: None,
         memory_budget: 1 << 33,
+        group_bytes: None,
         progress: Default::default(),
     })
     .unwrap();
