@@ -121,6 +121,24 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A checkpoint file of a solve cannot be used: not a checkpoint,
+    /// damaged (checksum, truncated, undecodable) or of another version.
+    #[error("checkpoint {path} is unusable: {reason}")]
+    BadCheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A checkpoint was made for another solve (position, rules, board
+    /// width or tables) than the one asked to resume it.
+    #[error("the checkpoint was made for {saved}, not {asked}")]
+    WrongCheckpoint {
+        /// What the checkpoint is for.
+        saved: String,
+        /// What the solve asked for.
+        asked: String,
+    },
     /// An operating-system error on a file.
     #[error("{path}: {source}")]
     Io {

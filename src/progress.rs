@@ -124,6 +124,26 @@ pub enum Event<'a> {
         /// Nodes per second over the last second.
         rate: f64,
     },
+    /// A solve saved a checkpoint.
+    CheckpointSaved {
+        /// Why: `periodic`, `stopped` or `finished`.
+        reason: &'a str,
+        /// Transposition-table entries in it.
+        entries: u64,
+        /// Bytes written.
+        bytes: u64,
+        /// Seconds spent copying the transposition table while the search
+        /// went on.
+        snapshot_seconds: f64,
+        /// Seconds spent compressing and writing it.
+        write_seconds: f64,
+    },
+    /// A solve could not save a checkpoint (it goes on, or returns, all
+    /// the same).
+    CheckpointFailed {
+        /// What went wrong.
+        error: &'a Error,
+    },
 }
 
 /// Receives [`Event`]s. Implemented for every `Fn(&Event) + Send + Sync`.

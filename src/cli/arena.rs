@@ -1,11 +1,11 @@
 //! `mancala match`, `mancala tournament` and `mancala play --vs`: agents
 //! against each other and against a person.
 
+use super::games_out::GamesOut;
 use super::{progress, render};
 use mancala_solver::side::side_index;
 use mancala_solver::side::Side;
-use std::fs::File;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -80,7 +80,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub arena: ArenaArgs,
     /// Write one JSON record per game (one per line) to this file: moves in the
-    /// published notation, result, times, and the `mancala play` command that replays it.
+    /// published notation, result, times, and the `mancala play` command that replays it
+    /// (zstd-compressed when the name ends in .zst; read it with `zstd -dc FILE`).
     #[arg(long, value_parser = render::parse_output_file)]
     pub games_out: Option<PathBuf>,
 }
@@ -95,6 +96,11 @@ pub struct TournamentArgs {
     pub agents: Vec<String>,
     #[command(flatten)]
     pub arena: ArenaArgs,
+    /// Write one JSON record per game of every pairing (one per line) to
+    /// this file, as `match --games-out` does (zstd-compressed when the
+    /// name ends in .zst).
+    #[arg(long, value_parser = render::parse_output_file)]
+    pub games_out: Option<PathBuf>,
 }
 
 /// A side of the board, for the person playing.
@@ -231,15 +237,6 @@ fn print_match(r: &MatchReport) {
     println!("wall time {:.2} s", r.seconds);
 }
 
-/// A game record as written to `--games-out`: the library's record and the
-/// command that replays it.
-#[derive(serde::Serialize)]
-struct Record<'a> {
-    #[serde(flatten)]
-    record: &'a mancala_solver::play::arena::GameRecord,
-    replay: String,
-}
-
 /// The `mancala play` command that replays `moves` in `game`.
 pub fn replay_command(game: &GameSpec, moves: &str) -> String {
     let rules = match game.rules.rules_name() {
@@ -275,24 +272,14 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
         repetition: args.arena.repetition,
     };
     // Open the games file before playing, so a bad path fails at once.
-    let out = match &args.games_out {
-        Some(path) => Some((
-            path,
-            BufWriter::new(File::create(path).map_err(|e| Error::io(path, e))?),
-        )),
-        None => None,
-    };
+    let out = args
+        .games_out
+        .as_deref()
+        .map(GamesOut::create)
+        .transpose()?;
     let (report, records) = arena::run_match(&opts)?;
-    if let Some((path, mut w)) = out {
-        for r in &records {
-            let line = serde_json::to_string(&Record {
-                record: r,
-                replay: replay_command(&opts.game, &r.moves),
-            })
-            .expect("json");
-            writeln!(w, "{line}").map_err(|e| Error::io(path, e))?;
-        }
-        w.flush().map_err(|e| Error::io(path, e))?;
+    if let Some(out) = out {
+        out.write_all(&opts.game, &records)?;
     }
     if args.arena.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("json"));
@@ -324,7 +311,15 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         max_plies: args.arena.max_plies,
         repetition: args.arena.repetition,
     };
+    let out = args
+        .games_out
+        .as_deref()
+        .map(GamesOut::create)
+        .transpose()?;
     let r = tournament::run_tournament(&opts)?;
+    if let Some(out) = out {
+        out.write_all(&opts.game, &r.records)?;
+    }
     if args.arena.json {
         println!("{}", serde_json::to_string_pretty(&r).expect("json"));
         return Ok(ExitCode::SUCCESS);

@@ -16,6 +16,7 @@ use mancala_solver::with_rules;
 mod arena;
 mod assignment;
 mod build;
+mod games_out;
 mod grade;
 mod graph;
 mod play;

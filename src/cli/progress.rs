@@ -105,6 +105,7 @@ impl Progress for Renderer {
                 Event::BuildingMissing { .. }
                     | Event::Rebuilding { .. }
                     | Event::WaitingForTable { .. }
+                    | Event::CheckpointFailed { .. }
             )
         {
             return;
@@ -160,6 +161,20 @@ impl Progress for Renderer {
                 "another process is building {}; waiting for it to finish",
                 path.display()
             ),
+            Event::CheckpointSaved {
+                reason,
+                entries,
+                bytes,
+                snapshot_seconds,
+                write_seconds,
+            } => eprintln!(
+                "checkpoint saved ({reason}): {entries} transposition entries, {}; \
+                 snapshot {snapshot_seconds:.2} s, compress and write {write_seconds:.2} s",
+                human_bytes(bytes)
+            ),
+            Event::CheckpointFailed { error } => {
+                eprintln!("warning: checkpoint not saved: {error}")
+            }
             Event::Rebuilding { error } => {
                 eprintln!("{error}\n  -> rebuilding it")
             }

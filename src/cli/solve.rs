@@ -14,9 +14,14 @@ use mancala_solver::game::{BuildSettings, OnDemand, TableSet};
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
-use mancala_solver::search::{solve, MoveOrder, SolveOptions};
+use mancala_solver::search::checkpoint::Identity;
+use mancala_solver::search::{
+    solve, Checkpoint, CheckpointReason, Checkpointing, MoveOrder, SolveOptions,
+};
 use mancala_solver::tables::index::{size_up_to, MAX_INDEX_SEEDS};
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Positions in the 6-pit tables built by default on first use: up to 20
 /// seeds (225,332,381 positions, about 15 s on two cores, 102 MiB), with
@@ -133,6 +138,24 @@ pub struct SolveArgs {
     /// far: proven bounds and the best move found (not an exact value).
     #[arg(long, value_name = "SECONDS", value_parser = super::render::parse_seconds)]
     pub time: Option<f64>,
+    /// Save what the search has proven so far to FILE (zstd-compressed,
+    /// written atomically): every --checkpoint-every seconds, on SIGINT or
+    /// SIGTERM (which then stop the solve; a second one ends it at once),
+    /// at --time, and when the solve finishes. Resume with --resume FILE.
+    #[arg(long, value_name = "FILE", value_parser = super::render::parse_output_file)]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two periodic checkpoints.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = super::render::parse_seconds)]
+    pub checkpoint_every: f64,
+    /// At most this many transposition-table entries in a checkpoint (the
+    /// most valuable: full-depth entries of the largest subtrees first).
+    #[arg(long, value_name = "N", default_value_t = 8_000_000)]
+    pub checkpoint_entries: usize,
+    /// Go on from a checkpoint written by --checkpoint for the same
+    /// position, rules and tables (a finished one prints its result at
+    /// once). May be the --checkpoint file itself.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// No live progress on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -253,6 +276,12 @@ fn parse_board(board: &[String]) -> Result<Position> {
 
 /// Run `mancala solve`.
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
+    if args.game != "kalah" && (args.checkpoint.is_some() || args.resume.is_some()) {
+        return Err(Error::Unsupported(format!(
+            "--checkpoint and --resume apply to the Kalah solver; {} is solved from its tables",
+            args.game
+        )));
+    }
     let rules = match Rules::from_name(&args.game, Some(&args.rules))? {
         Rules::Kalah(rules) => rules,
         Rules::Awari(game) => return solve_by_tables(game, &args),
@@ -274,6 +303,24 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     if !args.no_tt {
         mancala_solver::search::tt::check_tt_mb(args.tt_mb)?;
     }
+    // A checkpoint is read and checked against the position before tables
+    // are loaded or built; its tables are checked by the solve.
+    let resume = match &args.resume {
+        Some(path) => {
+            let ck = Checkpoint::read(path)?;
+            let asked = Identity {
+                position: pos.to_string(),
+                rules,
+                pits: m,
+                ..ck.identity.clone()
+            };
+            ck.identity
+                .check(&asked)
+                .map_err(|e| checkpoint_error(e, path))?;
+            Some(Arc::new(ck))
+        }
+        None => None,
+    };
     let mut tables = if pos.is_game_over(rules) {
         None
     } else {
@@ -299,6 +346,38 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let deadline = args
         .time
         .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t));
+    let stop = Arc::new(AtomicBool::new(false));
+    let final_error: Arc<Mutex<Option<String>>> = Arc::default();
+    let checkpoint = match &args.checkpoint {
+        Some(path) => {
+            // The first SIGINT or SIGTERM stops the search (the checkpoint
+            // is written and the bounds printed); a second ends the process.
+            for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                let install = || -> std::io::Result<()> {
+                    signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())?;
+                    signal_hook::flag::register(sig, stop.clone())?;
+                    Ok(())
+                };
+                install().map_err(|e| Error::io(path, e))?;
+            }
+            let path = path.clone();
+            let final_error = final_error.clone();
+            Some(Checkpointing {
+                every: std::time::Duration::from_secs_f64(args.checkpoint_every.max(0.01)),
+                max_entries: args.checkpoint_entries,
+                save: Arc::new(move |c: &Checkpoint, reason| {
+                    let written = c.write(&path);
+                    if reason != CheckpointReason::Periodic {
+                        *final_error.lock().unwrap_or_else(|e| e.into_inner()) =
+                            written.as_ref().err().map(|e| e.to_string());
+                    }
+                    written
+                }),
+            })
+        }
+        None => None,
+    };
+    let resumed = resume.clone();
     let opts = SolveOptions {
         rules,
         tt_mb: args.tt_mb,
@@ -316,18 +395,38 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         guess: args.guess,
         threads: args.threads,
         split_plies: args.split_plies,
-        progress: if args.quiet {
-            mancala_solver::progress::Observer::silent()
-        } else {
-            progress::observer(false)
-        },
+        // Quiet: only what must be known (a checkpoint that failed).
+        progress: progress::observer(args.quiet),
         deadline,
-        stop: None,
+        stop: Some(stop.clone()),
         shared_tt: None,
+        checkpoint,
+        resume,
     };
     let sol = solve(&pos, tables.as_ref(), &opts);
     progress::end_status(&opts.progress);
-    let sol = sol?;
+    let sol = match (sol, &args.resume) {
+        (Err(e), Some(path)) => return Err(checkpoint_error(e, path)),
+        (sol, _) => sol?,
+    };
+    let signalled = stop.load(Ordering::Relaxed) && !sol.exact;
+    let resumed_from = resumed.as_ref().map(|ck| {
+        let st = &ck.state;
+        json!({
+            "file": args.resume.as_ref().map(|p| p.display().to_string()),
+            "finished": st.finished.is_some(),
+            "depth_completed": st.depth,
+            "exact_started": st.exact_started,
+            "lower": st.lower,
+            "upper": st.upper,
+            "opening_moves": st.root_moves.iter().map(|r| json!({
+                "pit": r.pit, "lower": r.lower, "upper": r.upper
+            })).collect::<Vec<_>>(),
+            "entries": ck.entries.len(),
+            "nodes_before": st.nodes,
+            "seconds_before": st.seconds,
+        })
+    });
     let st = &sol.stats;
     if args.json {
         let out = json!({
@@ -356,11 +455,42 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             "table_load_seconds": load_seconds,
             "tt_mb": if opts.use_tt { opts.tt_mb } else { 0 },
             "near_tt_kb": if opts.use_tt { opts.near_tt_kb } else { 0 },
+            "stopped_by_signal": signalled,
+            "checkpoint": args.checkpoint.as_ref().map(|p| p.display().to_string()),
+            "resumed_from": resumed_from,
         });
         println!("{}", serde_json::to_string_pretty(&out).expect("json"));
     } else {
         println!("position: {pos}");
         print!("{}", pos.board());
+        if let Some(ck) = &resumed {
+            let st = &ck.state;
+            println!(
+                "resumed from {}: {}",
+                args.resume
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string()),
+                if st.finished.is_some() {
+                    "a finished solve".to_string()
+                } else {
+                    format!(
+                        "depth {} completed, {}, {} of {} opening moves valued, {} \
+                         transposition entries, {} nodes and {:.1} s before",
+                        st.depth,
+                        if st.exact_started {
+                            format!("value in [{:+}, {:+}]", st.lower, st.upper)
+                        } else {
+                            "exact search not started".to_string()
+                        },
+                        st.root_moves.iter().filter(|r| r.lower == r.upper).count(),
+                        st.root_moves.len(),
+                        ck.entries.len(),
+                        st.nodes,
+                        st.seconds
+                    )
+                }
+            );
+        }
         if sol.exact {
             println!(
                 "value: {:+} ({} for the side to move; final store difference, stores included)",
@@ -369,8 +499,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             );
         } else {
             println!(
-                "value: not proven, stopped by --time: between {:+} and {:+} \
+                "value: not proven, stopped by {}: between {:+} and {:+} \
                  (estimate {:+}; final store difference, stores included){}",
+                if signalled { "a signal" } else { "--time" },
                 sol.lower,
                 sol.upper,
                 sol.value,
@@ -428,7 +559,36 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             }
         );
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some(path) = &args.checkpoint {
+        if let Some(e) = final_error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            eprintln!("error: the last checkpoint was not written: {e}");
+            return Ok(ExitCode::from(1));
+        }
+        if !args.quiet && !sol.exact {
+            eprintln!(
+                "checkpoint {} written: go on with --resume {}",
+                path.display(),
+                path.display()
+            );
+        }
+    }
+    // Stopped by SIGINT or SIGTERM: the conventional code of an interrupt.
+    Ok(if signalled {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A checkpoint error as the command line shows it: with the file named.
+fn checkpoint_error(e: Error, path: &std::path::Path) -> Error {
+    match e {
+        Error::WrongCheckpoint { saved, asked } => Error::BadCheckpoint {
+            path: path.to_path_buf(),
+            reason: format!("it was made for {saved}, not {asked}"),
+        },
+        e => e,
+    }
 }
 
 /// `mancala solve awari|oware M N` (or a position): the value of the start

@@ -8,7 +8,8 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::play::agents::{AgentSpec, Tables};
 use crate::play::arena::{
-    mix, run_match, MatchOptions, MatchReport, RepetitionScore, TimeReport, TimeStats, SIGNIFICANCE,
+    mix, run_match, GameRecord, MatchOptions, MatchReport, RepetitionScore, TimeReport, TimeStats,
+    SIGNIFICANCE,
 };
 use crate::play::state::GameSpec;
 use crate::play::stats::binomial_p_value;
@@ -70,6 +71,10 @@ pub struct TournamentReport {
     pub times: Vec<TimeReport>,
     /// Every pairing's match report.
     pub matches: Vec<MatchReport>,
+    /// Every game of every pairing, pairing by pairing (not in the JSON
+    /// report: the command line writes them with `--games-out`).
+    #[serde(skip)]
+    pub records: Vec<GameRecord>,
 }
 
 /// How one agent stands against another in a tournament.
@@ -131,6 +136,7 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
     let mut p = vec![vec![None; n]; n];
     let mut times = vec![TimeStats::default(); n];
     let mut matches = Vec::new();
+    let mut all_records = Vec::new();
     let mut pair = 0u64;
     for i in 0..n {
         for j in i + 1..n {
@@ -159,6 +165,7 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
             p[i][j] = Some(report.p_value);
             p[j][i] = Some(binomial_p_value(report.games, b_points));
             matches.push(report);
+            all_records.extend(records);
         }
     }
     let stronger: Vec<Vec<bool>> = p
@@ -192,6 +199,7 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
         cycle,
         times: times.into_iter().map(TimeReport::from).collect(),
         matches,
+        records: all_records,
     })
 }
 

@@ -3,7 +3,7 @@
 //! variation.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
@@ -14,9 +14,11 @@ use crate::kalah::rules::KalahRules;
 use crate::progress::Event;
 use crate::tables::MAX_TABLE_PITS;
 
+use super::checkpoint::{CheckpointReason, Identity};
 use super::node::{Searcher, EMPTY_CHILD};
 use super::options::{SearchStats, Solution, SolveOptions};
-use super::shared::Shared;
+use super::resume;
+use super::shared::{DriveState, Shared};
 use super::tt::{Key, TransTable, FULL_DEPTH, NO_MOVE};
 
 /// Solve `position` exactly.
@@ -64,6 +66,20 @@ pub fn solve(
             .map_or(tb.max_seeds(), |k| k.min(tb.max_seeds()))
     });
     let tb = if tmax > 0 { tb } else { None };
+    let resume = options.resume.as_deref();
+    let identity = (resume.is_some() || options.checkpoint.is_some())
+        .then(|| Identity::of(position, options.rules, tb, tmax));
+    if let (Some(ck), Some(id)) = (resume, &identity) {
+        ck.identity.check(id)?;
+        if let Some(f) = &ck.state.finished {
+            return Ok(resume::finished_solution(f, &ck.state, threads, tmax));
+        }
+    }
+    let resumed = resume.map(|ck| resume::drive_state(&ck.state, s, store_diff));
+    let first_guess = options.guess.map_or(0, |g| g - store_diff).clamp(-s, s);
+    let (lo0, hi0) = resumed
+        .filter(|r| r.exact_started)
+        .map_or((-s, s), |r| (r.lower, r.upper));
     let sh = Shared {
         rules: options.rules,
         opts: options.clone(),
@@ -91,16 +107,25 @@ pub fn solve(
             .is_some_and(|tb| (1..=tmax).any(|k| tb.table(k).is_some_and(|t| !t.in_memory()))),
         threads,
         nodes: AtomicU64::new(0),
-        bound_lo: AtomicI32::new(-s + store_diff),
-        bound_hi: AtomicI32::new(s + store_diff),
+        bound_lo: AtomicI32::new(lo0 + store_diff),
+        bound_hi: AtomicI32::new(hi0 + store_diff),
         depth: AtomicU32::new(0),
         store_diff,
         stop_ready: AtomicBool::new(options.id_step == 0),
         stopped: AtomicBool::new(false),
+        state: Mutex::new(resumed.unwrap_or_else(|| DriveState::new(s, first_guess))),
+        resume: resumed,
     };
+    if let (Some(ck), Some(tt)) = (resume, &sh.tt) {
+        tt.restore(&ck.entries);
+    }
 
     if position.is_game_over(options.rules) {
         let v = position.final_difference();
+        if let (Some(id), Some(_)) = (&identity, &options.checkpoint) {
+            let c = resume::over(id, v);
+            resume::save(&sh, &c, CheckpointReason::Finished, 0.0);
+        }
         return Ok(Solution {
             value: v,
             exact: true,
@@ -123,11 +148,24 @@ pub fn solve(
 
     let done = AtomicBool::new(false);
     let start = Instant::now();
+    let context = identity.map(|identity| resume::Context {
+        identity,
+        s,
+        root,
+        prior_nodes: resume.map_or(0, |ck| ck.state.nodes),
+        prior_seconds: resume.map_or(0.0, |ck| ck.state.seconds),
+        start,
+    });
     let run = std::thread::scope(|scope| -> Result<Run> {
         if options.progress.is_active() {
             let sh = &sh;
             let done = &done;
             scope.spawn(move || progress(sh, done, start));
+        }
+        if let (Some(cx), Some(_)) = (&context, &options.checkpoint) {
+            let sh = &sh;
+            let done = &done;
+            scope.spawn(move || resume::periodic(sh, cx, done));
         }
         let go = || match m {
             1 => run::<1>(&sh, &root, s, start),
@@ -150,6 +188,20 @@ pub fn solve(
     stats.nodes = stats.nodes.max(sh.nodes.load(Ordering::Relaxed));
     let best_move = run.pv_turns.first().and_then(|t| t.first()).copied();
     let o = &run.outcome;
+    if let (Some(cx), Some(plan)) = (&context, &options.checkpoint) {
+        let t = Instant::now();
+        let (c, reason) = match o.exact {
+            Some(v) => (
+                resume::finished(&sh, cx, v + store_diff, &run.pv_turns),
+                CheckpointReason::Finished,
+            ),
+            None => (
+                resume::snapshot(&sh, cx, plan.max_entries),
+                CheckpointReason::Stopped,
+            ),
+        };
+        resume::save(&sh, &c, reason, t.elapsed().as_secs_f64());
+    }
     let (value, lower, upper) = match o.exact {
         Some(v) => (v, v, v),
         None => (o.estimate, o.lower, o.upper),
@@ -185,6 +237,7 @@ pub(super) struct Run {
 pub(super) fn run<const M: usize>(sh: &Shared<'_>, root: &[u8; 12], s: i32, start: Instant) -> Run {
     let mut searcher = Searcher::<M>::new(sh, None);
     let root = packed::word(root);
+    searcher.seed_root(root, s);
     let outcome = searcher.drive(root, s);
     let solve_seconds = start.elapsed().as_secs_f64();
     let pv_start = Instant::now();
@@ -269,19 +322,23 @@ impl<const M: usize> Searcher<'_, M> {
     pub(super) fn drive(&mut self, root: u128, s: i32) -> Outcome {
         let sh = self.sh;
         let o = &sh.opts;
-        let mut guess = o.guess.map_or(0, |g| g - sh.store_diff).clamp(-s, s);
+        // A fresh solve starts from nothing; a resumed one from its
+        // checkpoint (see `Shared::resume`).
+        let start = *sh.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guess = start.guess;
         let mut out = Outcome {
             exact: None,
             lower: -s,
             upper: s,
-            best: NO_MOVE,
+            best: start.best,
             estimate: guess,
-            depth: 0,
+            depth: start.depth,
         };
-        if o.id_step > 0 {
-            let mut d = o.id_step;
+        let exact_from = start.exact_started.then_some((start.lower, start.upper));
+        if o.id_step > 0 && exact_from.is_none() {
+            let mut d = start.depth + o.id_step;
             while d <= o.id_jump.min(FULL_DEPTH as u32 - 1) {
-                let r = self.mtdf(root, s, d as u8, guess);
+                let r = self.mtdf(root, s, d as u8, guess, None);
                 let Some(v) = r.value else {
                     return out;
                 };
@@ -293,6 +350,12 @@ impl<const M: usize> Searcher<'_, M> {
                 } else {
                     r.last_move
                 };
+                {
+                    let mut st = sh.state.lock().unwrap_or_else(|e| e.into_inner());
+                    st.depth = d;
+                    st.guess = v;
+                    st.best = out.best;
+                }
                 // From now on the deadline and the stop flag are honoured.
                 sh.stop_ready.store(true, Ordering::Relaxed);
                 if self.stoppable && sh.stop_requested() {
@@ -302,10 +365,15 @@ impl<const M: usize> Searcher<'_, M> {
             }
         }
         sh.stop_ready.store(true, Ordering::Relaxed);
-        if o.id_step > 0 && self.stoppable && sh.stop_requested() {
+        // (A resumed solve goes on into the exact search: it has a move.)
+        if o.id_step > 0 && sh.resume.is_none() && self.stoppable && sh.stop_requested() {
             return out;
         }
-        let r = self.mtdf(root, s, FULL_DEPTH, guess);
+        sh.state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .exact_started = true;
+        let r = self.mtdf(root, s, FULL_DEPTH, guess, exact_from);
         if let Some(v) = r.value {
             out.exact = Some(v);
             return out;
@@ -319,16 +387,30 @@ impl<const M: usize> Searcher<'_, M> {
         out
     }
 
-    pub(super) fn mtdf(&mut self, root: u128, s: i32, depth: u8, guess: i32) -> Mtd {
+    /// MTD(f) at `depth` from the first guess `guess`, within `bounds`
+    /// already proven (a resumed exact search), else from nothing.
+    pub(super) fn mtdf(
+        &mut self,
+        root: u128,
+        s: i32,
+        depth: u8,
+        guess: i32,
+        bounds: Option<(i32, i32)>,
+    ) -> Mtd {
         self.stats.iterations += 1;
         self.sh.depth.store(depth as u32, Ordering::Relaxed);
+        let (lower, upper) = bounds.unwrap_or((-s - 1, s + 1));
         let mut r = Mtd {
-            lower: -s - 1,
-            upper: s + 1,
+            lower,
+            upper,
             value: None,
             lower_move: NO_MOVE,
             last_move: NO_MOVE,
         };
+        if r.lower >= r.upper {
+            r.value = Some(r.lower);
+            return r;
+        }
         let mut g = guess;
         while r.lower < r.upper {
             let beta = if g <= r.lower {
@@ -357,6 +439,13 @@ impl<const M: usize> Searcher<'_, M> {
                 self.sh
                     .bound_hi
                     .store(r.upper.min(s) + sd, Ordering::Relaxed);
+                let mut st = self.sh.state.lock().unwrap_or_else(|e| e.into_inner());
+                st.lower = r.lower.max(-s);
+                st.upper = r.upper.min(s);
+                st.guess = g.clamp(-s, s);
+                if r.lower_move != NO_MOVE {
+                    st.best = r.lower_move;
+                }
             }
         }
         r.value = Some(g);

@@ -76,6 +76,17 @@
 //!   endgame tables is looked up (one read when the tables were decoded
 //!   into memory, [`crate::game::TableSet::load_into_memory`]).
 //!
+//! # Checkpoints
+//!
+//! [`SolveOptions::checkpoint`] hands a [`Checkpoint`] of what the search
+//! has proven (bounds, iterative-deepening state, opening-move bounds, the
+//! most valuable transposition entries) to a sink every
+//! [`Checkpointing::every`], from a helper thread that copies the lock-less
+//! transposition table while the search goes on, and once more when the
+//! solve stops or finishes; [`SolveOptions::resume`] goes on from one, after
+//! checking it is for the same position, rules and tables. See
+//! [`checkpoint`] and docs/SOLVER.md.
+//!
 //! # Threads
 //!
 //! With more than one thread the search splits near the root in the
@@ -84,13 +95,18 @@
 //! (rayon), all threads sharing the lock-free transposition table; when one of
 //! them cuts off, the others are told to stop.
 
+pub mod checkpoint;
+mod checkpoint_file;
 mod driver;
 mod node;
 mod options;
 mod parallel;
+mod resume;
 mod shared;
 pub mod tt;
 
+pub use checkpoint::{Checkpoint, CheckpointReason, Checkpointing};
+pub use checkpoint_file::{FORMAT_VERSION as CHECKPOINT_VERSION, MAGIC as CHECKPOINT_MAGIC};
 pub use driver::solve;
 pub use options::{MoveOrder, SearchStats, Solution, SolveOptions};
 pub use tt::TransTable;

@@ -586,6 +586,9 @@ impl<'s, const M: usize> Searcher<'s, M> {
             for &k in order[..n].iter() {
                 let c = &mut kids[k as usize];
                 self.child_bounds(c, depth);
+                if ply == 0 && depth == FULL_DEPTH {
+                    sh.record_root(c.pit, c.lo, c.hi);
+                }
                 if c.lo >= gamma {
                     if o.use_futility && c.futile(gamma, false, sh.tmax) {
                         self.stats.futility_cutoffs += 1;
@@ -634,6 +637,9 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 let v = self.child_value(c, depth, ply, gamma);
                 if self.aborted {
                     return 0;
+                }
+                if ply == 0 && depth == FULL_DEPTH {
+                    sh.record_root_result(c.pit, v, gamma);
                 }
                 v
             };

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::checkpoint::{Checkpoint, Checkpointing};
 use super::tt::TransTable;
 use crate::kalah::rules::KalahRules;
 use crate::progress::Observer;
@@ -81,6 +82,16 @@ pub struct SolveOptions {
     /// next (an agent playing a game reuses them move after move). Only
     /// share it between solves under the same rules, tables and options.
     pub shared_tt: Option<Arc<TransTable>>,
+    /// Save checkpoints of the solve: periodically while it runs, and once
+    /// more when it stops or finishes (see [`super::checkpoint`]).
+    pub checkpoint: Option<Checkpointing>,
+    /// Go on from this checkpoint: its proven bounds, iterative-deepening
+    /// state, opening-move bounds and transposition entries (or, for a
+    /// finished one, return its result at once). It must be for the same
+    /// position, rules and tables ([`Error::WrongCheckpoint`] if not).
+    ///
+    /// [`Error::WrongCheckpoint`]: crate::error::Error::WrongCheckpoint
+    pub resume: Option<Arc<Checkpoint>>,
 }
 
 impl Default for SolveOptions {
@@ -106,6 +117,8 @@ impl Default for SolveOptions {
             deadline: None,
             stop: None,
             shared_tt: None,
+            checkpoint: None,
+            resume: None,
         }
     }
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::node::{Child, Searcher};
 use super::options::SearchStats;
 use super::shared::Cancel;
-use super::tt::NO_MOVE;
+use super::tt::{FULL_DEPTH, NO_MOVE};
 
 impl<const M: usize> Searcher<'_, M> {
     /// Search `rest` in parallel; returns the best value and its move, or
@@ -61,7 +61,12 @@ impl<const M: usize> Searcher<'_, M> {
             self.stats.add(st);
             if *aborted {
                 any_aborted = true;
-            } else if *v > best {
+                continue;
+            }
+            if ply == 0 && depth == FULL_DEPTH {
+                self.sh.record_root_result(*mv, *v, gamma);
+            }
+            if *v > best {
                 best = *v;
                 best_move = *mv;
             }

@@ -3,7 +3,7 @@
 //! split nodes.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::game::TableSet;
@@ -37,6 +37,44 @@ pub(super) struct Shared<'t> {
     pub(super) bound_hi: AtomicI32,
     pub(super) depth: AtomicU32,
     pub(super) store_diff: i32,
+    /// Where the driver stands, for checkpoints.
+    pub(super) state: Mutex<DriveState>,
+    /// Where a resumed solve starts ([`super::SolveOptions::resume`]).
+    pub(super) resume: Option<DriveState>,
+}
+
+/// Where the driver stands, in active values (stores excluded): what a
+/// checkpoint saves and a resumed solve starts from.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DriveState {
+    /// Deepest completed iterative-deepening iteration (0: none).
+    pub(super) depth: u32,
+    /// The next pass's first guess.
+    pub(super) guess: i32,
+    /// Best root move known (`NO_MOVE`: none).
+    pub(super) best: u8,
+    /// The exact search has started; `lower` and `upper` are its bounds.
+    pub(super) exact_started: bool,
+    pub(super) lower: i32,
+    pub(super) upper: i32,
+    /// Proven bounds on the root's value through each pit (the exact
+    /// search's; `(-s, s)` when nothing is known).
+    pub(super) root: [(i32, i32); 6],
+}
+
+impl DriveState {
+    /// Nothing known about a root with `s` seeds in play, first guess `guess`.
+    pub(super) fn new(s: i32, guess: i32) -> DriveState {
+        DriveState {
+            depth: 0,
+            guess,
+            best: super::tt::NO_MOVE,
+            exact_started: false,
+            lower: -s,
+            upper: s,
+            root: [(-s, s); 6],
+        }
+    }
 }
 
 impl Shared<'_> {
@@ -56,6 +94,28 @@ impl Shared<'_> {
             self.stopped.store(true, Ordering::Relaxed);
         }
         stop
+    }
+}
+
+impl Shared<'_> {
+    /// Record proven bounds `lo..=hi` on the root's value through `pit`
+    /// (from the exact search).
+    pub(super) fn record_root(&self, pit: u8, lo: i32, hi: i32) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let b = &mut st.root[pit as usize];
+        b.0 = b.0.max(lo);
+        b.1 = b.1.min(hi);
+    }
+
+    /// Record the fail-soft result `v` of the exact search of the root's
+    /// move `pit` against the window `gamma`: a lower bound when
+    /// `v >= gamma`, else an upper bound.
+    pub(super) fn record_root_result(&self, pit: u8, v: i32, gamma: i32) {
+        if v >= gamma {
+            self.record_root(pit, v, i32::MAX);
+        } else {
+            self.record_root(pit, i32::MIN, v);
+        }
     }
 }
 

@@ -69,6 +69,15 @@ impl Key {
         }
     }
 
+    /// The pits of the key, mover's first (12 bytes; the pits of a narrower
+    /// board are followed by zeros).
+    pub fn pits(self) -> [u8; 12] {
+        let mut out = [0u8; 12];
+        out[..8].copy_from_slice(&self.lo.to_le_bytes());
+        out[8..].copy_from_slice(&self.hi.to_le_bytes());
+        out
+    }
+
     #[inline]
     fn hash(self) -> u64 {
         let mut h = self.lo ^ (self.hi as u64).rotate_left(29) ^ 0x2545_f491_4f6c_dd1d;
@@ -94,16 +103,19 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The entry as the 32 bits the table keeps (the low half of its
+    /// second word); [`Entry::unpack`] reads them back.
     #[inline]
-    fn pack(self) -> u32 {
+    pub fn pack(self) -> u32 {
         self.lo_share as u32
             | (self.hi_share as u32) << 8
             | (self.depth as u32) << 16
             | ((self.best as u32 & 7) | (self.work.min(31) as u32) << 3) << 24
     }
 
+    /// The entry packed by [`Entry::pack`].
     #[inline]
-    fn unpack(d: u32) -> Entry {
+    pub fn unpack(d: u32) -> Entry {
         Entry {
             lo_share: d as u8,
             hi_share: (d >> 8) as u8,
@@ -124,7 +136,18 @@ impl Entry {
     pub fn upper(&self, s: i32) -> i32 {
         2 * self.hi_share as i32 - s
     }
+
+    /// How much the entry is worth keeping, as the replacement scheme sees
+    /// it: its depth, then the log2 of the work behind it (higher is
+    /// worth more; full-depth entries of big subtrees are worth most).
+    #[inline]
+    pub fn rank(&self) -> u16 {
+        (self.depth as u16) << 5 | self.work.min(31) as u16
+    }
 }
+
+/// Ranks of [`Entry::rank`]: 8 bits of depth, 5 of work.
+const RANKS: usize = 1 << 13;
 
 /// Size of a huge page, the alignment of the slot array.
 const HUGE_PAGE: usize = 2 << 20;
@@ -353,6 +376,90 @@ impl TransTable {
     }
 }
 
+impl TransTable {
+    /// The entries of slot pair `i` (a key and its data), if the pair holds
+    /// one whose key belongs in its bucket; read while other threads may
+    /// write, so a torn pair (another thread wrote one word of it) is
+    /// possible and gives a key that almost never hashes to the bucket.
+    #[inline]
+    fn read_pair(&self, slots: &[AtomicU64], i: usize) -> Option<(Key, Entry)> {
+        let b = slots[2 * i + 1].load(Ordering::Relaxed);
+        if b == 0 {
+            return None;
+        }
+        let a = slots[2 * i].load(Ordering::Relaxed);
+        let key = Key {
+            lo: a ^ b,
+            hi: (b >> 32) as u32,
+        };
+        (self.bucket(key) == (i / WAYS) * WAYS * 2).then(|| (key, Entry::unpack(b as u32)))
+    }
+
+    /// A copy of the table's most valuable entries, at most `max` of them:
+    /// every entry if they fit, else those of the highest
+    /// [`Entry::rank`]. Only entries that `accept` (a plausibility check
+    /// of key and bounds) are taken.
+    ///
+    /// The table is read while the search goes on, without pausing it:
+    /// each slot pair is read with two atomic loads, and a pair torn by a
+    /// concurrent store yields a key whose bucket is not the one it was
+    /// read from (the odds of the contrary are one in the number of
+    /// buckets) and that `accept` then checks further, the same
+    /// protection the lock-less probe relies on. Two passes: a histogram
+    /// of the ranks picks the cut-off rank, the second pass copies.
+    pub fn snapshot(&self, max: usize, accept: impl Fn(Key, Entry) -> bool) -> Vec<(Key, Entry)> {
+        let slots = self.slots();
+        let pairs = self.len / 2;
+        let mut histogram = vec![0u64; RANKS];
+        for i in 0..pairs {
+            if let Some((k, e)) = self.read_pair(slots, i) {
+                if accept(k, e) {
+                    histogram[e.rank() as usize] += 1;
+                }
+            }
+        }
+        // The lowest rank kept whole, and how many of the rank below it fit.
+        let mut cut = 0usize;
+        let mut room = max as u64;
+        for r in (0..RANKS).rev() {
+            if histogram[r] > room {
+                cut = r + 1;
+                break;
+            }
+            room -= histogram[r];
+        }
+        let partial = cut.checked_sub(1);
+        let total: u64 = histogram[cut..].iter().sum::<u64>() + partial.map_or(0, |_| room);
+        let mut out = Vec::with_capacity(total.min(max as u64) as usize);
+        for i in 0..pairs {
+            if out.len() >= max {
+                break;
+            }
+            if let Some((k, e)) = self.read_pair(slots, i) {
+                let r = e.rank() as usize;
+                if r >= cut && accept(k, e) {
+                    out.push((k, e));
+                } else if Some(r) == partial && room > 0 && accept(k, e) {
+                    room -= 1;
+                    out.push((k, e));
+                }
+            }
+        }
+        out
+    }
+
+    /// Store `entries` (from [`TransTable::snapshot`]), the least valuable
+    /// first so that in a crowded bucket the most valuable stay.
+    pub fn restore(&self, entries: &[(Key, Entry)]) {
+        let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+        order.sort_by_key(|&i| entries[i as usize].1.rank());
+        for i in order {
+            let (k, e) = entries[i as usize];
+            self.store(k, e);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,6 +507,58 @@ mod tests {
         assert_eq!((got.lo_share, got.hi_share, got.best), (3, 30, 2));
         assert_eq!(got.lower(56), -50);
         assert_eq!(got.upper(56), 4);
+    }
+
+    #[test]
+    fn a_snapshot_keeps_the_most_valuable_entries_and_restores_them() {
+        let tt = TransTable::new(4);
+        let mut stored = Vec::new();
+        for i in 0..3000u32 {
+            let key = Key::new(&[(i % 200) as u8 + 1, (i / 200) as u8 + 1, 3, 4]);
+            let e = Entry {
+                lo_share: 1,
+                hi_share: 5,
+                depth: if i % 3 == 0 {
+                    FULL_DEPTH
+                } else {
+                    (i % 40) as u8
+                },
+                best: (i % 4) as u8,
+                work: (i % 29) as u8,
+            };
+            tt.store(key, e);
+            stored.push((key, e));
+        }
+        let all = tt.snapshot(usize::MAX, |_, _| true);
+        assert_eq!(all.len(), tt.used());
+        assert!(all.len() > 2900, "few collisions in a 4 MiB table");
+        for &(k, e) in &all {
+            assert_eq!(tt.probe(k), Some(e));
+        }
+        let top = tt.snapshot(500, |_, _| true);
+        assert_eq!(top.len(), 500);
+        let kept: std::collections::HashSet<Key> = top.iter().map(|x| x.0).collect();
+        let lowest_kept = top.iter().map(|x| x.1.rank()).min().unwrap();
+        let highest_left = all
+            .iter()
+            .filter(|x| !kept.contains(&x.0))
+            .map(|x| x.1.rank())
+            .max()
+            .unwrap();
+        assert!(lowest_kept >= highest_left);
+        assert!(top.iter().all(|x| x.1.depth == FULL_DEPTH));
+        // Only accepted entries are taken.
+        let odd = tt.snapshot(usize::MAX, |k, _| k.pits()[0] % 2 == 1);
+        assert!(odd.iter().all(|x| x.0.pits()[0] % 2 == 1));
+        assert!(!odd.is_empty() && odd.len() < all.len());
+
+        let fresh = TransTable::new(4);
+        fresh.restore(&all);
+        let mut again = fresh.snapshot(usize::MAX, |_, _| true);
+        let mut want = all.clone();
+        again.sort_by_key(|x| x.0.pits());
+        want.sort_by_key(|x| x.0.pits());
+        assert_eq!(again, want);
     }
 
     #[test]

@@ -173,6 +173,12 @@ impl Table {
         self.spec
     }
 
+    /// The CRC-32 of the table's data, from its header (checked when the
+    /// table was opened): identical for two builds of the same table.
+    pub fn data_checksum(&self) -> u32 {
+        u32::from_le_bytes(self.map[56..60].try_into().unwrap())
+    }
+
     /// The table's indexer.
     pub fn indexer(&self) -> &Indexer {
         &self.indexer

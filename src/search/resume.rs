@@ -1,0 +1,246 @@
+//! Checkpoints inside a solve: the helper thread that saves one
+//! periodically while the search runs, the last one when it stops or
+//! finishes, and the start of a resumed solve from one.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::progress::Event;
+
+use super::checkpoint::{
+    plausible, Checkpoint, CheckpointReason, Finished, Identity, RootMove, SearchState,
+};
+use super::node::{Searcher, EMPTY_CHILD};
+use super::options::{SearchStats, Solution};
+use super::shared::{DriveState, Shared};
+use super::tt::{Entry, FULL_DEPTH, NO_MOVE};
+
+/// What every checkpoint of one solve shares.
+pub(super) struct Context {
+    pub(super) identity: Identity,
+    /// Seeds in play at the root.
+    pub(super) s: i32,
+    /// The root's pits, mover's first.
+    pub(super) root: [u8; 12],
+    /// Nodes and seconds of the runs before this one (resumed solves).
+    pub(super) prior_nodes: u64,
+    pub(super) prior_seconds: f64,
+    pub(super) start: Instant,
+}
+
+/// The driver's state of a resumed solve, in active values.
+pub(super) fn drive_state(st: &SearchState, s: i32, sd: i32) -> DriveState {
+    let mut d = DriveState::new(s, (st.guess - sd).clamp(-s, s));
+    d.depth = st.depth;
+    d.best = st.best_move.map_or(NO_MOVE, |b| b as u8);
+    d.exact_started = st.exact_started;
+    d.lower = (st.lower - sd).clamp(-s, s);
+    d.upper = (st.upper - sd).clamp(-s, s);
+    for r in &st.root_moves {
+        d.root[r.pit] = (r.lower - sd, r.upper - sd);
+    }
+    d
+}
+
+/// The solve's state now, as a checkpoint saves it (values with the stores).
+fn search_state(sh: &Shared<'_>, cx: &Context) -> SearchState {
+    let d = *sh.state.lock().unwrap_or_else(|e| e.into_inner());
+    let (s, sd) = (cx.s, sh.store_diff);
+    let m = cx.identity.pits;
+    let root_moves = (0..m)
+        .filter(|&p| cx.root[p] > 0)
+        .map(|p| RootMove {
+            pit: p,
+            lower: d.root[p].0.max(-s) + sd,
+            upper: d.root[p].1.min(s) + sd,
+        })
+        .collect();
+    SearchState {
+        depth: d.depth,
+        guess: d.guess + sd,
+        best_move: (d.best != NO_MOVE).then_some(d.best as usize),
+        exact_started: d.exact_started,
+        lower: d.lower + sd,
+        upper: d.upper + sd,
+        root_moves,
+        nodes: cx.prior_nodes + sh.nodes.load(Ordering::Relaxed),
+        seconds: cx.prior_seconds + cx.start.elapsed().as_secs_f64(),
+        finished: None,
+    }
+}
+
+/// A checkpoint of the solve as it stands: its state and the most
+/// valuable entries of the main transposition table, copied while the
+/// search goes on ([`super::TransTable::snapshot`]).
+pub(super) fn snapshot(sh: &Shared<'_>, cx: &Context, max_entries: usize) -> Checkpoint {
+    let state = search_state(sh, cx);
+    let (m, s) = (cx.identity.pits, cx.s);
+    let entries = sh.tt.as_ref().map_or_else(Vec::new, |tt| {
+        tt.snapshot(max_entries, |k, e| plausible(k, e, m, s))
+    });
+    Checkpoint {
+        identity: cx.identity.clone(),
+        state,
+        entries,
+    }
+}
+
+/// The checkpoint of a finished solve: its result, no entries.
+pub(super) fn finished(sh: &Shared<'_>, cx: &Context, value: i32, pv: &[Vec<usize>]) -> Checkpoint {
+    let mut state = search_state(sh, cx);
+    state.lower = value;
+    state.upper = value;
+    state.guess = value;
+    state.best_move = pv.first().and_then(|t| t.first()).copied();
+    state.exact_started = true;
+    state.finished = Some(Finished {
+        value,
+        pv_turns: pv.to_vec(),
+    });
+    Checkpoint {
+        identity: cx.identity.clone(),
+        state,
+        entries: Vec::new(),
+    }
+}
+
+/// The checkpoint of a position whose game is over, of value `value`.
+pub(super) fn over(identity: &Identity, value: i32) -> Checkpoint {
+    Checkpoint {
+        identity: identity.clone(),
+        state: SearchState {
+            depth: 0,
+            guess: value,
+            best_move: None,
+            exact_started: true,
+            lower: value,
+            upper: value,
+            root_moves: Vec::new(),
+            nodes: 0,
+            seconds: 0.0,
+            finished: Some(Finished {
+                value,
+                pv_turns: Vec::new(),
+            }),
+        },
+        entries: Vec::new(),
+    }
+}
+
+/// Hand `c` to the solve's checkpoint sink and report how it went.
+pub(super) fn save(
+    sh: &Shared<'_>,
+    c: &Checkpoint,
+    reason: CheckpointReason,
+    snapshot_seconds: f64,
+) {
+    let Some(plan) = &sh.opts.checkpoint else {
+        return;
+    };
+    let t = Instant::now();
+    match (plan.save)(c, reason) {
+        Ok(bytes) => sh.opts.progress.event(&Event::CheckpointSaved {
+            reason: reason.name(),
+            entries: c.entries.len() as u64,
+            bytes,
+            snapshot_seconds,
+            write_seconds: t.elapsed().as_secs_f64(),
+        }),
+        Err(error) => sh
+            .opts
+            .progress
+            .event(&Event::CheckpointFailed { error: &error }),
+    }
+}
+
+/// The helper thread: a checkpoint every [`super::checkpoint::Checkpointing::every`]
+/// until `done`.
+pub(super) fn periodic(sh: &Shared<'_>, cx: &Context, done: &AtomicBool) {
+    let Some(plan) = &sh.opts.checkpoint else {
+        return;
+    };
+    let mut last = Instant::now();
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50).min(plan.every));
+        if last.elapsed() < plan.every || done.load(Ordering::Relaxed) {
+            continue;
+        }
+        let t = Instant::now();
+        let c = snapshot(sh, cx, plan.max_entries);
+        save(
+            sh,
+            &c,
+            CheckpointReason::Periodic,
+            t.elapsed().as_secs_f64(),
+        );
+        last = Instant::now();
+    }
+}
+
+/// The solution a finished checkpoint holds (nothing searched).
+pub(super) fn finished_solution(
+    f: &Finished,
+    state: &SearchState,
+    threads: usize,
+    tmax: usize,
+) -> Solution {
+    Solution {
+        value: f.value,
+        exact: true,
+        lower: f.value,
+        upper: f.value,
+        depth: state.depth,
+        best_move: f.pv_turns.first().and_then(|t| t.first()).copied(),
+        pv: crate::kalah::position::format_line(&f.pv_turns),
+        pv_turns: f.pv_turns.clone(),
+        stats: SearchStats::default(),
+        solve_seconds: 0.0,
+        pv_seconds: 0.0,
+        threads,
+        table_seeds: tmax,
+    }
+}
+
+impl<const M: usize> Searcher<'_, M> {
+    /// A resumed solve: store the bounds proven on the opening moves as
+    /// full-depth transposition entries of the positions they lead to, so
+    /// that the exact search starts from them even when the checkpoint
+    /// kept none of those entries.
+    pub(super) fn seed_root(&self, root: u128, s: i32) {
+        let Some(d) = self.sh.resume else {
+            return;
+        };
+        let mut kids = [EMPTY_CHILD; 6];
+        let mut order = [0u8; 6];
+        let n = self.children(root, s, NO_MOVE, &mut kids, &mut order, false);
+        for c in &kids[..n] {
+            let (lo, hi) = d.root[c.pit as usize];
+            let cs = c.seeds();
+            if c.over || cs <= self.sh.tmax || (lo <= -s && hi >= s) {
+                continue;
+            }
+            let delta = c.delta();
+            let (clo, chi) = if c.extra {
+                (lo - delta, hi - delta)
+            } else {
+                (delta - hi, delta - lo)
+            };
+            let (clo, chi) = (clo.max(-cs), chi.min(cs));
+            if clo > chi {
+                continue;
+            }
+            if let Some(tt) = self.tt(cs) {
+                tt.store(
+                    super::tt::Key::from_word(c.pits),
+                    Entry {
+                        lo_share: super::node::share_ceil(clo, cs),
+                        hi_share: super::node::share_floor(chi, cs),
+                        depth: FULL_DEPTH,
+                        best: NO_MOVE,
+                        work: 31,
+                    },
+                );
+            }
+        }
+    }
+}
