@@ -30,6 +30,7 @@ fn tables(dir: &Path, rules: KalahRules, m: usize, n: usize) -> TableSet<KalahRu
         max_seeds: k,
         threads: None,
         memory_budget: 1 << 33,
+        group_bytes: None,
         progress: Default::default(),
     })
     .unwrap();

@@ -109,7 +109,7 @@ def run_match(args, row, games):
     """The report of a row's match: reused from the raw directory when a
     report of the same command is there (a stopped run resumes), else
     played."""
-    out = os.path.join(args.raw, f"{row['table']}-{row['game']}.json")
+    out = os.path.join(args.raw, f"{row['table']}-{row['game']}{row['key']}.json")
     return cached_run(args.bin, command(args, row, games), out, args.fresh, args.threads)
 
 
@@ -164,6 +164,13 @@ def main():
     HMM_V_HMM_OPENING = args.hmm_v_hmm_opening
     os.makedirs(args.raw, exist_ok=True)
     rows = load(os.path.join(HERE, "published.tsv"))
+    # A table with several rows of one game (5.67) keeps one raw report a
+    # row: the first agent goes into the file name.
+    seen = {}
+    for r in rows:
+        seen[(r["table"], r["game"])] = seen.get((r["table"], r["game"]), 0) + 1
+    for r in rows:
+        r["key"] = f"-{r['a']}" if seen[(r["table"], r["game"])] > 1 else ""
     wanted = set(args.tables.split())
     rows = [r for r in rows if not wanted or r["table"] in wanted]
     results = []
