@@ -18,7 +18,7 @@
 #                vary from run to run, so only their medians are compared).
 #   build-kalah  `build kalah --pits 6 --max-seeds 20`: wall time of a full
 #                build into an empty temporary directory, removed after each
-#                run (~16 s a run on 2 idle cores, 23 s of CPU).
+#                run (~7 s a run on 2 idle cores, 11 s of CPU).
 #   build-awari  `build awari --pits 6 --max-seeds 20`: the same (~2.5 min
 #                a run, mostly on one core).
 #   agents       four seeded matches on one thread (`match ... --threads 1

@@ -28,11 +28,21 @@
 //!    level's positions are visited opponent row by opponent row and those
 //!    children lie in one short stretch of the table.
 //!
+//! In pass 1 the moves of a mover row are compiled once per tile
+//! (`rows::RowPlan`): an extra turn's child is at a fixed start plus the
+//! opponent row's rank, a sowing into the opponent's first pits at a start
+//! plus a stride times the rank of the grown opponent row (computed once
+//! per tile), a capture from the opposite pit; only moves that lap the
+//! board or meet an empty opponent row are played in full. The smaller
+//! tables that hold most children (k-1 and k-2) are decoded into memory
+//! when the budget allows (`decode_below`).
+//!
 //! Both passes run with rayon and go through a software pipeline: the
 //! children of a position are located (and the directory entries of their
-//! chunks prefetched) three positions ahead, their codes prefetched two
-//! ahead, so that the cache misses of many look-ups overlap. Shares are
-//! packed (about 3.8 bits, see [`crate::tables`]) when the table is written.
+//! chunks prefetched) several positions ahead, their codes prefetched one
+//! position later, so that the cache misses of many look-ups overlap.
+//! Shares are packed (about 3.8 bits, see [`crate::tables`]) when the table
+//! is written.
 
 use crate::tables::MAX_TABLE_PITS;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -44,9 +54,9 @@ use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
 use crate::progress::{Event, Observer};
 use crate::tables::index::{all_rows, rank_and_sum, rows};
+use crate::tables::{prefetch, Table};
 
 mod rows;
-use crate::tables::{prefetch, Table};
 use rows::{Found, MoverMove, OpponentRow, RowPlan, StayMoves, NO_PIT};
 
 /// Not computed yet (also: partial, no candidate yet).
