@@ -71,6 +71,7 @@
 #![warn(missing_docs)]
 
 pub mod assignment;
+pub mod atomic;
 pub mod awari;
 pub mod error;
 pub mod family;

@@ -358,25 +358,7 @@ impl Weights {
     /// Write the weights to `path` atomically: a temporary file in the same
     /// directory, synced, then renamed over `path`.
     pub fn save(&self, path: &Path) -> Result<()> {
-        use std::io::Write;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "weights".to_string());
-        let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&self.to_bytes())?;
-            f.sync_all()
-        };
-        if let Err(e) = write() {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(Error::io(&tmp, e));
-        }
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::io(path, e)
-        })
+        crate::atomic::write(path, &self.to_bytes(), "weights")
     }
 
     /// Whether these weights play `rules` Kalah with `pits` pits and

@@ -71,26 +71,8 @@ impl Checkpoint {
     /// same directory, synced, then renamed over `path`); returns the
     /// bytes written.
     pub fn write(&self, path: &Path) -> Result<u64> {
-        use std::io::Write;
         let bytes = encode(self).map_err(|e| Error::io(path, e))?;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "checkpoint".to_string());
-        let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()
-        };
-        if let Err(e) = write() {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(Error::io(&tmp, e));
-        }
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::io(path, e)
-        })?;
+        crate::atomic::write(path, &bytes, "checkpoint")?;
         Ok(bytes.len() as u64)
     }
 
