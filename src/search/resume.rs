@@ -159,6 +159,7 @@ pub(super) fn periodic(sh: &Shared<'_>, cx: &Context, done: &AtomicBool) {
     let Some(plan) = &sh.opts.checkpoint else {
         return;
     };
+    lower_priority();
     let mut last = Instant::now();
     while !done.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(50).min(plan.every));
@@ -174,6 +175,21 @@ pub(super) fn periodic(sh: &Shared<'_>, cx: &Context, done: &AtomicBool) {
             t.elapsed().as_secs_f64(),
         );
         last = Instant::now();
+    }
+}
+
+/// Give the calling thread the lowest scheduling priority (nice 19), so
+/// that a periodic checkpoint takes the cores only when the search threads
+/// leave them idle. Linux schedules threads as tasks: `setpriority` on the
+/// thread id changes this thread alone. Elsewhere, and if refused, nothing
+/// changes.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` and `setpriority` have no memory effects; a refusal
+    // is only a return value.
+    unsafe {
+        let tid = libc::gettid();
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
     }
 }
 
