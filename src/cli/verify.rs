@@ -7,9 +7,12 @@ use std::process::ExitCode;
 use clap::Args;
 
 use mancala_solver::error::{Error, Result};
+use mancala_solver::family::Rules;
 use mancala_solver::game::verify::{check_seeds, verify};
 use mancala_solver::game::Game;
 use mancala_solver::game::TableSet;
+use mancala_solver::kalah::KalahRules;
+use mancala_solver::search::cross_check::{cross_check, CrossCheck};
 use mancala_solver::with_rules;
 
 use super::{progress, GameArgs};
@@ -19,9 +22,13 @@ use super::{progress, GameArgs};
 #[command(
     after_help = "Examples:\n  mancala verify kalah --pits 6 --seeds 12\n  \
 mancala verify kalah --pits 6 --seeds 20 --sample 1000000\n  \
-mancala verify awari --pits 6 --seeds 8\n\n\
+mancala verify awari --pits 6 --seeds 8\n  \
+mancala verify kalah --pits 6 --seeds 24 --sample 200 --by-search 20\n\n\
 Awari and Oware: a whole table is also checked to be the right fixpoint (every non-zero \
-value backed by a finite forcing strategy, none resting on a cycle)."
+value backed by a finite forcing strategy, none resting on a cycle).\n\n\
+Kalah, --by-search K: instead of the one-step check, each sampled entry (--sample, default 100) \
+is solved by the search probing only the tables up to K seeds (K below --seeds), and the two \
+values must agree; a solve over --limit seconds is skipped and counted."
 )]
 pub struct VerifyArgs {
     #[command(flatten)]
@@ -38,13 +45,41 @@ pub struct VerifyArgs {
     /// Seed of the random sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Kalah: solve the sampled entries with the search, probing the tables
+    /// only up to this many seeds, and compare (a cross-check against the
+    /// smaller tables' values).
+    #[arg(long, value_name = "K")]
+    pub by_search: Option<usize>,
+    /// With --by-search: seconds allowed per solve (longer ones are skipped).
+    #[arg(long, default_value_t = 10.0, value_parser = parse_limit)]
+    pub limit: f64,
+    /// With --by-search: transposition table of each solve, in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub tt_mb: u64,
     /// Print JSON on stdout.
     #[arg(long)]
     pub json: bool,
 }
 
+fn parse_limit(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("{s}: give a positive number of seconds")),
+    }
+}
+
 /// Run `mancala verify`.
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+    if let Some(probe) = args.by_search {
+        return match args.game.rules()? {
+            Rules::Kalah(rules) => run_by_search(rules, probe, &args),
+            _ => Err(Error::Unsupported(format!(
+                "--by-search: only Kalah has a solver to cross-check {} tables against; \
+                 drop --by-search",
+                args.game.game
+            ))),
+        };
+    }
     with_rules!(args.game.rules()?, g => run_game(g, &args))
 }
 
@@ -88,6 +123,54 @@ fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
         for m in &report.examples {
             println!(
                 "  index {}: {}  stored {} derived {}",
+                m.index, m.position, m.stored, m.derived
+            );
+        }
+    }
+    Ok(if report.is_sound() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn run_by_search(rules: KalahRules, probe: usize, args: &VerifyArgs) -> Result<ExitCode> {
+    TableSet::empty(&args.game.db, rules, args.pits)?;
+    check_seeds(args.seeds)
+        .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;
+    let set = TableSet::open(&args.game.db, rules, args.pits, args.seeds)?;
+    let check = CrossCheck {
+        seeds: args.seeds,
+        probe_seeds: probe,
+        sample: args.sample.unwrap_or(100),
+        seed: args.seed,
+        limit: std::time::Duration::from_secs_f64(args.limit),
+        tt_mb: args.tt_mb as usize,
+    };
+    let report = cross_check(&set, &check, &progress::observer(false))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+    } else {
+        let name = rules
+            .rules_name()
+            .map_or(String::new(), |r| format!(" ({r} rules)"));
+        println!(
+            "kalah{name} table {} pits, {} seeds against the search with tables up to {}: \
+             {} of {} sampled entries solved within {} s and compared, {} skipped, {} mismatches \
+             ({} nodes)",
+            args.pits,
+            args.seeds,
+            probe,
+            report.checked,
+            report.sampled,
+            args.limit,
+            report.skipped,
+            report.mismatches,
+            report.nodes
+        );
+        for m in &report.examples {
+            println!(
+                "  index {}: {}  stored {} solved {}",
                 m.index, m.position, m.stored, m.derived
             );
         }

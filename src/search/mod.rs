@@ -97,6 +97,7 @@
 
 pub mod checkpoint;
 mod checkpoint_file;
+pub mod cross_check;
 mod driver;
 mod node;
 mod options;

@@ -1,0 +1,189 @@
+//! Cross-checking a Kalah table against the solver: sampled entries of
+//! table `k` are solved from scratch by the MTD(f) search
+//! ([`crate::search::solve`]), which probes the tables only up to a smaller
+//! seed count, and the two values must agree. The builder and the search
+//! share only the rules and the smaller tables, so this checks the large
+//! tables against the values of the small ones along whole lines of play,
+//! where [`crate::game::verify`] checks one step (an entry against its
+//! children).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::game::verify::{check_seeds, Mismatch};
+use crate::game::TableSet;
+use crate::kalah::rules::KalahRules;
+use crate::kalah::verify::position_at;
+use crate::progress::{Event, Observer};
+use crate::search::{solve, SolveOptions};
+
+/// What to cross-check.
+#[derive(Clone, Debug)]
+pub struct CrossCheck {
+    /// The table checked (its seeds).
+    pub seeds: usize,
+    /// The search probes the tables only up to this many seeds in play
+    /// (smaller than [`CrossCheck::seeds`]).
+    pub probe_seeds: usize,
+    /// Entries drawn at random (at least 1).
+    pub sample: u64,
+    /// Seed of the draw.
+    pub seed: u64,
+    /// A solve that takes longer is abandoned and counted as skipped.
+    pub limit: Duration,
+    /// Transposition table of each solve, in mebibytes.
+    pub tt_mb: usize,
+}
+
+/// Result of a cross-check.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CrossCheckReport {
+    /// The game.
+    pub game: String,
+    /// The rule set.
+    pub rules: String,
+    /// Pits per side.
+    pub pits: usize,
+    /// Seeds of the table checked.
+    pub seeds: usize,
+    /// Largest table the search probed.
+    pub probe_seeds: usize,
+    /// Entries in the table.
+    pub positions: u64,
+    /// Entries drawn.
+    pub sampled: u64,
+    /// Entries solved within the limit and compared.
+    pub checked: u64,
+    /// Entries whose solve hit the time limit (not compared).
+    pub skipped: u64,
+    /// Entries whose stored value differs from the solver's.
+    pub mismatches: u64,
+    /// Nodes searched over all solves.
+    pub nodes: u64,
+    /// Seconds per solve limit.
+    pub limit_seconds: f64,
+    /// The first mismatches found (at most 20; `derived` is the solver's
+    /// value).
+    pub examples: Vec<Mismatch>,
+}
+
+impl CrossCheckReport {
+    /// Whether every compared entry agreed and at least one was compared.
+    pub fn is_sound(&self) -> bool {
+        self.mismatches == 0 && self.checked > 0
+    }
+}
+
+/// Cross-check table `check.seeds` of `set` against the solver with the
+/// tables probed up to `check.probe_seeds` (see the module documentation).
+/// The sampled solves run in parallel, one thread each.
+pub fn cross_check(
+    set: &TableSet<KalahRules>,
+    check: &CrossCheck,
+    progress: &Observer,
+) -> Result<CrossCheckReport> {
+    let k = check.seeds;
+    check_seeds(k)?;
+    if check.sample == 0 {
+        return Err(Error::Unsupported(
+            "a sample of 0 entries checks nothing: sample at least 1 entry".into(),
+        ));
+    }
+    if check.probe_seeds >= k {
+        return Err(Error::Unsupported(format!(
+            "the search may probe tables up to {} seeds, not {} (the table checked): \
+             give it smaller tables",
+            k - 1,
+            check.probe_seeds
+        )));
+    }
+    let table = set.table(k).ok_or_else(|| Error::MissingTable {
+        path: set.spec(k).path(set.dir()),
+        table: set.spec(k).label(),
+    })?;
+    let n = table.len();
+    let mut rng = crate::rng::seeded(check.seed ^ k as u64);
+    let draws: Vec<u64> = (0..check.sample).map(|_| rng.gen_range(0..n)).collect();
+    progress.event(&Event::Start {
+        stage: &format!(
+            "cross-check k={k} by search (tables to {})",
+            check.probe_seeds
+        ),
+        total: Some(draws.len() as u64),
+    });
+    let done = AtomicU64::new(0);
+    let checked = AtomicU64::new(0);
+    let skipped = AtomicU64::new(0);
+    let bad = AtomicU64::new(0);
+    let nodes = AtomicU64::new(0);
+    let examples = Mutex::new(Vec::new());
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    draws.par_iter().for_each(|&index| {
+        let pos = position_at(set, k, index);
+        let options = SolveOptions {
+            rules: set.game(),
+            tt_mb: check.tt_mb,
+            max_table_seeds: Some(check.probe_seeds),
+            threads: 1,
+            id_step: 0,
+            deadline: Some(Instant::now() + check.limit),
+            ..SolveOptions::default()
+        };
+        match solve(&pos, Some(set), &options) {
+            Ok(sol) => {
+                nodes.fetch_add(sol.stats.nodes, Ordering::Relaxed);
+                if !sol.exact {
+                    skipped.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    checked.fetch_add(1, Ordering::Relaxed);
+                    let stored = table.value(index);
+                    if stored != sol.value {
+                        bad.fetch_add(1, Ordering::Relaxed);
+                        let mut ex = examples.lock().unwrap_or_else(|e| e.into_inner());
+                        if ex.len() < 20 {
+                            ex.push(Mismatch {
+                                index,
+                                position: pos.to_string(),
+                                stored,
+                                derived: sol.value,
+                            });
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                failure
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+            }
+        }
+        progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
+    });
+    progress.event(&Event::Finish);
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let mut examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
+    examples.sort_by_key(|m| m.index);
+    Ok(CrossCheckReport {
+        game: crate::game::Game::name(set.game()).to_string(),
+        rules: set.game().name().to_string(),
+        pits: set.pits(),
+        seeds: k,
+        probe_seeds: check.probe_seeds,
+        positions: n,
+        sampled: draws.len() as u64,
+        checked: checked.into_inner(),
+        skipped: skipped.into_inner(),
+        mismatches: bad.into_inner(),
+        nodes: nodes.into_inner(),
+        limit_seconds: check.limit.as_secs_f64(),
+        examples,
+    })
+}
