@@ -45,11 +45,7 @@ pub fn is_zstd(path: &Path) -> bool {
 impl GamesOut {
     /// Open the temporary file beside `path`.
     pub fn create(path: &Path) -> Result<GamesOut> {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "games".to_string());
-        let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        let tmp = mancala_solver::atomic::temp_path(path, "games");
         let file = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(path, e))?);
         let sink = if is_zstd(path) {
             let open = || -> std::io::Result<_> {

@@ -137,9 +137,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
 }
 
 fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("svg.tmp");
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    mancala_solver::atomic::write(path, text.as_bytes(), "plot.svg")
 }
 
 fn pct(e: &Option<Estimate>) -> String {

@@ -82,11 +82,7 @@ fn state_path(out: &Path) -> PathBuf {
 }
 
 fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    mancala_solver::atomic::write(path, text.as_bytes(), "weights")
 }
 
 /// Run `mancala tune`.
