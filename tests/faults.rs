@@ -489,3 +489,24 @@ fn a_newcomer_gets_what_a_rust_cli_offers() {
         &out[..200.min(out.len())]
     );
 }
+
+/// A reader that stops early (`mancala ... | head`) ends the command
+/// quietly, as it does other Unix tools: no panic about a broken pipe.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_closed_standard_output_is_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["solve", "kalah", "4", "4", "--no-tables", "--json"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+    assert_ne!(out.status.code(), Some(0));
+}

@@ -147,8 +147,24 @@ enum Command {
 }
 
 /// Run the command line; errors are printed as one line on stderr.
+/// Let a closed standard output end the process quietly, as it does other
+/// Unix tools (`mancala solve ... | head`), instead of a panic on the
+/// failed print: Rust ignores SIGPIPE by default. Not for the server,
+/// whose closed connections must stay errors.
+fn restore_sigpipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: resetting a signal's disposition to the default before any
+    // thread is started has no memory effects.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve(_)) {
+        restore_sigpipe();
+    }
     let result = match cli.command {
         Command::Build(args) => build::run(args),
         Command::Query(args) => query::run(args),
