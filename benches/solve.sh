@@ -7,11 +7,17 @@
 # everything, the decoding included; the machine is shared, so wall times vary
 # with the load, CPU time much less).
 #
-# Usage: benches/solve.sh [kalah64|threads|enhancements|ordering|kalah55|kalah56|tables65|all]
+# Usage: benches/solve.sh [kalah64|search64|threads|enhancements|ordering|kalah55|kalah56|tables65|all]
 #   RUNS=5 (runs per measurement), DB=db (table directory; missing tables
 #   are built first, which takes ~2 min for 20 seeds and ~10 min for 24).
 #
 #   kalah64       Kalah(6,4), tables up to 20 seeds, 1 and 2 threads.
+#   search64      the search on one thread: Kalah(6,4) under --rules default
+#                 and --rules capture-needs-opposite, tables up to 20 seeds.
+#                 With BIN_OLD=PATH (another build of `mancala`), that
+#                 binary and this one run alternately (old, new, old, ...)
+#                 in the same run, RUNS times each, side by side; values
+#                 must agree (the script stops otherwise).
 #   threads       1 vs 2 threads on Kalah(6,4) and Kalah(5,4) (speed-up).
 #   enhancements  each enhancement switched off in turn (the near
 #                 transposition table and the tables in memory included; and the published
@@ -31,7 +37,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 DB=${DB:-db}
-BIN=target/release/mancala
+BIN=${BIN:-target/release/mancala}
 cargo build --release --quiet
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -61,7 +67,49 @@ measure() {
     "$(printf '%s\n' "${users[@]}" | median)" "${users[*]}" "$value" "$nodes"
 }
 
-tables() { "$BIN" build kalah --pits "$1" --max-seeds "$2" --db "$DB" >/dev/null; }
+tables() { "$BIN" build kalah --pits "$1" --max-seeds "$2" --db "$DB" "${@:3}" >/dev/null; }
+
+# pair LABEL ARGS...: `mancala solve kalah ARGS` by $BIN_OLD (if set) and
+# $BIN, alternately, RUNS times each; for each binary the median search
+# seconds, median user CPU seconds (the table decoding included), nodes
+# and value.
+pair() {
+  local label=$1; shift
+  local bins=("$BIN") names=(new)
+  if [ -n "${BIN_OLD:-}" ]; then bins=("$BIN_OLD" "$BIN"); names=(old new); fi
+  local -A times users nodes values loads
+  local cpu out i
+  cpu=$(mktemp)
+  for _ in $(seq "$RUNS"); do
+    for i in "${!bins[@]}"; do
+      out=$(/usr/bin/time -f %U -o "$cpu" "${bins[$i]}" solve kalah "$@" --db "$DB" --json --quiet --no-build)
+      times[$i]+="$(grep -o '"solve_seconds": [0-9.e-]*' <<<"$out" | awk '{print $2}') "
+      loads[$i]+="$(grep -o '"table_load_seconds": [0-9.e-]*' <<<"$out" | awk '{print $2}') "
+      users[$i]+="$(tail -1 "$cpu") "
+      nodes[$i]=$(grep -o '"nodes": [0-9]*' <<<"$out" | awk '{print $2}')
+      values[$i]=$(grep -o '"value": -\?[0-9]*' <<<"$out" | head -1 | awk '{print $2}')
+    done
+  done
+  rm -f "$cpu"
+  for i in "${!bins[@]}"; do
+    printf '%-40s %-3s search median %7.3f s (%s)  user CPU median %7.2f s (%s)  tables decoded %.2f s  nodes %s  value %s\n' \
+      "$label" "${names[$i]}" "$(tr ' ' '\n' <<<"${times[$i]}" | grep . | median)" "${times[$i]% }" \
+      "$(tr ' ' '\n' <<<"${users[$i]}" | grep . | median)" "${users[$i]% }" \
+      "$(tr ' ' '\n' <<<"${loads[$i]}" | grep . | median)" "${nodes[$i]}" "${values[$i]}"
+  done
+  if [ -n "${BIN_OLD:-}" ] && [ "${values[0]}" != "${values[1]}" ]; then
+    echo "$label: the values differ (old ${values[0]}, new ${values[1]})" >&2
+    exit 1
+  fi
+}
+
+search64() {
+  local rules
+  for rules in default capture-needs-opposite; do
+    tables 6 20 --rules "$rules"
+    pair "Kalah(6,4) K=20 1 thread $rules" 6 4 --max-table-seeds 20 --threads 1 --rules "$rules"
+  done
+}
 
 kalah64() {
   tables 6 20
@@ -123,6 +171,7 @@ tables65() {
 
 case "${1:-kalah64}" in
   kalah64) kalah64 ;;
+  search64) search64 ;;
   threads) threads ;;
   enhancements) enhancements ;;
   ordering) ordering ;;
@@ -130,5 +179,5 @@ case "${1:-kalah64}" in
   kalah56) kalah56 ;;
   tables65) tables65 ;;
   all) kalah64; threads; enhancements; ordering; kalah55; kalah56; tables65 ;;
-  *) echo "usage: benches/solve.sh [kalah64|threads|enhancements|ordering|kalah55|kalah56|tables65|all]" >&2; exit 2 ;;
+  *) echo "usage: benches/solve.sh [kalah64|search64|threads|enhancements|ordering|kalah55|kalah56|tables65|all]" >&2; exit 2 ;;
 esac

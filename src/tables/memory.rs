@@ -19,12 +19,23 @@ use crate::error::{Error, MemoryUse, Result};
 pub(super) struct Resident {
     bits: u32,
     mask: u64,
-    data: memmap2::MmapMut,
+    map: memmap2::MmapMut,
+    /// Where the shares start in `map` (2 MiB-aligned for a big table).
+    offset: usize,
+    /// Bytes of shares and padding from `offset`.
+    len: usize,
 }
+
+/// Size of a huge page: a table of at least [`HUGE_MIN`] bytes is aligned
+/// to it and advised to use transparent huge pages.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Tables this big or bigger are put on huge pages.
+const HUGE_MIN: usize = 1 << 20;
 
 impl std::fmt::Debug for Resident {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Resident({} bits, {} bytes)", self.bits, self.data.len())
+        write!(f, "Resident({} bits, {} bytes)", self.bits, self.len)
     }
 }
 
@@ -51,13 +62,32 @@ impl Resident {
     ) -> Result<Resident> {
         let bits = width(max_share);
         let len = bytes(count, bits) as usize;
-        let mut data = memmap2::MmapMut::map_anon(len).map_err(|e| Error::Memory {
-            message: format!(
-                "cannot hold the {seeds}-seed table in memory ({} MiB): {e}",
-                len >> 20
-            ),
-            kind: MemoryUse::TablesInMemory,
-        })?;
+        // A look-up is a random read: on 4 KiB pages nearly every one of
+        // a big table also misses the TLB (and a page walk is slow on a
+        // virtual machine), so big tables go on 2 MiB pages, advised before
+        // the first touch.
+        let huge = len >= HUGE_MIN;
+        let mut map =
+            memmap2::MmapMut::map_anon(len + if huge { HUGE_PAGE } else { 0 }).map_err(|e| {
+                Error::Memory {
+                    message: format!(
+                        "cannot hold the {seeds}-seed table in memory ({} MiB): {e}",
+                        len >> 20
+                    ),
+                    kind: MemoryUse::TablesInMemory,
+                }
+            })?;
+        let offset = if huge {
+            #[cfg(target_os = "linux")]
+            {
+                // A hint only: without transparent huge pages it works the same.
+                let _ = map.advise(memmap2::Advice::HugePage);
+            }
+            map.as_ptr().align_offset(HUGE_PAGE)
+        } else {
+            0
+        };
+        let data = &mut map[offset..offset + len];
         // Each chunk of CHUNK positions fills exactly CHUNK * bits / 8 bytes.
         let chunk_bytes = CHUNK / 8 * bits as usize;
         data[..len - 8]
@@ -84,13 +114,21 @@ impl Resident {
         Ok(Resident {
             bits,
             mask: (1u64 << bits) - 1,
-            data,
+            map,
+            offset,
+            len,
         })
     }
 
     /// Bytes taken.
     pub(super) fn len(&self) -> usize {
-        self.data.len()
+        self.len
+    }
+
+    /// The shares and their padding.
+    #[inline(always)]
+    fn data(&self) -> &[u8] {
+        &self.map[self.offset..self.offset + self.len]
     }
 
     /// The share at `index` (below the table's position count).
@@ -98,7 +136,7 @@ impl Resident {
     pub(super) fn share(&self, index: u64) -> u8 {
         let bit = index * self.bits as u64;
         let at = (bit / 8) as usize;
-        let word = u64::from_le_bytes(self.data[at..at + 8].try_into().unwrap());
+        let word = u64::from_le_bytes(self.data()[at..at + 8].try_into().unwrap());
         ((word >> (bit % 8)) & self.mask) as u8
     }
 
@@ -106,6 +144,6 @@ impl Resident {
     #[inline(always)]
     pub(super) fn prefetch(&self, index: u64) {
         let at = (index * self.bits as u64 / 8) as usize;
-        prefetch(self.data.as_ptr().wrapping_add(at));
+        prefetch(self.data().as_ptr().wrapping_add(at));
     }
 }
