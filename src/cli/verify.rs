@@ -8,7 +8,7 @@ use clap::Args;
 
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
-use mancala_solver::game::verify::{check_seeds, verify};
+use mancala_solver::game::verify::{check_seeds, verify, Mismatch};
 use mancala_solver::game::Game;
 use mancala_solver::game::TableSet;
 use mancala_solver::kalah::KalahRules;
@@ -84,10 +84,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
 }
 
 fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
-    TableSet::empty(&args.game.db, game, args.pits)?;
-    check_seeds(args.seeds)
-        .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;
-    let set = TableSet::open(&args.game.db, game, args.pits, args.seeds)?;
+    let set = open(game, args)?;
     let report = verify(
         &set,
         args.seeds,
@@ -120,25 +117,13 @@ fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
             report.positions,
             report.mismatches
         );
-        for m in &report.examples {
-            println!(
-                "  index {}: {}  stored {} derived {}",
-                m.index, m.position, m.stored, m.derived
-            );
-        }
+        print_examples(&report.examples, "derived");
     }
-    Ok(if report.is_sound() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_code(report.is_sound()))
 }
 
 fn run_by_search(rules: KalahRules, probe: usize, args: &VerifyArgs) -> Result<ExitCode> {
-    TableSet::empty(&args.game.db, rules, args.pits)?;
-    check_seeds(args.seeds)
-        .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;
-    let set = TableSet::open(&args.game.db, rules, args.pits, args.seeds)?;
+    let set = open(rules, args)?;
     let check = CrossCheck {
         seeds: args.seeds,
         probe_seeds: probe,
@@ -168,16 +153,35 @@ fn run_by_search(rules: KalahRules, probe: usize, args: &VerifyArgs) -> Result<E
             report.mismatches,
             report.nodes
         );
-        for m in &report.examples {
-            println!(
-                "  index {}: {}  stored {} solved {}",
-                m.index, m.position, m.stored, m.derived
-            );
-        }
+        print_examples(&report.examples, "solved");
     }
-    Ok(if report.is_sound() {
+    Ok(exit_code(report.is_sound()))
+}
+
+/// The table set holding table `--seeds` of `game`, after the checks that
+/// give the clearest message (directory, pits, seeds).
+fn open<G: Game>(game: G, args: &VerifyArgs) -> Result<TableSet<G>> {
+    TableSet::empty(&args.game.db, game, args.pits)?;
+    check_seeds(args.seeds)
+        .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;
+    TableSet::open(&args.game.db, game, args.pits, args.seeds)
+}
+
+/// One line per mismatch; `what` names the value it was compared with.
+fn print_examples(examples: &[Mismatch], what: &str) {
+    for m in examples {
+        println!(
+            "  index {}: {}  stored {} {what} {}",
+            m.index, m.position, m.stored, m.derived
+        );
+    }
+}
+
+/// Success for a sound table, 1 for bad data.
+fn exit_code(sound: bool) -> ExitCode {
+    if sound {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    }
 }
