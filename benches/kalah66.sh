@@ -21,7 +21,11 @@
 #          resuming the checkpoint target/kalah66/start.ckpt of the one
 #          before (a piece stopped by Ctrl-C leaves its checkpoint too); the
 #          JSON result of every piece (proven bounds, opening-move bounds) in
-#          target/kalah66/start-N.json.
+#          target/kalah66/start-N.json (N goes on from the last one).
+#          NAME=start-g2 keeps a second solve apart (its checkpoint
+#          target/kalah66/NAME.ckpt, its results NAME-N.json); GUESS=G makes
+#          a fresh solve's first full-depth MTD(f) pass a null-window test
+#          at G, skipping the iterative deepening (--id-step 0 --guess G).
 # DB=dir (default db) must hold the 6-pit tables up to 32 seeds (or the
 # largest of TABLES): `mancala build kalah --pits 6 --max-seeds 32`, about
 # 2 hours and 19 GiB of memory on this machine (docs/SCALING.md).
@@ -52,17 +56,19 @@ anchors() {
 }
 
 start() {
-  local i
+  local i name=${NAME:-start} first=()
+  if [ -n "${GUESS:-}" ]; then first=(--id-step 0 --guess "$GUESS"); fi
   for i in $(seq "${PIECES:-3}"); do
-    local resume=()
-    if [ -f "$OUT/start.ckpt" ]; then resume=(--resume "$OUT/start.ckpt"); fi
+    local resume=() n=1
+    while [ -f "$OUT/$name-$n.json" ]; do n=$((n + 1)); done
+    if [ -f "$OUT/$name.ckpt" ]; then resume=(--resume "$OUT/$name.ckpt"); fi
     # Exit 0: the piece reached its time limit (or the end); 130: stopped by
     # a signal after writing its checkpoint.
     target/release/mancala solve kalah 6 6 --db "$DB" --max-table-seeds 32 --no-build \
       --threads "${THREADS:-1}" --tt-mb "${TT_MB:-4096}" --table-memory-mb "${TABLE_MB:-8192}" \
-      --time "${PIECE:-1200}" --checkpoint "$OUT/start.ckpt" --checkpoint-every 300 \
-      "${resume[@]}" --json --quiet > "$OUT/start-$i.json"
-    grep -E '"(exact|lower|upper|value|nodes)"' "$OUT/start-$i.json" | head -6
+      --time "${PIECE:-1200}" --checkpoint "$OUT/$name.ckpt" --checkpoint-every 300 \
+      "${first[@]}" "${resume[@]}" --json --quiet > "$OUT/$name-$n.json" || [ $? = 130 ]
+    grep -E '"(exact|lower|upper|value|nodes)"' "$OUT/$name-$n.json" | head -6
   done
 }
 

@@ -4,6 +4,8 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::format::*;
 use super::spec::TableSpec;
 use crate::error::{Error, Result};
@@ -62,9 +64,24 @@ impl<W: Write> Encoder<W> {
         }
     }
 
-    /// Add shares to the stream.
+    /// Add shares to the stream. Long runs of whole chunks are encoded by
+    /// every thread of the current pool, a window at a time, and spliced in
+    /// order: the same bytes as chunk by chunk.
     pub(crate) fn push(&mut self, mut shares: &[u8]) -> std::io::Result<()> {
         while !shares.is_empty() {
+            if self.chunk.is_empty() && shares.len() >= 2 * PIECE {
+                let take = (shares.len() / PIECE * PIECE).min(WINDOW);
+                let max_share = self.max_share;
+                let pieces: Vec<Piece> = shares[..take]
+                    .par_chunks(PIECE)
+                    .map(|p| Piece::encode(p, max_share))
+                    .collect();
+                for piece in &pieces {
+                    self.splice(piece)?;
+                }
+                shares = &shares[take..];
+                continue;
+            }
             let take = (CHUNK - self.chunk.len()).min(shares.len());
             self.chunk.extend_from_slice(&shares[..take]);
             shares = &shares[take..];
@@ -81,29 +98,48 @@ impl<W: Write> Encoder<W> {
         if self.chunk.is_empty() {
             return Ok(());
         }
-        let lo = *self.chunk.iter().min().unwrap() as usize;
-        let hi = *self.chunk.iter().max().unwrap() as usize;
-        assert!(hi <= self.max_share, "share {hi} above {}", self.max_share);
-        let radix = hi - lo + 1;
-        self.directory
-            .push(self.total_bits << 16 | (radix as u64) << 8 | lo as u64);
-        let packing = &RADIX[radix];
-        for group in self.chunk.chunks(packing.digits as usize) {
-            let x = group
-                .iter()
-                .rev()
-                .fold(0u64, |x, &j| x * radix as u64 + (j as usize - lo) as u64);
-            self.acc |= x << self.acc_bits;
-            self.acc_bits += packing.bits;
-            self.total_bits += packing.bits as u64;
-            while self.acc_bits >= 8 {
+        let mut bits = Bits {
+            acc: self.acc,
+            held: self.acc_bits,
+            total: self.total_bits,
+            out: std::mem::take(&mut self.buf),
+        };
+        let entry = encode_chunk(&self.chunk, self.max_share, &mut bits);
+        self.directory.push(self.total_bits << 16 | entry);
+        (self.acc, self.acc_bits, self.total_bits, self.buf) =
+            (bits.acc, bits.held, bits.total, bits.out);
+        self.shares += self.chunk.len() as u64;
+        self.chunk.clear();
+        if self.buf.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Append a piece encoded on its own (its bits start at bit 0) at the
+    /// current bit position.
+    fn splice(&mut self, piece: &Piece) -> std::io::Result<()> {
+        for &(at, entry) in &piece.directory {
+            self.directory.push((self.total_bits + at) << 16 | entry);
+        }
+        let whole = (piece.bits / 8) as usize;
+        for &b in &piece.bytes[..whole] {
+            self.acc |= (b as u64) << self.acc_bits;
+            self.buf.push(self.acc as u8);
+            self.acc >>= 8;
+        }
+        let rest = (piece.bits % 8) as u32;
+        if rest > 0 {
+            self.acc |= ((piece.bytes[whole] as u64) & ((1 << rest) - 1)) << self.acc_bits;
+            self.acc_bits += rest;
+            if self.acc_bits >= 8 {
                 self.buf.push(self.acc as u8);
                 self.acc >>= 8;
                 self.acc_bits -= 8;
             }
         }
-        self.shares += self.chunk.len() as u64;
-        self.chunk.clear();
+        self.total_bits += piece.bits;
+        self.shares += piece.shares;
         if self.buf.len() >= 1 << 16 {
             self.flush()?;
         }
@@ -139,6 +175,81 @@ impl<W: Write> Encoder<W> {
         }
         self.flush()?;
         Ok((self.out, self.shares, code_bytes, self.crc.finalize()))
+    }
+}
+
+/// Shares per piece encoded by one thread (whole chunks).
+const PIECE: usize = 128 * CHUNK;
+/// Shares encoded in parallel before their pieces are spliced and written.
+const WINDOW: usize = 64 * PIECE;
+
+/// A bit stream being written: fewer than 8 bits wait in `acc` between
+/// groups.
+struct Bits {
+    acc: u64,
+    held: u32,
+    /// Bits written since the stream began.
+    total: u64,
+    out: Vec<u8>,
+}
+
+/// Encode one chunk of shares into `bits`: its directory entry's radix
+/// and lowest share (`radix << 8 | lo`).
+fn encode_chunk(chunk: &[u8], max_share: usize, bits: &mut Bits) -> u64 {
+    let lo = *chunk.iter().min().unwrap() as usize;
+    let hi = *chunk.iter().max().unwrap() as usize;
+    assert!(hi <= max_share, "share {hi} above {max_share}");
+    let radix = hi - lo + 1;
+    let packing = &RADIX[radix];
+    for group in chunk.chunks(packing.digits as usize) {
+        let x = group
+            .iter()
+            .rev()
+            .fold(0u64, |x, &j| x * radix as u64 + (j as usize - lo) as u64);
+        bits.acc |= x << bits.held;
+        bits.held += packing.bits;
+        bits.total += packing.bits as u64;
+        while bits.held >= 8 {
+            bits.out.push(bits.acc as u8);
+            bits.acc >>= 8;
+            bits.held -= 8;
+        }
+    }
+    (radix as u64) << 8 | lo as u64
+}
+
+/// Whole chunks encoded on their own, from bit 0.
+struct Piece {
+    /// The codes (the last byte partly filled).
+    bytes: Vec<u8>,
+    bits: u64,
+    /// Per chunk: its first bit in the piece and its entry.
+    directory: Vec<(u64, u64)>,
+    shares: u64,
+}
+
+impl Piece {
+    fn encode(shares: &[u8], max_share: usize) -> Piece {
+        let mut bits = Bits {
+            acc: 0,
+            held: 0,
+            total: 0,
+            out: Vec::with_capacity(shares.len() / 2 + 8),
+        };
+        let mut directory = Vec::with_capacity(shares.len().div_ceil(CHUNK));
+        for chunk in shares.chunks(CHUNK) {
+            let at = bits.total;
+            directory.push((at, encode_chunk(chunk, max_share, &mut bits)));
+        }
+        if bits.held > 0 {
+            bits.out.push(bits.acc as u8);
+        }
+        Piece {
+            bytes: bits.out,
+            bits: bits.total,
+            directory,
+            shares: shares.len() as u64,
+        }
     }
 }
 
@@ -318,6 +429,37 @@ mod tests {
         // tighter below.
         assert_eq!((RADIX[16].digits, RADIX[16].bits), (1, 4));
         assert!(group_bits(CHUNK as u64, 11) * 100 <= 351 * CHUNK as u64);
+    }
+
+    #[test]
+    fn parallel_encoding_writes_the_same_bytes_as_chunk_by_chunk() {
+        // Long enough for several windows of pieces and a serial tail.
+        let n = 2 * WINDOW + 3 * PIECE + 1000;
+        let shares: Vec<u8> = (0..n)
+            .map(|i| {
+                let c = i >> CHUNK_BITS;
+                let span = (c % 21) + 1;
+                ((c * 7) % (21 - span + 1) + (i * 7919) % span) as u8
+            })
+            .collect();
+        let encode = |cuts: &[usize]| {
+            let mut e = Encoder::new(Vec::new(), 20);
+            let mut from = 0;
+            for &to in cuts.iter().chain([&n]) {
+                e.push(&shares[from..to]).unwrap();
+                from = to;
+            }
+            e.finish().unwrap()
+        };
+        // In pieces too short for the parallel path: chunk by chunk.
+        let serial = encode(&(777..n).step_by(777).collect::<Vec<_>>());
+        for cuts in [vec![], vec![100], vec![CHUNK + 3, 3 * PIECE + 5]] {
+            let parallel = encode(&cuts);
+            assert_eq!(parallel.1, serial.1);
+            assert_eq!(parallel.2, serial.2);
+            assert_eq!(parallel.3, serial.3, "cuts {cuts:?}");
+            assert!(parallel.0 == serial.0, "cuts {cuts:?}");
+        }
     }
 
     #[test]
