@@ -50,6 +50,22 @@ pub struct MctsAgent {
     rng: SeededRng,
     name: String,
     greedy: fn(&State) -> (usize, i32),
+    ties: Ties,
+}
+
+/// Which of equal children an MCTS agent takes, in the tree policy (equal
+/// UCT scores) and at the root (equally visited).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ties {
+    /// The first expanded in the tree, the leftmost pit at the root
+    /// (`mcts:BUDGET`).
+    #[default]
+    FirstLeftmost,
+    /// The last expanded, in the tree and at the root (expansion is in
+    /// random order): the reference UCT code the five-game study's
+    /// pseudo-code follows keeps the last of a list sorted by score or by
+    /// visits.
+    LastExpanded,
 }
 
 #[derive(Debug)]
@@ -82,7 +98,14 @@ impl MctsAgent {
             rng,
             name,
             greedy: greedy_move,
+            ties: Ties::FirstLeftmost,
         }
+    }
+
+    /// The same agent taking equal children as `ties` says.
+    pub fn with_ties(mut self, ties: Ties) -> MctsAgent {
+        self.ties = ties;
+        self
     }
 
     /// The same agent with `greedy` choosing the greedy play-outs' moves
@@ -156,7 +179,7 @@ impl MctsAgent {
                 for &c in &tree[at].children {
                     let node = &tree[c];
                     let score = node.reward / node.visits + self.uct * (ln_n / node.visits).sqrt();
-                    if score > best.0 {
+                    if score > best.0 || (score == best.0 && self.ties == Ties::LastExpanded) {
                         best = (score, c);
                     }
                 }
@@ -210,13 +233,16 @@ impl Agent for MctsAgent {
 
     fn choose(&mut self, pos: &State) -> Choice {
         let children = self.search(pos);
-        // Most visited; ties to the leftmost pit.
+        // Most visited; ties to the leftmost pit, or to the last expanded.
         let mut sorted = children;
-        sorted.sort_by_key(|c| c.0);
+        let last = self.ties == Ties::LastExpanded;
+        if !last {
+            sorted.sort_by_key(|c| c.0);
+        }
         let best = sorted
             .iter()
             .fold(None::<(usize, f64, f64)>, |acc, &c| match acc {
-                Some(a) if a.1 >= c.1 => Some(a),
+                Some(a) if a.1 > c.1 || (a.1 == c.1 && !last) => Some(a),
                 _ => Some(c),
             })
             .expect("at least one iteration expands a root move");
