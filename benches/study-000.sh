@@ -17,7 +17,7 @@
 # SKIP_BUILD is set); PLAIN_MINIMAX=1 runs BMM8 as plain minimax rather
 # than as the move-for-move identical alpha-beta (much slower).
 # Raw JSON reports are kept in target/study-000/. The whole run takes
-# about 45 minutes on 2 cores.
+# 30 to 45 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-target/release/mancala}

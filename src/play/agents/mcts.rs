@@ -62,8 +62,8 @@ pub enum Ties {
     #[default]
     FirstLeftmost,
     /// The last expanded, in the tree and at the root (expansion is in
-    /// random order): the reference UCT code the five-game study's
-    /// pseudo-code follows keeps the last of a list sorted by score or by
+    /// random order): the UCT code that the five-game study's listing of
+    /// its MCTS follows keeps the last of a list sorted by score or by
     /// visits.
     LastExpanded,
 }

@@ -37,10 +37,11 @@
 //!   exploration of `mcts:BUDGET` (whose constant sqrt(2)/2 multiplies
 //!   sqrt(ln N_parent / N)). Its greedy and epsilon-greedy play-outs use the
 //!   study's greedy. A win scores 1, a loss 0; the study gives no draw
-//!   reward, and a draw scores 1/2 here. Of equal children it takes the
-//!   last expanded, in the tree policy and at the root, as the reference
-//!   UCT code the study's Algorithm 4 follows does (it keeps the last of a
-//!   list sorted by score, or by visits); `mcts:BUDGET` takes the first
+//!   reward, and a draw scores 1/2 here (as the UCT code below scores it).
+//!   Of equal children it takes the last expanded, in the tree policy and
+//!   at the root: the study's listing of its MCTS (Source Code A.2) is the
+//!   structure of the UCT code of the MCTS site it cites, which keeps the
+//!   last of a list sorted by score, or by visits; `mcts:BUDGET` takes the first
 //!   (the leftmost pit at the root). With 10 iterations that choice moves
 //!   the win rate against random in Vai Lung Thlan from 63% to 88.5%
 //!   (published 84%; `docs/study-000.md`).
@@ -176,7 +177,7 @@ pub fn eval(state: &State, me: Side, h5: bool, h6: H6) -> f64 {
 
 /// The agent `rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy]`: UCT
 /// with the study's exploration term, play-outs by the study's greedy, and
-/// equal children resolved as the reference UCT code does (the last
+/// equal children resolved as the study's UCT code does (the last
 /// expanded, [`MctsTies::LastExpanded`]).
 pub fn uct(budget: Budget, playout: Playout, rng: SeededRng, name: String) -> MctsAgent {
     MctsAgent::new(budget, UCT_C, playout, rng, name)
