@@ -26,6 +26,9 @@
 #          target/kalah66/NAME.ckpt, its results NAME-N.json); GUESS=G makes
 #          a fresh solve's first full-depth MTD(f) pass a null-window test
 #          at G, skipping the iterative deepening (--id-step 0 --guess G).
+#          MAX_TABLE_SEEDS=30 uses the tables up to 30 seeds (default 32):
+#          docs/kalah-6-6.md's second run is
+#          MAX_TABLE_SEEDS=30 THREADS=2 PIECES=2 PIECE=1200 GUESS=0 NAME=low
 # DB=dir (default db) must hold the 6-pit tables up to 32 seeds (or the
 # largest of TABLES): `mancala build kalah --pits 6 --max-seeds 32`, about
 # 2 hours and 19 GiB of memory on this machine (docs/SCALING.md).
@@ -64,7 +67,7 @@ start() {
     if [ -f "$OUT/$name.ckpt" ]; then resume=(--resume "$OUT/$name.ckpt"); fi
     # Exit 0: the piece reached its time limit (or the end); 130: stopped by
     # a signal after writing its checkpoint.
-    target/release/mancala solve kalah 6 6 --db "$DB" --max-table-seeds 32 --no-build \
+    target/release/mancala solve kalah 6 6 --db "$DB" --max-table-seeds "${MAX_TABLE_SEEDS:-32}" --no-build \
       --threads "${THREADS:-1}" --tt-mb "${TT_MB:-4096}" --table-memory-mb "${TABLE_MB:-8192}" \
       --time "${PIECE:-1200}" --checkpoint "$OUT/$name.ckpt" --checkpoint-every 300 \
       "${first[@]}" "${resume[@]}" --json --quiet > "$OUT/$name-$n.json" || [ $? = 130 ]
