@@ -164,6 +164,7 @@ impl MctsAgent {
         let mut tree = vec![self.node(pos.clone(), me.other(), usize::MAX)];
         let mut iterations = 0u64;
         let mut path = Vec::new();
+        let last_of_equals = self.ties == Ties::LastExpanded;
         loop {
             if self.budget.spent(iterations, start) {
                 break;
@@ -179,7 +180,7 @@ impl MctsAgent {
                 for &c in &tree[at].children {
                     let node = &tree[c];
                     let score = node.reward / node.visits + self.uct * (ln_n / node.visits).sqrt();
-                    if score > best.0 || (score == best.0 && self.ties == Ties::LastExpanded) {
+                    if score > best.0 || (score == best.0 && last_of_equals) {
                         best = (score, c);
                     }
                 }

@@ -41,8 +41,8 @@
 //!   Of equal children it takes the last expanded, in the tree policy and
 //!   at the root: the study's listing of its MCTS (Source Code A.2) is the
 //!   structure of the UCT code of the MCTS site it cites, which keeps the
-//!   last of a list sorted by score, or by visits; `mcts:BUDGET` takes the first
-//!   (the leftmost pit at the root). With 10 iterations that choice moves
+//!   last of a list sorted by score, or by visits; `mcts:BUDGET` takes the
+//!   first (the leftmost pit at the root). With 10 iterations that choice moves
 //!   the win rate against random in Vai Lung Thlan from 63% to 88.5%
 //!   (published 84%; `docs/study-000.md`).
 //!
