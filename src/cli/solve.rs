@@ -541,6 +541,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             st.iterations,
             st.parallel_tasks
         );
+        if let Some(p) = &st.profile {
+            print_profile(p);
+        }
         println!(
             "time: {:.3} s to solve, {:.3} s for the principal variation, {:.3} s to decode \
              the tables into memory; {} thread(s), tables up to {} seeds ({} MiB in memory), \
@@ -623,4 +626,25 @@ fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Resul
     let v = super::query::value_position(game, pos, &args.db, &policy)?;
     super::query::show(&v, args.json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The search profile (builds with the `search-profile` feature) as text.
+fn print_profile(p: &mancala_solver::search::SearchProfile) {
+    println!("profile, MTD(f) passes (active values; depth - is the exact search):");
+    println!("  depth  window  value        nodes  if cut first");
+    for x in &p.passes {
+        let depth = x.depth.map_or("-".to_string(), |d| d.to_string());
+        println!(
+            "  {depth:>5}  {:>6}  {:>5}  {:>11}  {:>12}",
+            x.window, x.value, x.nodes, x.nodes_if_cut_first
+        );
+    }
+    println!("profile, nodes by seeds in play:");
+    println!("  seeds        nodes  searched cuts  late cuts  nodes before late cuts  fail-lows");
+    for l in p.by_seeds.iter().filter(|l| l.nodes > 0) {
+        println!(
+            "  {:>5}  {:>11}  {:>13}  {:>9}  {:>22}  {:>9}",
+            l.seeds, l.nodes, l.searched_cuts, l.late_cuts, l.nodes_before_late_cuts, l.fail_lows
+        );
+    }
 }

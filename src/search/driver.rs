@@ -236,6 +236,7 @@ pub(super) struct Run {
 /// variation (or, when stopped, the best move so far).
 pub(super) fn run<const M: usize>(sh: &Shared<'_>, root: &[u8; 12], s: i32, start: Instant) -> Run {
     let mut searcher = Searcher::<M>::new(sh, None);
+    searcher.start_profile(s);
     let root = packed::word(root);
     searcher.seed_root(root, s);
     let outcome = searcher.drive(root, s);
@@ -420,10 +421,12 @@ impl<const M: usize> Searcher<'_, M> {
             };
             self.stats.mtdf_passes += 1;
             self.root_move = NO_MOVE;
+            let mark = self.profile_mark();
             g = self.search(root, s, depth, 0, beta, None);
             if self.aborted {
                 return r;
             }
+            self.profile_pass(depth, beta, g, mark);
             r.last_move = self.root_move;
             if g < beta {
                 r.upper = g;

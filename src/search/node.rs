@@ -7,6 +7,7 @@ use std::sync::atomic::Ordering;
 use crate::kalah::packed;
 
 use super::options::{MoveOrder, SearchStats};
+use super::profile::Tally;
 use super::shared::{Cancel, Shared};
 use super::tt::{Entry, Key, TransTable, FULL_DEPTH, NO_MOVE};
 
@@ -501,6 +502,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         probed: Option<Probed>,
     ) -> i32 {
         self.stats.nodes += 1;
+        self.profile_node(s);
         if self.stats.nodes & 0x3ff == 0 {
             self.flush();
             if self.cancelled() {
@@ -618,6 +620,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         }
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
+        let (loop_mark, mut tally) = (self.profile_mark(), Tally::default());
         let split = sh.threads > 1
             && ply < o.split_plies
             && depth > 8
@@ -634,10 +637,12 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 }
                 c.hi
             } else {
+                let child_mark = self.profile_mark();
                 let v = self.child_value(c, depth, ply, gamma);
                 if self.aborted {
                     return 0;
                 }
+                self.profile_child(s, loop_mark, child_mark, v >= gamma, &mut tally);
                 if ply == 0 && depth == FULL_DEPTH {
                     sh.record_root_result(c.pit, v, gamma);
                 }
@@ -663,6 +668,9 @@ impl<'s, const M: usize> Searcher<'s, M> {
                     best_move = mv;
                 }
             }
+        }
+        if best < gamma {
+            self.profile_fail_low(s);
         }
         if ply == 0 {
             self.root_move = best_move;

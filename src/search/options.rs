@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::checkpoint::{Checkpoint, Checkpointing};
+use super::profile::SearchProfile;
 use super::tt::TransTable;
 use crate::kalah::rules::KalahRules;
 use crate::progress::Observer;
@@ -181,6 +182,11 @@ pub struct SearchStats {
     pub iterations: u64,
     /// Subtrees searched in parallel at split nodes.
     pub parallel_tasks: u64,
+    /// Where the nodes went, by MTD(f) pass and by seeds in play: only in
+    /// builds with the cargo feature `search-profile`, on one thread
+    /// ([`SearchProfile`]); `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Box<SearchProfile>>,
 }
 
 impl SearchStats {

@@ -1,0 +1,88 @@
+//! The search profile (`SearchStats::profile`): collected only with the
+//! cargo feature `search-profile` (`cargo test --features search-profile
+//! --test profile`, which `.ci/run` runs) and only on one thread; its
+//! counts add up to the solve's and its perfect-ordering estimate is
+//! consistent with the late cut-offs it saw.
+
+use mancala_solver::kalah::position::Position;
+use mancala_solver::search::{solve, Solution, SolveOptions};
+
+mod common;
+
+fn solve_on(position: &Position, threads: usize, tables: Option<usize>) -> Solution {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = tables.map(|k| common::kalah_tables(dir.path(), position.pits_per_side(), k));
+    let opts = SolveOptions {
+        tt_mb: 16,
+        threads,
+        ..SolveOptions::default()
+    };
+    solve(position, tb.as_ref(), &opts).unwrap()
+}
+
+#[cfg(not(feature = "search-profile"))]
+#[test]
+fn no_profile_without_the_feature() {
+    let sol = solve_on(&Position::start(4, 3).unwrap(), 1, None);
+    assert!(sol.stats.profile.is_none());
+}
+
+#[cfg(feature = "search-profile")]
+#[test]
+fn the_profile_adds_up() {
+    let cases = [
+        (Position::start(4, 3).unwrap(), None),
+        (Position::start(3, 4).unwrap(), None),
+        (Position::start(4, 4).unwrap(), Some(10)),
+    ];
+    for (position, tables) in cases {
+        let sol = solve_on(&position, 1, tables);
+        let p = sol
+            .stats
+            .profile
+            .as_deref()
+            .unwrap_or_else(|| panic!("{position}: no profile on one thread"));
+        let level_nodes: u64 = p.by_seeds.iter().map(|l| l.nodes).sum();
+        assert_eq!(level_nodes, sol.stats.nodes, "{position}: nodes by seeds");
+        let pass_nodes: u64 = p.passes.iter().map(|x| x.nodes).sum();
+        assert!(pass_nodes <= sol.stats.nodes, "{position}: passes' nodes");
+        assert_eq!(p.passes.len() as u64, sol.stats.mtdf_passes, "{position}");
+        let last = p.passes.last().unwrap();
+        assert!(last.depth.is_none(), "{position}: the last pass is exact");
+        assert_eq!(last.value, sol.value, "{position}: the last pass's value");
+        for (i, l) in p.by_seeds.iter().enumerate() {
+            assert_eq!(l.seeds as usize, i);
+            assert!(l.late_cuts <= l.searched_cuts, "{position}: {l:?}");
+            assert!(
+                l.searched_cuts + l.fail_lows <= l.nodes,
+                "{position}: {l:?}"
+            );
+            assert_eq!(
+                l.late_cuts == 0,
+                l.nodes_before_late_cuts == 0,
+                "{position}: {l:?}"
+            );
+        }
+        // What perfect ordering saves is at most what the late cuts spent
+        // before their cutting child (the principal variation's extraction
+        // included).
+        let before: u64 = p.by_seeds.iter().map(|l| l.nodes_before_late_cuts).sum();
+        let mut saved = 0;
+        for x in &p.passes {
+            assert!(
+                (1..=x.nodes).contains(&x.nodes_if_cut_first),
+                "{position}: {x:?}"
+            );
+            saved += x.nodes - x.nodes_if_cut_first;
+        }
+        assert!(saved <= before, "{position}: saved {saved}, spent {before}");
+        assert!(saved > 0, "{position}: no late cut-off to measure");
+    }
+}
+
+#[cfg(feature = "search-profile")]
+#[test]
+fn no_profile_on_two_threads() {
+    let sol = solve_on(&Position::start(4, 3).unwrap(), 2, None);
+    assert!(sol.stats.profile.is_none());
+}
