@@ -30,8 +30,10 @@
 #          docs/kalah-6-6.md's second run is
 #          MAX_TABLE_SEEDS=30 THREADS=2 PIECES=2 PIECE=1200 GUESS=0 NAME=low
 # DB=dir (default db) must hold the 6-pit tables up to 32 seeds (or the
-# largest of TABLES): `mancala build kalah --pits 6 --max-seeds 32`, about
-# 2 hours and 19 GiB of memory on this machine (docs/SCALING.md).
+# largest of TABLES, or MAX_TABLE_SEEDS): `mancala build kalah --pits 6
+# --max-seeds 32`; on this machine the tables up to 30 take 7 minutes idle
+# (11.2 GiB at the peak), 31 and 32 another 18 and 24 minutes (15.8 GiB at
+# the peak; docs/SCALING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DB=${DB:-db}
