@@ -86,3 +86,58 @@ fn no_profile_on_two_threads() {
     let sol = solve_on(&Position::start(4, 3).unwrap(), 2, None);
     assert!(sol.stats.profile.is_none());
 }
+
+/// The command line shows the profile: as `stats.profile` in `--json`, as
+/// two tables in the text output; never on two threads.
+#[cfg(feature = "search-profile")]
+#[test]
+fn the_command_line_shows_the_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "solve",
+        "kalah",
+        "4",
+        "3",
+        "--max-table-seeds",
+        "0",
+        "--threads",
+        "1",
+    ];
+    let (code, out, err) = common::mancala(&[&args[..], &["--json"]].concat(), dir.path());
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let profile = &json["stats"]["profile"];
+    let passes = profile["passes"].as_array().expect("passes");
+    assert_eq!(
+        passes.len() as u64,
+        json["stats"]["mtdf_passes"].as_u64().unwrap()
+    );
+    let nodes: u64 = profile["by_seeds"]
+        .as_array()
+        .expect("by_seeds")
+        .iter()
+        .map(|l| l["nodes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(nodes, json["stats"]["nodes"].as_u64().unwrap());
+
+    let (code, out, err) = common::mancala(&args, dir.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("profile, MTD(f) passes"), "{out}");
+    assert!(out.contains("profile, nodes by seeds in play"), "{out}");
+
+    let two = [
+        "solve",
+        "kalah",
+        "4",
+        "3",
+        "--max-table-seeds",
+        "0",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let (code, out, err) = common::mancala(&two, dir.path());
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(json["stats"].get("profile").is_none(), "{out}");
+}
