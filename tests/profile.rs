@@ -47,6 +47,8 @@ fn the_profile_adds_up() {
         let pass_nodes: u64 = p.passes.iter().map(|x| x.nodes).sum();
         assert!(pass_nodes <= sol.stats.nodes, "{position}: passes' nodes");
         assert_eq!(p.passes.len() as u64, sol.stats.mtdf_passes, "{position}");
+        // A start has equal stores: its value is the active value the
+        // passes return.
         let last = p.passes.last().unwrap();
         assert!(last.depth.is_none(), "{position}: the last pass is exact");
         assert_eq!(last.value, sol.value, "{position}: the last pass's value");
@@ -63,6 +65,10 @@ fn the_profile_adds_up() {
                 "{position}: {l:?}"
             );
         }
+        assert!(
+            p.by_seeds.iter().any(|l| l.fail_lows > 0),
+            "{position}: an upper bound needs nodes that fail low"
+        );
         // What perfect ordering saves is at most what the late cuts spent
         // before their cutting child (the principal variation's extraction
         // included).

@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 use crate::kalah::packed;
 
 use super::options::{MoveOrder, SearchStats};
-use super::profile::Tally;
 use super::shared::{Cancel, Shared};
 use super::tt::{Entry, Key, TransTable, FULL_DEPTH, NO_MOVE};
 
@@ -620,7 +619,7 @@ impl<'s, const M: usize> Searcher<'s, M> {
         }
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        let (loop_mark, mut tally) = (self.profile_mark(), Tally::default());
+        let (loop_mark, mut tally) = (self.profile_mark(), self.profile_tally());
         let split = sh.threads > 1
             && ply < o.split_plies
             && depth > 8
@@ -634,6 +633,11 @@ impl<'s, const M: usize> Searcher<'s, M> {
                 if o.use_futility && c.hi < gamma && c.futile(gamma, true, sh.tmax) {
                     // A child search futility saved.
                     self.stats.futility_cutoffs += 1;
+                }
+                if c.hi >= gamma {
+                    // Only with ETC off: a child valued without a search cuts.
+                    let m = self.profile_mark();
+                    self.profile_child(s, loop_mark, m, true, &mut tally);
                 }
                 c.hi
             } else {

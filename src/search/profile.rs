@@ -89,11 +89,61 @@ impl SearchProfile {
             cut_first: 0,
         }
     }
+}
 
-    #[cfg(feature = "search-profile")]
+/// The counting itself, on plain numbers (`nodes`: the search's node count
+/// at the time), so that it can be checked on a hand-made tree.
+#[cfg(feature = "search-profile")]
+impl SearchProfile {
     fn level(&mut self, s: i32) -> &mut LevelProfile {
         let i = (s.max(0) as usize).min(self.by_seeds.len() - 1);
         &mut self.by_seeds[i]
+    }
+
+    fn mark(&self, nodes: u64) -> Mark {
+        Mark {
+            cut_first: self.cut_first,
+            nodes,
+        }
+    }
+
+    fn enter(&mut self, s: i32) {
+        self.cut_first += 1;
+        self.level(s).nodes += 1;
+    }
+
+    /// A child of a node with `s` seeds in play, begun at `child`, is done
+    /// (`nodes` now); the node's child loop began at `node`.
+    fn child(&mut self, s: i32, node: Mark, child: Mark, cut: bool, tally: &mut Tally, nodes: u64) {
+        tally.searched += 1;
+        if cut {
+            // Had this child come first, the node would have cost its own
+            // visit and this child's subtree only.
+            self.cut_first = node.cut_first + (self.cut_first - child.cut_first);
+            let before = tally.before_cut;
+            let level = self.level(s);
+            level.searched_cuts += 1;
+            if tally.searched > 1 {
+                level.late_cuts += 1;
+                level.nodes_before_late_cuts += before;
+            }
+        } else {
+            tally.before_cut += nodes - child.nodes;
+        }
+    }
+
+    fn fail_low(&mut self, s: i32) {
+        self.level(s).fail_lows += 1;
+    }
+
+    fn pass(&mut self, depth: u8, window: i32, value: i32, start: Mark, nodes: u64) {
+        self.passes.push(PassProfile {
+            depth: (depth != super::tt::FULL_DEPTH).then_some(depth),
+            window,
+            value,
+            nodes: nodes - start.nodes,
+            nodes_if_cut_first: self.cut_first - start.cut_first,
+        });
     }
 }
 
@@ -116,6 +166,9 @@ pub(super) struct Tally {
     before_cut: u64,
 }
 
+/// The search's hooks: each does nothing without the feature, or when this
+/// solve collects no profile.
+#[cfg_attr(not(feature = "search-profile"), allow(unused_variables))]
 impl<const M: usize> Searcher<'_, M> {
     /// Whether this build collects profiles (the `search-profile` feature).
     pub(super) const PROFILING: bool = cfg!(feature = "search-profile");
@@ -132,78 +185,184 @@ impl<const M: usize> Searcher<'_, M> {
     pub(super) fn profile_mark(&self) -> Mark {
         #[cfg(feature = "search-profile")]
         if let Some(p) = self.stats.profile.as_deref() {
-            return Mark {
-                cut_first: p.cut_first,
-                nodes: self.stats.nodes,
-            };
+            return p.mark(self.stats.nodes);
         }
         Mark::default()
     }
 
+    /// A fresh tally for a node's child loop.
+    #[inline(always)]
+    pub(super) fn profile_tally(&self) -> Tally {
+        Tally::default()
+    }
+
     /// A node with `s` seeds in play is entered.
     #[inline(always)]
-    pub(super) fn profile_node(&mut self, _s: i32) {
+    pub(super) fn profile_node(&mut self, s: i32) {
         #[cfg(feature = "search-profile")]
         if let Some(p) = self.stats.profile.as_deref_mut() {
-            p.cut_first += 1;
-            p.level(_s).nodes += 1;
+            p.enter(s);
         }
     }
 
-    /// A child of the node (`s` seeds in play, counters at `_node` when its
-    /// child loop began) was searched from `_child`; `_cut`: it cut the
-    /// node off.
+    /// A child of the node (`s` seeds in play, counters at `node` when its
+    /// child loop began) was searched from `child` (or, with `cut`, was
+    /// valued without a search at `child`, which only happens with the
+    /// enhanced transposition cut-off off); `cut`: it cut the node off.
     #[inline(always)]
     pub(super) fn profile_child(
         &mut self,
-        _s: i32,
-        _node: Mark,
-        _child: Mark,
-        _cut: bool,
-        _tally: &mut Tally,
+        s: i32,
+        node: Mark,
+        child: Mark,
+        cut: bool,
+        tally: &mut Tally,
     ) {
         #[cfg(feature = "search-profile")]
         if let Some(p) = self.stats.profile.as_deref_mut() {
-            _tally.searched += 1;
-            if _cut {
-                // Had this child come first, the node would have cost its
-                // subtree only.
-                p.cut_first = _node.cut_first + (p.cut_first - _child.cut_first);
-                let before = _tally.before_cut;
-                let level = p.level(_s);
-                level.searched_cuts += 1;
-                if _tally.searched > 1 {
-                    level.late_cuts += 1;
-                    level.nodes_before_late_cuts += before;
-                }
-            } else {
-                _tally.before_cut += self.stats.nodes - _child.nodes;
-            }
+            p.child(s, node, child, cut, tally, self.stats.nodes);
         }
     }
 
     /// The node (`s` seeds in play) reached its child loop and failed low.
     #[inline(always)]
-    pub(super) fn profile_fail_low(&mut self, _s: i32) {
+    pub(super) fn profile_fail_low(&mut self, s: i32) {
         #[cfg(feature = "search-profile")]
         if let Some(p) = self.stats.profile.as_deref_mut() {
-            p.level(_s).fail_lows += 1;
+            p.fail_low(s);
         }
     }
 
-    /// An MTD(f) pass at `_depth` with window `_window` returned `_value`,
-    /// begun at `_start`.
+    /// An MTD(f) pass at `depth` with window `window` returned `value`,
+    /// begun at `start`.
     #[inline(always)]
-    pub(super) fn profile_pass(&mut self, _depth: u8, _window: i32, _value: i32, _start: Mark) {
+    pub(super) fn profile_pass(&mut self, depth: u8, window: i32, value: i32, start: Mark) {
         #[cfg(feature = "search-profile")]
         if let Some(p) = self.stats.profile.as_deref_mut() {
-            p.passes.push(PassProfile {
-                depth: (_depth != super::tt::FULL_DEPTH).then_some(_depth),
-                window: _window,
-                value: _value,
-                nodes: self.stats.nodes - _start.nodes,
-                nodes_if_cut_first: p.cut_first - _start.cut_first,
-            });
+            p.pass(depth, window, value, start, self.stats.nodes);
         }
     }
+}
+
+#[cfg(all(test, feature = "search-profile"))]
+mod tests {
+    use super::*;
+
+    /// A hand-made pass: root R (10 seeds) searches A (no cut; A is a leaf),
+    /// then B (9 seeds), which searches C (a leaf, no cut), then D (a node
+    /// searching the leaf E, which does not cut: D fails low), and D cuts
+    /// B; then B does not cut R, and R searches F (a leaf), which cuts R.
+    /// Nodes: R A B C D E F = 7. Had every cutting child come first: R
+    /// searches F only, so R and F: 2. B's late cut spent 1 node (C) before
+    /// D, R's spent 5 (A, and B's 4) before F.
+    #[test]
+    fn a_hand_made_tree() {
+        let mut p = SearchProfile::new(10);
+        let mut nodes = 0u64;
+        let start = p.mark(nodes);
+        // R
+        nodes += 1;
+        p.enter(10);
+        let r_loop = p.mark(nodes);
+        let mut r_tally = Tally::default();
+        // A: a leaf, no cut
+        let a = p.mark(nodes);
+        nodes += 1;
+        p.enter(9);
+        p.child(10, r_loop, a, false, &mut r_tally, nodes);
+        // B
+        let b = p.mark(nodes);
+        nodes += 1;
+        p.enter(9);
+        let b_loop = p.mark(nodes);
+        let mut b_tally = Tally::default();
+        let c = p.mark(nodes);
+        nodes += 1;
+        p.enter(8);
+        p.child(9, b_loop, c, false, &mut b_tally, nodes);
+        let d = p.mark(nodes);
+        nodes += 1;
+        p.enter(8);
+        let d_loop = p.mark(nodes);
+        let mut d_tally = Tally::default();
+        let e = p.mark(nodes);
+        nodes += 1;
+        p.enter(7);
+        p.child(8, d_loop, e, false, &mut d_tally, nodes);
+        p.fail_low(8);
+        p.child(9, b_loop, d, true, &mut b_tally, nodes);
+        p.child(10, r_loop, b, false, &mut r_tally, nodes);
+        // F cuts R
+        let f = p.mark(nodes);
+        nodes += 1;
+        p.enter(9);
+        p.child(10, r_loop, f, true, &mut r_tally, nodes);
+        p.pass(FULL, 3, 5, start, nodes);
+
+        let x = &p.passes[0];
+        assert_eq!((x.depth, x.window, x.value), (None, 3, 5));
+        assert_eq!(x.nodes, 7);
+        // R and F; B's saving (C) is inside what R's drops.
+        assert_eq!(x.nodes_if_cut_first, 2);
+        let l = |s: usize| &p.by_seeds[s];
+        assert_eq!(
+            (0..=10).map(|s| l(s).nodes).collect::<Vec<_>>(),
+            [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 1]
+        );
+        assert_eq!(
+            (
+                l(10).searched_cuts,
+                l(10).late_cuts,
+                l(10).nodes_before_late_cuts
+            ),
+            (1, 1, 5)
+        );
+        assert_eq!(
+            (
+                l(9).searched_cuts,
+                l(9).late_cuts,
+                l(9).nodes_before_late_cuts
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!((l(8).searched_cuts, l(8).fail_lows), (0, 1));
+    }
+
+    /// A late cut on the line the estimate keeps is saved.
+    #[test]
+    fn a_late_cut_inside_the_kept_line() {
+        // R searches B, which searches C (no cut), then D (a leaf) cuts B,
+        // and B cuts R. Nodes R B C D = 4; if cut first: R B D = 3.
+        let mut p = SearchProfile::new(10);
+        let mut nodes = 0u64;
+        let start = p.mark(nodes);
+        nodes += 1;
+        p.enter(10);
+        let r_loop = p.mark(nodes);
+        let mut r_tally = Tally::default();
+        let b = p.mark(nodes);
+        nodes += 1;
+        p.enter(9);
+        let b_loop = p.mark(nodes);
+        let mut b_tally = Tally::default();
+        let c = p.mark(nodes);
+        nodes += 1;
+        p.enter(8);
+        p.child(9, b_loop, c, false, &mut b_tally, nodes);
+        let d = p.mark(nodes);
+        nodes += 1;
+        p.enter(8);
+        p.child(9, b_loop, d, true, &mut b_tally, nodes);
+        p.child(10, r_loop, b, true, &mut r_tally, nodes);
+        p.pass(12, 1, 1, start, nodes);
+        let x = &p.passes[0];
+        assert_eq!((x.depth, x.nodes, x.nodes_if_cut_first), (Some(12), 4, 3));
+        assert_eq!(
+            (p.by_seeds[10].searched_cuts, p.by_seeds[10].late_cuts),
+            (1, 0)
+        );
+        assert_eq!(p.by_seeds[9].nodes_before_late_cuts, 1);
+    }
+
+    const FULL: u8 = super::super::tt::FULL_DEPTH;
 }
