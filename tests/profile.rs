@@ -20,11 +20,16 @@ fn solve_on(position: &Position, threads: usize, tables: Option<usize>) -> Solut
     solve(position, tb.as_ref(), &opts).unwrap()
 }
 
-#[cfg(not(feature = "search-profile"))]
+/// No profile on two threads, nor on one without the feature.
 #[test]
-fn no_profile_without_the_feature() {
-    let sol = solve_on(&Position::start(4, 3).unwrap(), 1, None);
-    assert!(sol.stats.profile.is_none());
+fn no_profile_on_two_threads_or_without_the_feature() {
+    for threads in [1, 2] {
+        if threads == 1 && cfg!(feature = "search-profile") {
+            continue;
+        }
+        let sol = solve_on(&Position::start(4, 3).unwrap(), threads, None);
+        assert!(sol.stats.profile.is_none(), "{threads} thread(s)");
+    }
 }
 
 #[cfg(feature = "search-profile")]
@@ -86,20 +91,13 @@ fn the_profile_adds_up() {
     }
 }
 
-#[cfg(feature = "search-profile")]
-#[test]
-fn no_profile_on_two_threads() {
-    let sol = solve_on(&Position::start(4, 3).unwrap(), 2, None);
-    assert!(sol.stats.profile.is_none());
-}
-
 /// The command line shows the profile: as `stats.profile` in `--json`, as
 /// two tables in the text output; never on two threads.
 #[cfg(feature = "search-profile")]
 #[test]
 fn the_command_line_shows_the_profile() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
+    let solve = [
         "solve",
         "kalah",
         "4",
@@ -107,8 +105,8 @@ fn the_command_line_shows_the_profile() {
         "--max-table-seeds",
         "0",
         "--threads",
-        "1",
     ];
+    let args = [&solve[..], &["1"]].concat();
     let (code, out, err) = common::mancala(&[&args[..], &["--json"]].concat(), dir.path());
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -131,17 +129,7 @@ fn the_command_line_shows_the_profile() {
     assert!(out.contains("profile, MTD(f) passes"), "{out}");
     assert!(out.contains("profile, nodes by seeds in play"), "{out}");
 
-    let two = [
-        "solve",
-        "kalah",
-        "4",
-        "3",
-        "--max-table-seeds",
-        "0",
-        "--threads",
-        "2",
-        "--json",
-    ];
+    let two = [&solve[..], &["2", "--json"]].concat();
     let (code, out, err) = common::mancala(&two, dir.path());
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -248,6 +248,62 @@ impl<const M: usize> Searcher<'_, M> {
 mod tests {
     use super::*;
 
+    /// A hand-made search: the profile and the node count it would see.
+    struct Tree {
+        p: SearchProfile,
+        nodes: u64,
+    }
+
+    /// A node of a hand-made search: its seeds, the counters before it was
+    /// entered and when its child loop began, and its loop's tally.
+    struct Node {
+        s: i32,
+        start: Mark,
+        at_loop: Mark,
+        tally: Tally,
+    }
+
+    impl Tree {
+        fn new(root_seeds: i32) -> Tree {
+            Tree {
+                p: SearchProfile::new(root_seeds),
+                nodes: 0,
+            }
+        }
+
+        /// Enter a node with `s` seeds in play.
+        fn open(&mut self, s: i32) -> Node {
+            let start = self.p.mark(self.nodes);
+            self.nodes += 1;
+            self.p.enter(s);
+            Node {
+                s,
+                start,
+                at_loop: self.p.mark(self.nodes),
+                tally: Tally::default(),
+            }
+        }
+
+        /// `child` is done; `cut`: it cut `parent` off.
+        fn close(&mut self, child: Node, parent: &mut Node, cut: bool) {
+            let nodes = self.nodes;
+            self.p.child(
+                parent.s,
+                parent.at_loop,
+                child.start,
+                cut,
+                &mut parent.tally,
+                nodes,
+            );
+        }
+
+        /// A leaf child of `parent`, with `s` seeds in play.
+        fn leaf(&mut self, s: i32, parent: &mut Node, cut: bool) {
+            let leaf = self.open(s);
+            self.close(leaf, parent, cut);
+        }
+    }
+
     /// A hand-made pass: root R (10 seeds) searches A (no cut; A is a leaf),
     /// then B (9 seeds), which searches C (a leaf, no cut), then D (a node
     /// searching the leaf E, which does not cut: D fails low), and D cuts
@@ -257,47 +313,20 @@ mod tests {
     /// D, R's spent 5 (A, and B's 4) before F.
     #[test]
     fn a_hand_made_tree() {
-        let mut p = SearchProfile::new(10);
-        let mut nodes = 0u64;
-        let start = p.mark(nodes);
-        // R
-        nodes += 1;
-        p.enter(10);
-        let r_loop = p.mark(nodes);
-        let mut r_tally = Tally::default();
-        // A: a leaf, no cut
-        let a = p.mark(nodes);
-        nodes += 1;
-        p.enter(9);
-        p.child(10, r_loop, a, false, &mut r_tally, nodes);
-        // B
-        let b = p.mark(nodes);
-        nodes += 1;
-        p.enter(9);
-        let b_loop = p.mark(nodes);
-        let mut b_tally = Tally::default();
-        let c = p.mark(nodes);
-        nodes += 1;
-        p.enter(8);
-        p.child(9, b_loop, c, false, &mut b_tally, nodes);
-        let d = p.mark(nodes);
-        nodes += 1;
-        p.enter(8);
-        let d_loop = p.mark(nodes);
-        let mut d_tally = Tally::default();
-        let e = p.mark(nodes);
-        nodes += 1;
-        p.enter(7);
-        p.child(8, d_loop, e, false, &mut d_tally, nodes);
-        p.fail_low(8);
-        p.child(9, b_loop, d, true, &mut b_tally, nodes);
-        p.child(10, r_loop, b, false, &mut r_tally, nodes);
-        // F cuts R
-        let f = p.mark(nodes);
-        nodes += 1;
-        p.enter(9);
-        p.child(10, r_loop, f, true, &mut r_tally, nodes);
-        p.pass(FULL, 3, 5, start, nodes);
+        let mut t = Tree::new(10);
+        let mut r = t.open(10);
+        t.leaf(9, &mut r, false); // A
+        let mut b = t.open(9);
+        t.leaf(8, &mut b, false); // C
+        let mut d = t.open(8);
+        t.leaf(7, &mut d, false); // E
+        t.p.fail_low(8);
+        t.close(d, &mut b, true);
+        t.close(b, &mut r, false);
+        t.leaf(9, &mut r, true); // F
+        let nodes = t.nodes;
+        t.p.pass(FULL, 3, 5, r.start, nodes);
+        let p = t.p;
 
         let x = &p.passes[0];
         assert_eq!((x.depth, x.window, x.value), (None, 3, 5));
@@ -309,22 +338,15 @@ mod tests {
             (0..=10).map(|s| l(s).nodes).collect::<Vec<_>>(),
             [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 1]
         );
-        assert_eq!(
+        let cuts = |s: usize| {
             (
-                l(10).searched_cuts,
-                l(10).late_cuts,
-                l(10).nodes_before_late_cuts
-            ),
-            (1, 1, 5)
-        );
-        assert_eq!(
-            (
-                l(9).searched_cuts,
-                l(9).late_cuts,
-                l(9).nodes_before_late_cuts
-            ),
-            (1, 1, 1)
-        );
+                l(s).searched_cuts,
+                l(s).late_cuts,
+                l(s).nodes_before_late_cuts,
+            )
+        };
+        assert_eq!(cuts(10), (1, 1, 5));
+        assert_eq!(cuts(9), (1, 1, 1));
         assert_eq!((l(8).searched_cuts, l(8).fail_lows), (0, 1));
     }
 
@@ -333,28 +355,15 @@ mod tests {
     fn a_late_cut_inside_the_kept_line() {
         // R searches B, which searches C (no cut), then D (a leaf) cuts B,
         // and B cuts R. Nodes R B C D = 4; if cut first: R B D = 3.
-        let mut p = SearchProfile::new(10);
-        let mut nodes = 0u64;
-        let start = p.mark(nodes);
-        nodes += 1;
-        p.enter(10);
-        let r_loop = p.mark(nodes);
-        let mut r_tally = Tally::default();
-        let b = p.mark(nodes);
-        nodes += 1;
-        p.enter(9);
-        let b_loop = p.mark(nodes);
-        let mut b_tally = Tally::default();
-        let c = p.mark(nodes);
-        nodes += 1;
-        p.enter(8);
-        p.child(9, b_loop, c, false, &mut b_tally, nodes);
-        let d = p.mark(nodes);
-        nodes += 1;
-        p.enter(8);
-        p.child(9, b_loop, d, true, &mut b_tally, nodes);
-        p.child(10, r_loop, b, true, &mut r_tally, nodes);
-        p.pass(12, 1, 1, start, nodes);
+        let mut t = Tree::new(10);
+        let mut r = t.open(10);
+        let mut b = t.open(9);
+        t.leaf(8, &mut b, false); // C
+        t.leaf(8, &mut b, true); // D
+        t.close(b, &mut r, true);
+        let nodes = t.nodes;
+        t.p.pass(12, 1, 1, r.start, nodes);
+        let p = t.p;
         let x = &p.passes[0];
         assert_eq!((x.depth, x.nodes, x.nodes_if_cut_first), (Some(12), 4, 3));
         assert_eq!(
