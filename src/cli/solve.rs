@@ -144,9 +144,9 @@ pub struct SolveArgs {
     /// at --time, and when the solve finishes. Resume with --resume FILE.
     #[arg(long, value_name = "FILE", value_parser = super::render::parse_output_file)]
     pub checkpoint: Option<PathBuf>,
-    /// Seconds between two periodic checkpoints (taken at the lowest
-    /// priority: on a busy machine they wait for an idle core rather than
-    /// slow the search).
+    /// Seconds between two periodic checkpoints (taken at a lowered
+    /// priority, nice 10: on a busy machine one takes up to a minute or so
+    /// rather than a few seconds).
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = super::render::parse_seconds)]
     pub checkpoint_every: f64,
     /// At most this many transposition-table entries in a checkpoint (the

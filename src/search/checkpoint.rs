@@ -201,8 +201,8 @@ pub struct Checkpointing {
     /// first).
     pub max_entries: usize,
     /// Where each checkpoint goes: called from a helper thread while the
-    /// search runs (periodic; the thread runs at the lowest scheduling
-    /// priority, so on a busy machine checkpoints come later than
+    /// search runs (periodic; the thread runs at a lowered scheduling
+    /// priority, so on a busy machine checkpoints come somewhat later than
     /// [`Checkpointing::every`]), and once more when the solve stops or
     /// finishes.
     pub save: CheckpointSink,

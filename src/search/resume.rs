@@ -178,18 +178,27 @@ pub(super) fn periodic(sh: &Shared<'_>, cx: &Context, done: &AtomicBool) {
     }
 }
 
-/// Give the calling thread the lowest scheduling priority (nice 19), so
-/// that a periodic checkpoint takes the cores only when the search threads
-/// leave them idle. Linux schedules threads as tasks: `setpriority` on the
-/// thread id changes this thread alone. Elsewhere, and if refused, nothing
-/// changes.
+/// The helper thread's niceness (Linux). A checkpoint costs the same CPU
+/// at any priority; the priority only decides how long it waits for it.
+/// At 19 (the lowest) a solve using every core starved its own helper: a
+/// checkpoint of 16 M entries of a 4 GiB table took 120 s of wall time
+/// instead of 6-9 s, and one due every 120 s came every 13 minutes
+/// (docs/SOLVER.md, "Checkpoint priority"). At 10 it takes under a minute
+/// and still yields most of a core to the search and to other work.
+#[cfg(target_os = "linux")]
+const CHECKPOINT_NICE: libc::c_int = 10;
+
+/// Lower the calling thread's scheduling priority to `CHECKPOINT_NICE`,
+/// so that a periodic checkpoint takes a modest share of a busy core.
+/// Linux schedules threads as tasks: `setpriority` on the thread id changes
+/// this thread alone. Elsewhere, and if refused, nothing changes.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: `gettid` and `setpriority` have no memory effects; a refusal
     // is only a return value.
     unsafe {
         let tid = libc::gettid();
-        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, CHECKPOINT_NICE);
     }
 }
 
