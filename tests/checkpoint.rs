@@ -194,8 +194,8 @@ fn a_solve_killed_by_sigterm_resumes_to_the_straight_value() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // The periodic checkpoints run at a lowered priority (nice 10) and may come late
-    // on a busy machine: SIGTERM after the first one or 0.2 s,
+    // The periodic checkpoints run at a lowered priority and may come
+    // late on a busy machine: SIGTERM after the first one or 0.2 s,
     // whichever comes first (the solve takes seconds).
     let t = Instant::now();
     while !ckpt.exists() && t.elapsed() < Duration::from_millis(200) {

@@ -145,8 +145,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE", value_parser = super::render::parse_output_file)]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two periodic checkpoints (taken at a lowered
-    /// priority, nice 10: on a busy machine one takes up to a minute or so
-    /// rather than a few seconds).
+    /// priority, on Linux 10 steps of niceness below the solve: on a busy
+    /// machine a big one, such as 16 M entries of a 4 GiB table, takes
+    /// about a minute rather than a few seconds).
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = super::render::parse_seconds)]
     pub checkpoint_every: f64,
     /// At most this many transposition-table entries in a checkpoint (the

@@ -178,27 +178,40 @@ pub(super) fn periodic(sh: &Shared<'_>, cx: &Context, done: &AtomicBool) {
     }
 }
 
-/// The helper thread's niceness (Linux). A checkpoint costs the same CPU
-/// at any priority; the priority only decides how long it waits for it.
-/// At 19 (the lowest) a solve using every core starved its own helper: a
-/// checkpoint of 16 M entries of a 4 GiB table took 120 s of wall time
-/// instead of 6-9 s, and one due every 120 s came every 13 minutes
-/// (docs/SOLVER.md, "Checkpoint priority"). At 10 it takes under a minute
-/// and still yields most of a core to the search and to other work.
+/// How many steps of niceness (Linux) the helper thread takes below the
+/// process (capped at 19, the lowest priority). A checkpoint costs the
+/// same CPU at any priority; the priority only decides how long it waits
+/// for a CPU. At 19 a solve using every core left its helper about 5% of
+/// a core: a checkpoint of 16 M entries of a 4 GiB table came 120-137 s
+/// after it was due instead of 6-9 s (docs/SOLVER.md, "Checkpoint
+/// priority"). Ten steps below (nice 10 for a process at 0) it came 40-64
+/// s late, and the search, and other work, keep most of the core.
 #[cfg(target_os = "linux")]
-const CHECKPOINT_NICE: libc::c_int = 10;
+const CHECKPOINT_NICE_STEPS: libc::c_int = 10;
 
-/// Lower the calling thread's scheduling priority to `CHECKPOINT_NICE`,
-/// so that a periodic checkpoint takes a modest share of a busy core.
-/// Linux schedules threads as tasks: `setpriority` on the thread id changes
-/// this thread alone. Elsewhere, and if refused, nothing changes.
+/// Lower the calling thread's scheduling priority by
+/// `CHECKPOINT_NICE_STEPS` (never raise it: a process already run at a
+/// low priority keeps its helper below it), so that a periodic checkpoint
+/// takes a modest share of a busy core. Linux schedules threads as tasks:
+/// `getpriority` and `setpriority` on the thread id read and change this
+/// thread alone. Elsewhere, and if refused, nothing changes.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
-    // SAFETY: `gettid` and `setpriority` have no memory effects; a refusal
-    // is only a return value.
+    // SAFETY: `gettid`, `getpriority` and `setpriority` have no memory
+    // effects but on `errno`, which is this thread's own; a refusal is only
+    // a return value.
     unsafe {
-        let tid = libc::gettid();
-        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, CHECKPOINT_NICE);
+        let tid = libc::gettid() as libc::id_t;
+        // -1 is a valid niceness: only errno tells a failure apart.
+        *libc::__errno_location() = 0;
+        let current = libc::getpriority(libc::PRIO_PROCESS, tid);
+        if current == -1 && *libc::__errno_location() != 0 {
+            return;
+        }
+        let target = current.saturating_add(CHECKPOINT_NICE_STEPS).min(19);
+        if target > current {
+            let _ = libc::setpriority(libc::PRIO_PROCESS, tid, target);
+        }
     }
 }
 
@@ -267,5 +280,45 @@ impl<const M: usize> Searcher<'_, M> {
                 );
             }
         }
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// This thread's niceness.
+    fn nice() -> libc::c_int {
+        // SAFETY: no memory effects; the result is checked below.
+        unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+    }
+
+    /// Set this thread's niceness (lowering the priority needs no rights).
+    fn set_nice(n: libc::c_int) {
+        // SAFETY: as above.
+        let r = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, n) };
+        assert_eq!(r, 0, "setpriority({n})");
+    }
+
+    #[test]
+    fn the_helper_goes_ten_steps_below_its_thread_and_never_above_19() {
+        // Each case on a fresh thread, so that the test's own thread keeps
+        // its priority.
+        let from = |start: Option<libc::c_int>| {
+            std::thread::spawn(move || {
+                if let Some(n) = start {
+                    set_nice(n);
+                }
+                let before = nice();
+                super::lower_priority();
+                (before, nice())
+            })
+            .join()
+            .unwrap()
+        };
+        let (before, after) = from(None);
+        assert_eq!(after, (before + 10).min(19));
+        assert_eq!(from(Some(12)), (12, 19));
+        assert_eq!(from(Some(19)), (19, 19));
+        let (before, after) = from(Some(5.max(before)));
+        assert_eq!(after, (before + 10).min(19));
     }
 }
