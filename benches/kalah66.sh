@@ -26,6 +26,9 @@
 #          target/kalah66/NAME.ckpt, its results NAME-N.json); GUESS=G makes
 #          a fresh solve's first full-depth MTD(f) pass a null-window test
 #          at G, skipping the iterative deepening (--id-step 0 --guess G).
+#          ENTRIES=N keeps N transposition entries in each checkpoint
+#          (default 32,000,000, about 140 MB: a resumed piece starts from
+#          them, of the about 270 million a 4 GiB table holds).
 #          MAX_TABLE_SEEDS=30 uses the tables up to 30 seeds (default 32):
 #          docs/kalah-6-6.md's second run is
 #          MAX_TABLE_SEEDS=30 THREADS=2 PIECES=2 PIECE=1200 GUESS=0 NAME=low
@@ -72,6 +75,7 @@ start() {
     target/release/mancala solve kalah 6 6 --db "$DB" --max-table-seeds "${MAX_TABLE_SEEDS:-32}" --no-build \
       --threads "${THREADS:-1}" --tt-mb "${TT_MB:-4096}" --table-memory-mb "${TABLE_MB:-8192}" \
       --time "${PIECE:-1200}" --checkpoint "$OUT/$name.ckpt" --checkpoint-every 300 \
+      --checkpoint-entries "${ENTRIES:-32000000}" \
       "${first[@]}" "${resume[@]}" --json --quiet > "$OUT/$name-$n.json" || [ $? = 130 ]
     grep -E '"(exact|lower|upper|value|nodes)"' "$OUT/$name-$n.json" | head -6
   done
