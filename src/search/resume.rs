@@ -192,27 +192,40 @@ const CHECKPOINT_NICE_STEPS: libc::c_int = 10;
 /// Lower the calling thread's scheduling priority by
 /// `CHECKPOINT_NICE_STEPS` (never raise it: a process already run at a
 /// low priority keeps its helper below it), so that a periodic checkpoint
-/// takes a modest share of a busy core. Linux schedules threads as tasks:
-/// `getpriority` and `setpriority` on the thread id read and change this
-/// thread alone. Elsewhere, and if refused, nothing changes.
+/// takes a modest share of a busy core. Elsewhere than on Linux, and if
+/// refused, nothing changes.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
-    // SAFETY: `gettid`, `getpriority` and `setpriority` have no memory
-    // effects but on `errno`, which is this thread's own; a refusal is only
-    // a return value.
-    unsafe {
-        let tid = libc::gettid() as libc::id_t;
-        // -1 is a valid niceness: only errno tells a failure apart.
-        *libc::__errno_location() = 0;
-        let current = libc::getpriority(libc::PRIO_PROCESS, tid);
-        if current == -1 && *libc::__errno_location() != 0 {
-            return;
-        }
+    if let Some(current) = thread_nice() {
         let target = current.saturating_add(CHECKPOINT_NICE_STEPS).min(19);
         if target > current {
-            let _ = libc::setpriority(libc::PRIO_PROCESS, tid, target);
+            let _ = set_thread_nice(target);
         }
     }
+}
+
+/// The calling thread's niceness, if it can be read. Linux schedules
+/// threads as tasks: `getpriority` and `setpriority` on the thread id read
+/// and change this thread alone.
+#[cfg(target_os = "linux")]
+fn thread_nice() -> Option<libc::c_int> {
+    // SAFETY: `gettid` and `getpriority` have no memory effects but on
+    // `errno`, which is this thread's own.
+    unsafe {
+        // -1 is a valid niceness: only errno tells a failure apart.
+        *libc::__errno_location() = 0;
+        let n = libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t);
+        (n != -1 || *libc::__errno_location() == 0).then_some(n)
+    }
+}
+
+/// Set the calling thread's niceness; false if refused (raising the
+/// priority needs rights, lowering it does not).
+#[cfg(target_os = "linux")]
+fn set_thread_nice(n: libc::c_int) -> bool {
+    // SAFETY: `gettid` and `setpriority` have no memory effects; a refusal
+    // is only a return value.
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, n) == 0 }
 }
 
 /// The solution a finished checkpoint holds (nothing searched).
@@ -285,18 +298,7 @@ impl<const M: usize> Searcher<'_, M> {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    /// This thread's niceness.
-    fn nice() -> libc::c_int {
-        // SAFETY: no memory effects; the result is checked below.
-        unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
-    }
-
-    /// Set this thread's niceness (lowering the priority needs no rights).
-    fn set_nice(n: libc::c_int) {
-        // SAFETY: as above.
-        let r = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, n) };
-        assert_eq!(r, 0, "setpriority({n})");
-    }
+    use super::{lower_priority, set_thread_nice, thread_nice};
 
     #[test]
     fn the_helper_goes_ten_steps_below_its_thread_and_never_above_19() {
@@ -305,11 +307,11 @@ mod tests {
         let from = |start: Option<libc::c_int>| {
             std::thread::spawn(move || {
                 if let Some(n) = start {
-                    set_nice(n);
+                    assert!(set_thread_nice(n), "setpriority({n})");
                 }
-                let before = nice();
-                super::lower_priority();
-                (before, nice())
+                let before = thread_nice().unwrap();
+                lower_priority();
+                (before, thread_nice().unwrap())
             })
             .join()
             .unwrap()
