@@ -99,12 +99,7 @@ impl Game for AwariGame {
     }
 
     fn play(self, pos: &mut AwariPosition, pit: usize) -> std::result::Result<Step, String> {
-        let played = pos.play(pit, self)?;
-        Ok(Step {
-            captured: played.captured,
-            extra_turn: false,
-            game_over: played.game_over,
-        })
+        pos.play(pit, self)
     }
 
     fn play_line(self, pos: &mut AwariPosition, line: &str) -> Result<usize> {
@@ -113,10 +108,6 @@ impl Game for AwariGame {
 
     fn settle(self, pos: &mut AwariPosition) -> bool {
         pos.finish(self)
-    }
-
-    fn state(self, pos: AwariPosition) -> crate::play::state::State {
-        crate::play::state::State::Awari(crate::play::state::AwariState::new(pos, self))
     }
 
     fn table_seeds(pos: &AwariPosition) -> usize {

@@ -35,6 +35,7 @@ use crate::awari::rules::{
     awari_turn, AwariGame, AwariMove, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
 };
 use crate::error::{Error, Result};
+use crate::moves::Step;
 use crate::notation::{self, CountRules, Token};
 
 /// Most seeds an Awari position may hold (board and captured together).
@@ -52,17 +53,6 @@ pub struct AwariPosition {
     board: [u8; 12],
     /// Captured so far by the mover and by the opponent.
     captured: [u8; 2],
-}
-
-/// What one move of [`AwariPosition::play`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AwariPlayed {
-    /// The pit sown.
-    pub pit: usize,
-    /// Seeds the mover captured.
-    pub captured: u8,
-    /// The game ended with this move, or the position it reached is over.
-    pub game_over: bool,
 }
 
 impl AwariPosition {
@@ -292,7 +282,7 @@ impl AwariPosition {
     /// ends, the seeds left go to the players as the rules say and the board
     /// is left empty. An illegal move is an error naming the reason and
     /// leaves the position as it was.
-    pub fn play(&mut self, pit: usize, game: AwariGame) -> Result<AwariPlayed, String> {
+    pub fn play(&mut self, pit: usize, game: AwariGame) -> Result<Step, String> {
         let m = self.m as usize;
         let moves = match self.turn(game) {
             AwariTurn::Over { .. } => return Err("the game is over".to_string()),
@@ -308,9 +298,9 @@ impl AwariPosition {
             return Err(self.why_illegal(pit, &moves));
         };
         self.apply(&mv);
-        Ok(AwariPlayed {
-            pit,
-            captured: mv.captured,
+        Ok(Step {
+            captured: mv.captured.into(),
+            extra_turn: false,
             game_over: mv.game_over || self.finish(game),
         })
     }
@@ -374,9 +364,9 @@ impl AwariPosition {
     /// two moves, and a move after the end of the game, naming the place in
     /// the line (1-based character); the position is then left as it was.
     /// Returns every move played.
-    pub fn play_line(&mut self, line: &str, game: AwariGame) -> Result<Vec<AwariPlayed>> {
+    pub fn play_line(&mut self, line: &str, game: AwariGame) -> Result<Vec<Step>> {
         let start = *self;
-        let mut played: Vec<AwariPlayed> = Vec::new();
+        let mut played: Vec<Step> = Vec::new();
         // Whether the next non-space character must be a dash.
         let mut need_dash = false;
         let mut last_dash = None;

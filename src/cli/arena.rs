@@ -237,20 +237,6 @@ fn print_match(r: &MatchReport) {
     println!("wall time {:.2} s", r.seconds);
 }
 
-/// The `mancala play` command that replays `moves` in `game`.
-pub fn replay_command(game: &GameSpec, moves: &str) -> String {
-    let rules = match game.rules.rules_name() {
-        Some(r) if r != "default" => format!(" --rules {r}"),
-        _ => String::new(),
-    };
-    format!(
-        "mancala play {} {} {}{rules} --moves {moves}",
-        game.rules.game_name(),
-        game.pits,
-        game.seeds
-    )
-}
-
 /// Run `mancala match`.
 pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
     check_counts(&args.arena)?;

@@ -10,8 +10,6 @@ use std::path::{Path, PathBuf};
 use mancala_solver::error::{Error, Result};
 use mancala_solver::play::arena::{GameRecord, GameSpec};
 
-use super::arena::replay_command;
-
 /// zstd level of a `.zst` games file (zstd's default).
 const ZSTD_LEVEL: i32 = 3;
 
@@ -101,4 +99,18 @@ impl GamesOut {
         }
         Ok(())
     }
+}
+
+/// The `mancala play` command that replays `moves` in `game`.
+fn replay_command(game: &GameSpec, moves: &str) -> String {
+    let rules = match game.rules.rules_name() {
+        Some(r) if r != "default" => format!(" --rules {r}"),
+        _ => String::new(),
+    };
+    format!(
+        "mancala play {} {} {}{rules} --moves {moves}",
+        game.rules.game_name(),
+        game.pits,
+        game.seeds
+    )
 }

@@ -12,7 +12,7 @@ use mancala_solver::game::Game;
 use mancala_solver::kalah::position::{Position, MAX_SEEDS};
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::kalah::wide::WidePosition;
-use mancala_solver::play::state::State;
+use mancala_solver::play::state::{Playable, State};
 use mancala_solver::side::Side;
 use mancala_solver::with_rules;
 
@@ -168,7 +168,7 @@ pub fn start_position<G: Game>(
     Ok((pos, played))
 }
 
-fn run_game<G: Game>(game: G, args: &PlayArgs) -> Result<ExitCode> {
+fn run_game<G: Playable>(game: G, args: &PlayArgs) -> Result<ExitCode> {
     if args.vs.vs.is_some() {
         let (pos, _) = start_position(
             game,

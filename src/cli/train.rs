@@ -132,10 +132,6 @@ fn parse_hidden(s: &str) -> std::result::Result<[usize; 2], String> {
     }
 }
 
-/// The curve file's header.
-pub const CURVE_HEADER: &str = "episodes,seconds,win_pct_vs_random,draw_pct_vs_random,\
-win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
-
 fn curve_row(p: &EvalPoint) -> String {
     let pct = |n: u32, s: &a3c::Score| 100.0 * f64::from(n) / f64::from(s.games().max(1));
     format!(
@@ -256,7 +252,7 @@ fn open_curve(path: &Path, resuming: bool) -> Result<(File, PathBuf)> {
             .ok()
             .and_then(|f| BufReader::new(f).lines().next())
             .and_then(|l| l.ok())
-            .is_some_and(|l| l.trim() == CURVE_HEADER);
+            .is_some_and(|l| l.trim() == train_plot::CURVE_HEADER);
     let file = if continues {
         std::fs::OpenOptions::new()
             .append(true)
@@ -264,7 +260,7 @@ fn open_curve(path: &Path, resuming: bool) -> Result<(File, PathBuf)> {
             .map_err(io)?
     } else {
         let mut f = File::create(path).map_err(io)?;
-        writeln!(f, "{CURVE_HEADER}").map_err(io)?;
+        writeln!(f, "{}", train_plot::CURVE_HEADER).map_err(io)?;
         f
     };
     Ok((file, path.to_path_buf()))

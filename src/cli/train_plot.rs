@@ -8,7 +8,10 @@ use std::path::Path;
 use mancala_solver::error::{Error, Result};
 
 use super::svg::xml_escape;
-use super::train::CURVE_HEADER;
+
+/// The curve file's header.
+pub const CURVE_HEADER: &str = "episodes,seconds,win_pct_vs_random,draw_pct_vs_random,\
+win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
 
 /// One row of the curve file.
 #[derive(Clone, Copy, Debug, PartialEq)]

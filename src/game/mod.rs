@@ -23,7 +23,6 @@ use crate::error::Result;
 use crate::family::Rules;
 use crate::progress::Observer;
 use crate::side::Side;
-use crate::sow::MAX_PITS;
 use crate::tables::driver::BuildLimits;
 use crate::tables::{write_table, WriteInfo};
 
@@ -31,57 +30,8 @@ pub mod build;
 pub mod set;
 pub mod verify;
 
+pub use crate::moves::{Moves, Step};
 pub use set::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
-
-/// What one move did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// Seeds captured by the move (Kalah: the capturing seed included).
-    pub captured: u8,
-    /// The mover moves again (Kalah only).
-    pub extra_turn: bool,
-    /// The move ended the game.
-    pub game_over: bool,
-}
-
-/// The legal moves of a position, in increasing pit order, allocation-free.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Moves {
-    pits: [u8; MAX_PITS],
-    len: u8,
-}
-
-impl Moves {
-    /// Add a pit (in increasing order).
-    #[inline]
-    pub fn push(&mut self, pit: usize) {
-        self.pits[self.len as usize] = pit as u8;
-        self.len += 1;
-    }
-
-    /// The number of moves.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether there is no move.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The `i`-th pit.
-    #[inline]
-    pub fn pit(&self, i: usize) -> usize {
-        self.pits[i] as usize
-    }
-
-    /// The pits.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.pits[..self.len as usize].iter().map(|&p| p as usize)
-    }
-}
 
 /// The value of one legal move, as a query reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -202,8 +152,6 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     /// banked (Kalah: the final store difference) or only what is still
     /// to be won from the board (Awari and Oware).
     const VALUE_INCLUDES_SCORES: bool;
-    /// The position as a game state for the agents and the match runner.
-    fn state(self, pos: Self::Position) -> crate::play::state::State;
 
     /// The seeds a table indexes the position by (in play, on the board).
     fn table_seeds(pos: &Self::Position) -> usize;

@@ -62,6 +62,7 @@ use serde::Serialize;
 
 use crate::error::{Error, MemoryUse, Result};
 use crate::game::TableSet;
+pub use crate::kalah::graph_store::configurations;
 use crate::kalah::graph_store::{self, AtomicBits};
 use crate::kalah::position::Position;
 use crate::kalah::rules::{self, KalahRules};
@@ -234,22 +235,6 @@ impl GraphReport {
 /// Seeds in play the tables must cover for Kalah(m, n): `2mn`.
 pub fn seeds_needed(pits: usize, seeds: usize) -> usize {
     2 * pits * seeds
-}
-
-/// The number of configurations the graph's size is compared with: the ways
-/// to place the `2mn` seeds in the `2m` pits and the 2 stores,
-/// `C(2mn + 2m + 1, 2m + 1)`, times 2 for the side to move.
-/// `None` if it does not fit in 64 bits.
-pub fn configurations(pits: usize, seeds: usize) -> Option<u64> {
-    let k = (2 * pits * seeds) as u128;
-    let cells = (2 * pits + 2) as u128;
-    // C(k + cells - 1, cells - 1), exactly, in u128.
-    let r = cells - 1;
-    let mut c: u128 = 1;
-    for i in 1..=r {
-        c = c.checked_mul(k + i)? / i;
-    }
-    u64::try_from(c.checked_mul(2)?).ok()
 }
 
 /// Check that Kalah(pits, seeds) can be enumerated with tables, before any

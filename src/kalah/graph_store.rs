@@ -10,7 +10,7 @@
 //! composition of `2mn` into `2m + 2` parts with the combinatorial number
 //! system ([`crate::tables::index::rank_row`]), times 2 for the side to
 //! move: a bijection onto `0..2 C(2mn + 2m + 1, 2m + 1)`, the
-//! [`crate::kalah::graph::configurations`] of the report. An
+//! [`configurations`] of the report. An
 //! [`AtomicBits`] then spends one bit per configuration.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,6 +20,22 @@ use crate::kalah::position::Position;
 use crate::side::Side;
 use crate::sow::MAX_PITS;
 use crate::tables::index::{rank_row, unrank_row};
+
+/// The number of configurations the graph's size is compared with: the ways
+/// to place the `2mn` seeds in the `2m` pits and the 2 stores,
+/// `C(2mn + 2m + 1, 2m + 1)`, times 2 for the side to move.
+/// `None` if it does not fit in 64 bits.
+pub fn configurations(pits: usize, seeds: usize) -> Option<u64> {
+    let k = (2 * pits * seeds) as u128;
+    let cells = (2 * pits + 2) as u128;
+    // C(k + cells - 1, cells - 1), exactly, in u128.
+    let r = cells - 1;
+    let mut c: u128 = 1;
+    for i in 1..=r {
+        c = c.checked_mul(k + i)? / i;
+    }
+    u64::try_from(c.checked_mul(2)?).ok()
+}
 
 /// The dense index of the configurations of Kalah(m, n): cells holding
 /// `2mn` seeds in all, and the side to move.
@@ -34,7 +50,7 @@ impl ConfigIndex {
     /// The index of Kalah(`pits`, `seeds`), or an error when the number of
     /// configurations does not fit in 64 bits (far beyond any memory).
     pub fn new(pits: usize, seeds: usize) -> Result<ConfigIndex> {
-        let count = crate::kalah::graph::configurations(pits, seeds)
+        let count = configurations(pits, seeds)
             .filter(|_| (1..=MAX_PITS).contains(&pits))
             .ok_or_else(|| {
                 Error::Unsupported(format!(

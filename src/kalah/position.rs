@@ -13,7 +13,8 @@ use crate::sow::MAX_PITS;
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::kalah::rules::{self, KalahMove, KalahRules};
+use crate::kalah::rules::{self, KalahRules};
+use crate::moves::{Moves, Step};
 use crate::notation::{self, CountRules, Token};
 use crate::side::Side;
 
@@ -200,7 +201,7 @@ impl Position {
     /// Play `pit` and return what the move did. When the turn passes, the
     /// position turns to the other side's view. An illegal move is an error
     /// and leaves the position as it was.
-    pub fn play(&mut self, pit: usize, rules: KalahRules) -> Result<KalahMove, String> {
+    pub fn play(&mut self, pit: usize, rules: KalahRules) -> Result<Step, String> {
         let m = self.m as usize;
         if self.is_game_over(rules) {
             return Err("the game is over".to_string());
@@ -219,7 +220,7 @@ impl Position {
     /// Refuses an illegal move, a move after the turn passed without a dash,
     /// and a dash where the turn does not pass, naming the place in the line.
     /// Returns every move played with what it did.
-    pub fn play_line(&mut self, line: &str, rules: KalahRules) -> Result<Vec<(usize, KalahMove)>> {
+    pub fn play_line(&mut self, line: &str, rules: KalahRules) -> Result<Vec<(usize, Step)>> {
         play_line_with(
             self,
             line,
@@ -295,8 +296,8 @@ pub(crate) fn check_width(name: &str, min: usize, m: usize) -> Result<()> {
 }
 
 /// The non-empty pits of the mover, none when `over`.
-pub(crate) fn moves_of(pos: &Position, over: bool) -> crate::game::Moves {
-    let mut moves = crate::game::Moves::default();
+pub(crate) fn moves_of(pos: &Position, over: bool) -> Moves {
+    let mut moves = Moves::default();
     if !over {
         for (pit, &c) in pos.mover_pits().iter().enumerate() {
             if c > 0 {

@@ -11,6 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::Error;
+use crate::moves::Step;
 use crate::sow::{sow, MAX_PITS};
 
 /// The Kalah rule sets: the default rules under which every published
@@ -107,20 +108,6 @@ impl FromStr for KalahRules {
             .find(|r| r.name() == s)
             .ok_or_else(|| Error::UnknownRules(s.to_string()))
     }
-}
-
-/// What one Kalah move did, from the mover's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KalahMove {
-    /// Seeds that went into the mover's store during the move: sown ones and
-    /// captured ones (but not the seeds swept in when the game ends).
-    pub gained: u8,
-    /// Seeds captured (including the capturing seed itself).
-    pub captured: u8,
-    /// The last seed fell into the mover's store and the game is not over.
-    pub extra_turn: bool,
-    /// The move ended the game.
-    pub game_over: bool,
 }
 
 /// Where the last seed of a Kalah sowing fell.
@@ -246,7 +233,7 @@ impl<const M: usize> KalahSowing<M> {
 /// When `m` is not in `1..=MAX_PITS` (a [`crate::kalah::position::Position`] never
 /// has such a width).
 #[inline]
-pub fn kalah_move(cells: &mut [u8], m: usize, pit: usize, rules: KalahRules) -> KalahMove {
+pub fn kalah_move(cells: &mut [u8], m: usize, pit: usize, rules: KalahRules) -> Step {
     debug_assert_eq!(cells.len(), 2 * m + 2);
     match m {
         1 => kalah_move_fixed::<1>(cells, pit, rules),
@@ -263,7 +250,7 @@ pub fn kalah_move(cells: &mut [u8], m: usize, pit: usize, rules: KalahRules) -> 
     }
 }
 
-fn kalah_move_fixed<const M: usize>(cells: &mut [u8], pit: usize, rules: KalahRules) -> KalahMove {
+fn kalah_move_fixed<const M: usize>(cells: &mut [u8], pit: usize, rules: KalahRules) -> Step {
     let own: [u8; M] = cells[..M].try_into().unwrap();
     let opp: [u8; M] = cells[M + 1..2 * M + 1].try_into().unwrap();
     let f = KalahSowing::new(&own, pit).finish(&opp, rules);
@@ -273,9 +260,8 @@ fn kalah_move_fixed<const M: usize>(cells: &mut [u8], pit: usize, rules: KalahRu
     if f.game_over {
         sweep(cells, M);
     }
-    KalahMove {
-        gained: f.gained,
-        captured: f.captured,
+    Step {
+        captured: f.captured.into(),
         extra_turn: f.extra_turn,
         game_over: f.game_over,
     }

@@ -128,19 +128,11 @@ impl Game for KalahRules {
     }
 
     fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
-        pos.play(pit, self).map(|mv| Step {
-            captured: mv.captured,
-            extra_turn: mv.extra_turn,
-            game_over: mv.game_over,
-        })
+        pos.play(pit, self)
     }
 
     fn play_line(self, pos: &mut Position, line: &str) -> Result<usize> {
         pos.play_line(line, self).map(|played| played.len())
-    }
-
-    fn state(self, pos: Position) -> crate::play::state::State {
-        crate::play::state::State::Kalah(pos, self)
     }
 
     fn table_seeds(pos: &Position) -> usize {

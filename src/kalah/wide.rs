@@ -14,6 +14,7 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::kalah::position::{diagram, play_line_with, Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
+use crate::moves::Step;
 use crate::notation::{self, CountRules};
 use crate::side::Side;
 use crate::sow::{sow, MAX_PITS};
@@ -24,17 +25,6 @@ pub const MAX_SEEDS_PER_PIT: usize = 1000;
 /// Most seeds a wide board may hold, stores included (two rows of ten pits
 /// of [`MAX_SEEDS_PER_PIT`]).
 pub const MAX_WIDE_SEEDS: usize = 2 * MAX_PITS * MAX_SEEDS_PER_PIT;
-
-/// What one move did, from the mover's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WideMove {
-    /// Seeds captured (the capturing seed included).
-    pub captured: u16,
-    /// The last seed fell into the mover's store and the game goes on.
-    pub extra_turn: bool,
-    /// The move ended the game (the rows have been swept into the stores).
-    pub game_over: bool,
-}
 
 /// A Kalah position with two-byte cells, seen from the side to move; the
 /// same cell order as [`Position`] (mover's pits, mover's store,
@@ -124,7 +114,7 @@ impl WidePosition {
 
     /// Play a line of moves in the published notation (`25-10-3`), as
     /// [`Position::play_line`]; on an error the position is as it was.
-    pub fn play_line(&mut self, line: &str, rules: KalahRules) -> Result<Vec<(usize, WideMove)>> {
+    pub fn play_line(&mut self, line: &str, rules: KalahRules) -> Result<Vec<(usize, Step)>> {
         play_line_with(
             self,
             line,
@@ -230,7 +220,7 @@ impl WidePosition {
     /// Play `pit` (from the mover's left). When the turn passes the position
     /// turns to the other side's view; when the game ends each row goes to
     /// its owner's store. An illegal move is an error and changes nothing.
-    pub fn play(&mut self, pit: usize, rules: KalahRules) -> std::result::Result<WideMove, String> {
+    pub fn play(&mut self, pit: usize, rules: KalahRules) -> std::result::Result<Step, String> {
         let m = self.m as usize;
         if self.is_game_over(rules) {
             return Err("the game is over".to_string());
@@ -273,7 +263,7 @@ impl WidePosition {
             cells.rotate_left(m + 1);
             self.to_move = self.to_move.other();
         }
-        Ok(WideMove {
+        Ok(Step {
             captured,
             extra_turn: landed_in_store && !game_over,
             game_over,

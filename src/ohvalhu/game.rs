@@ -52,7 +52,7 @@ pub fn play(pos: &mut Position, pit: usize) -> std::result::Result<Step, String>
         pos.turn_over();
     }
     Ok(Step {
-        captured: mv.captured,
+        captured: mv.captured.into(),
         extra_turn: mv.extra_turn,
         game_over: mv.game_over,
     })
@@ -107,10 +107,6 @@ impl Game for Ohvalhu {
 
     fn settle(self, pos: &mut Position) -> bool {
         settle(pos)
-    }
-
-    fn state(self, pos: Position) -> crate::play::state::State {
-        crate::play::state::State::Ohvalhu(pos)
     }
 
     fn table_seeds(pos: &Position) -> usize {

@@ -23,10 +23,12 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::family::{GameSpec, Rules, GAME_NAMES};
+use crate::family::{Rules, GAME_NAMES};
 use crate::game::{BuildSettings, Game, OnDemand, TableSet};
 use crate::kalah::rules::KalahRules;
 use crate::play::agents::{AgentSpec, Budget, Tables};
+use crate::play::state::GameSpec;
+use crate::play::state::Playable;
 use crate::side::Side;
 use crate::with_rules;
 
@@ -347,7 +349,7 @@ impl Oracle {
         with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed))
     }
 
-    fn agent_move_in<G: Game>(
+    fn agent_move_in<G: Playable>(
         &self,
         g: G,
         spec: &GameSpec,
@@ -473,7 +475,7 @@ fn position_of<G: Game>(g: G, spec: &GameSpec, text: Option<&str>) -> Result<G::
     Ok(pos)
 }
 
-fn report<G: Game>(g: G, spec: &GameSpec, pos: &G::Position, played: usize) -> PositionReport {
+fn report<G: Playable>(g: G, spec: &GameSpec, pos: &G::Position, played: usize) -> PositionReport {
     let state = g.state(*pos);
     let mover: Vec<u16> = state.mover_pits().iter().collect();
     let opponent: Vec<u16> = state.opponent_pits().iter().collect();

@@ -99,6 +99,7 @@ pub mod checkpoint;
 mod checkpoint_file;
 pub mod cross_check;
 mod driver;
+mod hooks;
 mod node;
 mod options;
 mod parallel;

@@ -272,11 +272,6 @@ impl Game for VaiLungThlan {
         is_over(pos)
     }
 
-    fn state(self, mut pos: Position) -> crate::play::state::State {
-        normalize(&mut pos);
-        crate::play::state::State::VaiLungThlan(pos)
-    }
-
     fn table_seeds(pos: &Position) -> usize {
         pos.active_seeds()
     }

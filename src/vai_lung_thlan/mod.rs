@@ -113,17 +113,17 @@ pub fn normalize(pos: &mut Position) {
 
 /// Play `pit` of `pos`: the turn passes unless the opponent is left with
 /// no seed (it passes: an extra turn) or the game ends.
-pub fn play(pos: &mut Position, pit: usize) -> Result<crate::game::Step, String> {
+pub fn play(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, String> {
     apply(pos, pit, true)
 }
 
 /// Play `pit` of `pos` as the tables do, without the early end: the game
 /// ends only when the board is empty.
-pub fn play_on(pos: &mut Position, pit: usize) -> Result<crate::game::Step, String> {
+pub fn play_on(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, String> {
     apply(pos, pit, false)
 }
 
-fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::game::Step, String> {
+fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::moves::Step, String> {
     let over = |p: &Position| {
         if early_end {
             is_over(p)
@@ -147,8 +147,8 @@ fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::game:
     if !game_over && !extra_turn {
         pos.turn_over();
     }
-    Ok(crate::game::Step {
-        captured,
+    Ok(crate::moves::Step {
+        captured: captured.into(),
         extra_turn,
         game_over,
     })

@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::side::{side_index, Side};
 
-use super::search::{Flags, H5, H7};
+use super::eval::{Flags, H5, H7};
 use super::{Agent, Choice};
 use crate::play::state::State;
 

@@ -50,6 +50,7 @@ use crate::play::state::State;
 
 pub mod a3c;
 pub mod awale_study;
+pub mod eval;
 pub mod greedy;
 pub mod hunter;
 pub mod mcts;

@@ -53,8 +53,8 @@
 use crate::rng::SeededRng;
 use crate::side::{side_index, Side};
 
+use super::eval::heuristic_terms;
 use super::mcts::{MctsAgent, Ties as MctsTies};
-use super::search::heuristic_terms;
 use super::{Agent, Budget, Choice, Playout};
 use crate::play::state::State;
 

@@ -155,13 +155,9 @@ impl AwariState {
         if self.over {
             return Err("the game is over".to_string());
         }
-        let played = self.pos.play(pit, self.game)?;
-        self.over = played.game_over;
-        Ok(Step {
-            captured: played.captured.into(),
-            extra_turn: false,
-            game_over: played.game_over,
-        })
+        let step = self.pos.play(pit, self.game)?;
+        self.over = step.game_over;
+        Ok(step)
     }
 }
 

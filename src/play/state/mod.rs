@@ -24,40 +24,57 @@ use crate::side::{side_index, Side};
 use crate::sow::MAX_PITS;
 use std::fmt;
 
-use crate::awari::rules::AwariMoves;
+use crate::awari::position::AwariPosition;
+use crate::awari::rules::{AwariGame, AwariMoves};
 use crate::error::Result;
 use crate::game::Game;
 use crate::kalah::position::{Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
 use crate::kalah::wide::WidePosition;
+pub use crate::moves::Step;
 use crate::ohvalhu::Ohvalhu;
 use crate::vai_lung_thlan::VaiLungThlan;
 
 pub use crate::family::Rules;
 
-pub use crate::family::GameSpec;
-
 pub use crate::play::pits::Pits;
 
 mod awari;
+mod spec;
 pub use awari::AwariState;
+pub use spec::GameSpec;
 
-impl GameSpec {
-    /// The start position.
-    pub fn start(&self) -> State {
-        State::start(self.rules, self.pits, self.seeds).expect("checked when parsed")
+/// A game whose positions the agents and the match runner play: how one
+/// of its positions becomes a [`State`]. Every game of the registry
+/// implements it (here, beside the [`State`] variants).
+pub trait Playable: Game {
+    /// The position as a state for the agents and the match runner.
+    fn state(self, pos: Self::Position) -> State;
+}
+
+impl Playable for KalahRules {
+    fn state(self, pos: Position) -> State {
+        State::Kalah(pos, self)
     }
 }
 
-/// What one move did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// Seeds captured by the move (Kalah: the capturing seed included).
-    pub captured: u16,
-    /// The mover moves again (Kalah only).
-    pub extra_turn: bool,
-    /// The move ended the game.
-    pub game_over: bool,
+impl Playable for AwariGame {
+    fn state(self, pos: AwariPosition) -> State {
+        State::Awari(AwariState::new(pos, self))
+    }
+}
+
+impl Playable for Ohvalhu {
+    fn state(self, pos: Position) -> State {
+        State::Ohvalhu(pos)
+    }
+}
+
+impl Playable for VaiLungThlan {
+    fn state(self, mut pos: Position) -> State {
+        crate::vai_lung_thlan::normalize(&mut pos);
+        State::VaiLungThlan(pos)
+    }
 }
 
 /// A position of any game, seen from the side to move.
@@ -283,19 +300,11 @@ impl State {
     #[inline]
     pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
         match self {
-            State::Kalah(p, r) => p.play(pit, *r).map(|mv| Step {
-                captured: mv.captured.into(),
-                extra_turn: mv.extra_turn,
-                game_over: mv.game_over,
-            }),
-            State::KalahWide(p, r) => p.play(pit, *r).map(|mv| Step {
-                captured: mv.captured,
-                extra_turn: mv.extra_turn,
-                game_over: mv.game_over,
-            }),
+            State::Kalah(p, r) => p.play(pit, *r),
+            State::KalahWide(p, r) => p.play(pit, *r),
             State::Awari(s) => s.play(pit),
-            State::Ohvalhu(p) => Ohvalhu.play(p, pit).map(Step::from),
-            State::VaiLungThlan(p) => VaiLungThlan.play(p, pit).map(Step::from),
+            State::Ohvalhu(p) => Ohvalhu.play(p, pit),
+            State::VaiLungThlan(p) => VaiLungThlan.play(p, pit),
         }
     }
 
@@ -314,21 +323,11 @@ impl State {
 
     /// The legal moves of the games played through [`Game`] alone.
     #[inline]
-    fn family_moves(&self) -> crate::game::Moves {
+    fn family_moves(&self) -> crate::moves::Moves {
         match self {
             State::Ohvalhu(p) => Ohvalhu.legal_moves(p),
             State::VaiLungThlan(p) => VaiLungThlan.legal_moves(p),
             _ => unreachable!("a game with a move list of its own"),
-        }
-    }
-}
-
-impl From<crate::game::Step> for Step {
-    fn from(s: crate::game::Step) -> Step {
-        Step {
-            captured: s.captured.into(),
-            extra_turn: s.extra_turn,
-            game_over: s.game_over,
         }
     }
 }
@@ -390,15 +389,11 @@ fn wide_children(pos: &WidePosition, rules: KalahRules) -> Children {
 #[inline(never)]
 fn wide_child(pos: &WidePosition, rules: KalahRules, pit: usize) -> Child {
     let mut child = *pos;
-    let mv = child.play(pit, rules).expect("legal move");
+    let step = child.play(pit, rules).expect("legal move");
     Child {
         pit,
         state: State::KalahWide(Box::new(child), rules),
-        step: Step {
-            captured: mv.captured,
-            extra_turn: mv.extra_turn,
-            game_over: mv.game_over,
-        },
+        step,
     }
 }
 
@@ -426,7 +421,7 @@ enum ChildList {
     Family {
         rules: Rules,
         pos: Position,
-        pits: crate::game::Moves,
+        pits: crate::moves::Moves,
     },
 }
 
@@ -472,15 +467,11 @@ impl Children {
             } => {
                 let pit = pits[i] as usize;
                 let mut child = *pos;
-                let mv = child.play(pit, *rules).expect("legal move");
+                let step = child.play(pit, *rules).expect("legal move");
                 Child {
                     pit,
                     state: State::Kalah(child, *rules),
-                    step: Step {
-                        captured: mv.captured.into(),
-                        extra_turn: mv.extra_turn,
-                        game_over: mv.game_over,
-                    },
+                    step,
                 }
             }
             ChildList::KalahWide {

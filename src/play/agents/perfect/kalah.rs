@@ -124,7 +124,7 @@ impl Searcher<'_> {
         &self,
         pos: &Position,
         first: Option<usize>,
-    ) -> Vec<(usize, Position, crate::kalah::rules::KalahMove)> {
+    ) -> Vec<(usize, Position, crate::moves::Step)> {
         let (list, n) = moves(pos, self.rules);
         let mut out: Vec<_> = list[..n]
             .iter()
@@ -149,7 +149,7 @@ impl Searcher<'_> {
     fn after(
         &mut self,
         child: &Position,
-        mv: crate::kalah::rules::KalahMove,
+        mv: crate::moves::Step,
         depth: u32,
         alpha: i32,
         beta: i32,

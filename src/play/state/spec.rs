@@ -1,0 +1,163 @@
+//! [`GameSpec`]: a game and its start, as the command line, the oracle and
+//! the match runner name it (`kalah:6:4`, `awari:6:4`, ...).
+
+use std::fmt;
+
+use super::State;
+use crate::error::{Error, Result};
+use crate::family::{Rules, GAME_NAMES};
+use crate::kalah::rules::KalahRules;
+
+/// A game and its start position, as named on the command line:
+/// `NAME:M:N` (M pits per side, N seeds per pit) with `:RULES` for a rule
+/// set other than the default (`kalah:6:4`, `kalah:6:4:capture-needs-opposite`,
+/// `awari:6:4`, `oware:5:3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    /// The rule set.
+    pub rules: Rules,
+    /// Pits per side.
+    pub pits: usize,
+    /// Seeds per pit at the start.
+    pub seeds: usize,
+}
+
+impl GameSpec {
+    /// The rules.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Pits per side.
+    pub fn pits(&self) -> usize {
+        self.pits
+    }
+
+    /// Whether positions can repeat (Awari and Oware), so that a match needs
+    /// the repetition rule and a ply cap. Kalah games cannot repeat.
+    pub fn can_repeat(&self) -> bool {
+        self.rules.can_repeat()
+    }
+}
+
+impl fmt::Display for GameSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.rules.game_name(), self.pits, self.seeds)?;
+        match self.rules {
+            Rules::Kalah(KalahRules::Default) => Ok(()),
+            r => match r.rules_name() {
+                Some(name) => write!(f, ":{name}"),
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+impl std::str::FromStr for GameSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<GameSpec> {
+        let bad = |reason: String| {
+            Error::Unsupported(format!(
+                "bad game \"{}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
+                 optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
+                 awari:M:N, oware:M:N, awale:M:N, vai-lung-thlan:M:N or ohvalhu:M:N",
+                crate::error::clip(text)
+            ))
+        };
+        let parts: Vec<&str> = text.trim().split(':').collect();
+        let head = parts[0].to_ascii_lowercase();
+        if !GAME_NAMES.contains(&head.as_str()) {
+            return Err(bad(format!(
+                "unknown game \"{}\"",
+                crate::error::clip(&head)
+            )));
+        }
+        if parts.len() == 1 {
+            let rules = Rules::from_name(&head, None).map_err(|e| bad(e.to_string()))?;
+            let (pits, seeds) = rules.default_size();
+            return Ok(GameSpec { rules, pits, seeds });
+        }
+        if parts.len() < 3 {
+            return Err(bad("give the pits per side and seeds per pit".into()));
+        }
+        let max_parts = if head == "kalah" { 4 } else { 3 };
+        if parts.len() > max_parts {
+            return Err(bad(format!("too many parts for {head}")));
+        }
+        let number = |s: &str, what: &str| {
+            s.parse::<usize>().map_err(|_| {
+                bad(format!(
+                    "{what} \"{}\" is not a whole number",
+                    crate::error::clip(s)
+                ))
+            })
+        };
+        let pits = number(parts[1], "pits per side")?;
+        let seeds = number(parts[2], "seeds per pit")?;
+        if seeds == 0 {
+            return Err(bad("at least one seed per pit".into()));
+        }
+        let rules =
+            Rules::from_name(&head, parts.get(3).copied()).map_err(|e| bad(e.to_string()))?;
+        State::start(rules, pits, seeds).map_err(|e| bad(e.to_string()))?;
+        Ok(GameSpec { rules, pits, seeds })
+    }
+}
+
+impl GameSpec {
+    /// The start position.
+    pub fn start(&self) -> State {
+        State::start(self.rules, self.pits, self.seeds).expect("checked when parsed")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::awari::rules::AwariGame;
+    use crate::kalah::rules::KalahRules;
+
+    #[test]
+    fn game_specs() {
+        let g: GameSpec = "kalah:6:4".parse().unwrap();
+        assert_eq!(g.to_string(), "kalah:6:4");
+        assert_eq!(g.start().seeds_on_board(), 48);
+        assert_eq!("kalah".parse::<GameSpec>().unwrap(), g);
+        for (text, size) in [("vai-lung-thlan", "6:5"), ("ohvalhu", "8:8")] {
+            let g: GameSpec = text.parse().unwrap();
+            assert_eq!(g.to_string(), format!("{text}:{size}"));
+            assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
+        }
+        let g: GameSpec = "kalah:4:3:capture-needs-opposite".parse().unwrap();
+        assert_eq!(g.rules(), Rules::Kalah(KalahRules::CaptureNeedsOpposite));
+        assert_eq!(g.to_string().parse::<GameSpec>().unwrap(), g);
+        for (text, game) in [
+            ("awari:6:4", AwariGame::Awari),
+            ("Oware:3:2", AwariGame::Oware),
+        ] {
+            let g: GameSpec = text.parse().unwrap();
+            assert_eq!(g.rules(), Rules::Awari(game));
+            assert_eq!(g.to_string(), text.to_ascii_lowercase());
+            assert!(g.can_repeat());
+        }
+        for bad in [
+            "",
+            "kalah:6",
+            "kalah:x:4",
+            "kalah:0:4",
+            "kalah:6:0",
+            "awari:6",
+            "awari:1:4",
+            "awari:7:4",
+            "awari:6:4:default",
+            "oware:6:22",
+            "kalah:6:4:foo",
+            "kalah:11:4",
+            "chess:8:8",
+        ] {
+            let e = bad.parse::<GameSpec>().unwrap_err();
+            assert!(e.is_usage(), "{bad}");
+        }
+    }
+}
