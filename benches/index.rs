@@ -7,9 +7,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mancala_solver::game::build::{build, BuildOptions};
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::tablebase::build::{build, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 use mancala_solver::tables::index::{Indexer, Layout};
 use rand::Rng;
 

@@ -21,10 +21,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::{solve, SolveOptions};
+use mancala_solver::tablebase::TableSet;
 use rand::Rng;
 
 fn env_or(name: &str, default: &str) -> String {

@@ -11,10 +11,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::{solve, MoveOrder, SolveOptions};
+use mancala_solver::tablebase::TableSet;
 use rand::Rng;
 
 /// `count` positions reached by `plies` random plies from Kalah(m, n).

@@ -1,18 +1,22 @@
 //! The registry: every rule set of the family, by name, for the front
-//! ends. Generic code is written over [`crate::game::Game`]; [`Rules`] names a rule set
-//! at run time and [`with_rules!`](crate::with_rules) calls generic code
-//! with the concrete rule set. Adding a game is implementing [`crate::game::Game`] for
-//! its rule-set type and adding one variant here (with its arm in
-//! `with_rules!`, its name in [`Rules::from_name`] and its ids).
+//! ends. Generic code is written over [`crate::game::Game`] (and
+//! [`crate::tablebase::TableGame`] for the tables); [`Rules`] names a rule
+//! set at run time and [`with_rules!`](crate::with_rules) calls generic
+//! code with the concrete rule set. What a rule set is called, its default
+//! board, its table ids and layout are asked of its `Game` impl: this file
+//! only lists the rule sets ([`Rules::ALL`]) and dispatches.
+//!
+//! Adding a rule set of an existing game type is one line of
+//! [`Rules::ALL`]; a new game type adds a variant of [`Rules`], its arm in
+//! `with_rules!` and its line in `ALL`.
 
 use std::fmt;
 
 use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
+use crate::game::Game;
 use crate::kalah::rules::KalahRules;
-use crate::ohvalhu::Ohvalhu;
 use crate::tables::index::Layout;
-use crate::vai_lung_thlan::VaiLungThlan;
 
 /// A game of the family and its rule set, whatever the board size: the
 /// registry of every rule set the library serves. Tables carry it in their
@@ -21,8 +25,8 @@ use crate::vai_lung_thlan::VaiLungThlan;
 pub enum Rules {
     /// Kalah under the given rules.
     Kalah(KalahRules),
-    /// Awari or Oware (boards without stores, values from the seeds on the
-    /// board, endless play counting 0).
+    /// Awari, Oware or Awale (boards without stores, values from the seeds
+    /// on the board, endless play counting 0).
     Awari(AwariGame),
     /// Ohvalhu's first round (Kalah's board, relay sowing; no cycles).
     Ohvalhu,
@@ -30,89 +34,9 @@ pub enum Rules {
     VaiLungThlan,
 }
 
-impl Rules {
-    pub(crate) fn game_id(self) -> u8 {
-        match self {
-            Rules::Kalah(_) => 1,
-            Rules::Awari(g) => g.id(),
-            Rules::Ohvalhu => Ohvalhu::ID,
-            Rules::VaiLungThlan => VaiLungThlan::ID,
-        }
-    }
-
-    pub(crate) fn rules_id(self) -> u8 {
-        match self {
-            Rules::Kalah(r) => r.id(),
-            _ => 0,
-        }
-    }
-
-    /// The index layout the game's tables use. Awari and Oware tables hold
-    /// every board whose mover row is non-empty (a board with an empty
-    /// mover row ends the game: the opponent takes every seed), and so do
-    /// Ohvalhu's (the same end) and Vai Lung Thlan's (the mover passes: the
-    /// other side's board, the sign turned).
-    pub fn layout(self) -> Layout {
-        match self {
-            Rules::Kalah(r) if r.plays_on_with_empty_opponent_row() => Layout::MoverRowNonEmpty,
-            Rules::Kalah(_) => Layout::BothRowsNonEmpty,
-            Rules::Awari(_) | Rules::Ohvalhu | Rules::VaiLungThlan => Layout::MoverRowNonEmpty,
-        }
-    }
-
-    /// Short name used in file names and messages.
-    pub fn name(self) -> String {
-        match self {
-            Rules::Kalah(r) => format!("kalah-{}", r.name()),
-            Rules::Awari(g) => g.name().to_string(),
-            Rules::Ohvalhu => Ohvalhu::NAME.to_string(),
-            Rules::VaiLungThlan => VaiLungThlan::NAME.to_string(),
-        }
-    }
-
-    /// The largest share stored for `k` seeds: `k` for Kalah and Ohvalhu
-    /// (the value has k's parity), `2k` for the Awari family and Vai Lung
-    /// Thlan.
-    pub fn max_share(self, k: usize) -> usize {
-        k * 2 / self.value_scale() as usize
-    }
-
-    /// How many value units one share step is worth: `value = scale * j - k`.
-    pub(crate) fn value_scale(self) -> i32 {
-        match self {
-            Rules::Kalah(_) | Rules::Ohvalhu => 2,
-            Rules::Awari(_) | Rules::VaiLungThlan => 1,
-        }
-    }
-
-    /// The share stored for `value` with `k` seeds (the value must be one
-    /// the game can have: `-k..=k`, and of k's parity for Kalah).
-    pub fn share_of_value(self, value: i32, k: usize) -> u8 {
-        let j = (value + k as i32) / self.value_scale();
-        debug_assert!((0..=self.max_share(k) as i32).contains(&j));
-        j as u8
-    }
-
-    pub(crate) fn describe(game: u8, rules: u8) -> String {
-        if let Some(g) = AwariGame::from_id(game) {
-            return g.name().to_string();
-        }
-        match game {
-            Ohvalhu::ID => return Ohvalhu::NAME.to_string(),
-            VaiLungThlan::ID => return VaiLungThlan::NAME.to_string(),
-            _ => {}
-        }
-        match (game, KalahRules::from_id(rules)) {
-            (1, Some(r)) => format!("kalah under {r} rules"),
-            (1, None) => format!("kalah under unknown rules id {rules}"),
-            _ => format!("unknown game id {game}"),
-        }
-    }
-}
-
 /// Call generic code with the concrete rule set of a [`Rules`]:
 /// `with_rules!(rules, g => run(g, ...))` runs `run::<KalahRules>` for
-/// Kalah, `run::<AwariGame>` for Awari and Oware.
+/// Kalah, `run::<AwariGame>` for Awari and Oware, and so on.
 #[macro_export]
 macro_rules! with_rules {
     ($rules:expr, $g:ident => $body:expr) => {
@@ -131,121 +55,177 @@ macro_rules! with_rules {
     };
 }
 
-/// The game names the registry knows, for messages and help.
-pub const GAME_NAMES: [&str; 6] = [
-    "kalah",
-    "awari",
-    "oware",
-    "awale",
-    "vai-lung-thlan",
-    "ohvalhu",
-];
-
 impl Rules {
-    /// The rule set named `game` (`kalah`, `awari`, `oware`) with the rule
-    /// set `rules` where the game has several (Kalah: `default`,
+    /// Every rule set the library serves, each game's default rule set
+    /// first. Names, help texts, menus and the contract tests are made
+    /// from this list.
+    pub const ALL: &'static [Rules] = &[
+        Rules::Kalah(KalahRules::Default),
+        Rules::Kalah(KalahRules::CaptureNeedsOpposite),
+        Rules::Kalah(KalahRules::EndWhenMoverEmpty),
+        Rules::Awari(AwariGame::Awari),
+        Rules::Awari(AwariGame::Oware),
+        Rules::Awari(AwariGame::Awale),
+        Rules::VaiLungThlan,
+        Rules::Ohvalhu,
+    ];
+
+    /// The game names, each once, in the order of [`Rules::ALL`] (`kalah`,
+    /// `awari`, `oware`, ...).
+    pub fn game_names() -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        for r in Rules::ALL {
+            if !out.contains(&r.game_name()) {
+                out.push(r.game_name());
+            }
+        }
+        out
+    }
+
+    /// The rule sets of the game named `game` (one for most games).
+    pub fn of_game(game: &str) -> Vec<Rules> {
+        Rules::ALL
+            .iter()
+            .copied()
+            .filter(|r| r.game_name() == game)
+            .collect()
+    }
+
+    pub(crate) fn game_id(self) -> u8 {
+        with_rules!(self, g => g.table_ids().0)
+    }
+
+    pub(crate) fn rules_id(self) -> u8 {
+        with_rules!(self, g => g.table_ids().1)
+    }
+
+    /// The index layout the game's tables use ([`Game::table_layout`]).
+    pub fn layout(self) -> Layout {
+        with_rules!(self, g => g.table_layout())
+    }
+
+    /// Short name used in file names and messages (`kalah-default`,
+    /// `awari`).
+    pub fn name(self) -> String {
+        match self.rules_name() {
+            Some(r) => format!("{}-{r}", self.game_name()),
+            None => self.game_name().to_string(),
+        }
+    }
+
+    /// The largest share stored for `k` seeds: `k` when values have the
+    /// seeds' parity (Kalah, Ohvalhu), `2k` otherwise.
+    pub fn max_share(self, k: usize) -> usize {
+        k * 2 / self.value_scale() as usize
+    }
+
+    /// How many value units one share step is worth: `value = scale * j - k`
+    /// ([`Game::value_scale`]).
+    pub(crate) fn value_scale(self) -> i32 {
+        with_rules!(self, g => g.value_scale())
+    }
+
+    /// The share stored for `value` with `k` seeds (the value must be one
+    /// the game can have: `-k..=k`, and of k's parity for Kalah).
+    pub fn share_of_value(self, value: i32, k: usize) -> u8 {
+        let j = (value + k as i32) / self.value_scale();
+        debug_assert!((0..=self.max_share(k) as i32).contains(&j));
+        j as u8
+    }
+
+    /// What a table header's ids name, for messages.
+    pub(crate) fn describe(game: u8, rules: u8) -> String {
+        if let Some(r) = Rules::ALL
+            .iter()
+            .find(|r| (r.game_id(), r.rules_id()) == (game, rules))
+        {
+            return match r.rules_name() {
+                Some(name) => format!("{} under {name} rules", r.game_name()),
+                None => r.game_name().to_string(),
+            };
+        }
+        match Rules::ALL.iter().find(|r| r.game_id() == game) {
+            Some(r) => format!("{} under unknown rules id {rules}", r.game_name()),
+            None => format!("unknown game id {game}"),
+        }
+    }
+
+    /// The rule set named `game` (`kalah`, `awari`, `oware`, ...) with the
+    /// rule set `rules` where the game has several (Kalah: `default`,
     /// `capture-needs-opposite`, `end-when-mover-empty`; `None` is the
     /// default).
     pub fn from_name(game: &str, rules: Option<&str>) -> Result<Rules> {
         let game_l = game.trim().to_ascii_lowercase();
-        match game_l.as_str() {
-            "kalah" => Ok(Rules::Kalah(match rules {
-                Some(r) => r.parse()?,
-                None => KalahRules::Default,
-            })),
-            Ohvalhu::NAME | VaiLungThlan::NAME => {
-                let g = if game_l == Ohvalhu::NAME {
-                    Rules::Ohvalhu
-                } else {
-                    Rules::VaiLungThlan
-                };
-                match rules {
-                    None | Some("default") => Ok(g),
-                    Some(r) => Err(Error::RulesNotFor {
-                        rules: r.to_string(),
-                        game: g.to_string(),
-                    }),
-                }
-            }
-            other => match AwariGame::from_name(other) {
-                Some(g) => match rules {
-                    None | Some("default") => Ok(Rules::Awari(g)),
-                    Some(r) => Err(Error::RulesNotFor {
-                        rules: r.to_string(),
-                        game: g.to_string(),
-                    }),
-                },
-                None => Err(Error::Unsupported(format!(
-                    "unknown game \"{game}\": the games are {}",
-                    GAME_NAMES.join(", ")
-                ))),
-            },
+        let sets = Rules::of_game(&game_l);
+        let Some(&first) = sets.first() else {
+            return Err(Error::Unsupported(format!(
+                "unknown game \"{}\": the games are {}",
+                crate::error::clip(game),
+                Rules::game_names().join(", ")
+            )));
+        };
+        let Some(asked) = rules else {
+            return Ok(first);
+        };
+        if let Some(&r) = sets
+            .iter()
+            .find(|r| r.rules_name().unwrap_or("default") == asked)
+        {
+            return Ok(r);
+        }
+        if first.rules_name().is_some() {
+            // The game has several rule sets: name them.
+            Err(Error::UnknownRules(asked.to_string()))
+        } else {
+            Err(Error::RulesNotFor {
+                rules: asked.to_string(),
+                game: first.to_string(),
+            })
         }
     }
 
-    /// The game's name (`kalah`, `awari`, `oware`), as
-    /// [`crate::game::Game::name`].
+    /// The game's name (`kalah`, `awari`, `oware`), as [`Game::name`].
     pub fn game_name(self) -> &'static str {
-        match self {
-            Rules::Kalah(_) => "kalah",
-            Rules::Awari(g) => g.name(),
-            Rules::Ohvalhu => Ohvalhu::NAME,
-            Rules::VaiLungThlan => VaiLungThlan::NAME,
-        }
+        with_rules!(self, g => g.name())
     }
 
     /// The rule set's name when the game has several (`default`, ...), as
-    /// [`crate::game::Game::rules_name`].
+    /// [`Game::rules_name`].
     pub fn rules_name(self) -> Option<&'static str> {
-        match self {
-            Rules::Kalah(r) => Some(r.name()),
-            _ => None,
-        }
+        with_rules!(self, g => g.rules_name())
     }
 
-    /// The board a bare game name means (`kalah`: Kalah(6,4);
-    /// `vai-lung-thlan`: 6 pits of 5 seeds; `ohvalhu`: 8 pits of 8).
+    /// The board a bare game name means ([`Game::default_size`]).
     pub fn default_size(self) -> (usize, usize) {
-        match self {
-            Rules::VaiLungThlan => (6, 5),
-            Rules::Ohvalhu => (8, 8),
-            _ => (6, 4),
-        }
+        with_rules!(self, g => g.default_size())
     }
 
-    /// Whether positions can repeat, so that a match needs a ply cap (the
-    /// Awari family, Vai Lung Thlan).
+    /// Whether positions can repeat, so that a match needs a ply cap
+    /// ([`Game::can_repeat`]).
     pub fn can_repeat(self) -> bool {
-        matches!(self, Rules::Awari(_) | Rules::VaiLungThlan)
+        with_rules!(self, g => g.can_repeat())
     }
 
-    /// Whether a match ends a game when a position comes back (Awari,
-    /// Oware, Vai Lung Thlan; Awale has only its move cap).
+    /// Whether a match ends a game when a position comes back
+    /// ([`Game::ends_on_repetition`]).
     pub fn ends_on_repetition(self) -> bool {
-        match self {
-            Rules::Awari(g) => g.ends_on_repetition(),
-            Rules::VaiLungThlan => true,
-            _ => false,
-        }
+        with_rules!(self, g => g.ends_on_repetition())
     }
 
     /// Whether a game stopped at the match's ply cap is a draw whatever the
-    /// scores (Awale, as the study scores it); otherwise the seeds left are
-    /// split evenly and the scores decide.
+    /// scores ([`Game::cap_is_draw`]).
     pub fn cap_is_draw(self) -> bool {
-        matches!(self, Rules::Awari(AwariGame::Awale))
+        with_rules!(self, g => g.cap_is_draw())
     }
 }
 
 impl fmt::Display for Rules {
-    /// `kalah` with its rule set when not the default (`kalah:capture-needs-opposite`), else the game.
+    /// The game with its rule set when not the default
+    /// (`kalah:capture-needs-opposite`), else the game.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Rules::Kalah(KalahRules::Default) => f.write_str("kalah"),
-            Rules::Kalah(r) => write!(f, "kalah:{r}"),
-            Rules::Awari(g) => write!(f, "{g}"),
-            Rules::Ohvalhu => f.write_str(Ohvalhu::NAME),
-            Rules::VaiLungThlan => f.write_str(VaiLungThlan::NAME),
+        match self.rules_name() {
+            Some(r) if r != "default" => write!(f, "{}:{r}", self.game_name()),
+            _ => f.write_str(self.game_name()),
         }
     }
 }
@@ -259,5 +239,32 @@ impl From<KalahRules> for Rules {
 impl From<AwariGame> for Rules {
     fn from(g: AwariGame) -> Rules {
         Rules::Awari(g)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_set_is_named_once_and_parses_back() {
+        let mut seen = std::collections::HashSet::new();
+        for &r in Rules::ALL {
+            assert!(seen.insert(r.to_string()), "{r} twice");
+            assert_eq!(Rules::from_name(r.game_name(), r.rules_name()).unwrap(), r);
+            assert!(seen.insert(r.name()) || r.name() == r.to_string());
+            assert_eq!(
+                Rules::describe(r.game_id(), r.rules_id()).split(' ').next(),
+                Some(r.game_name())
+            );
+        }
+        let ids: std::collections::HashSet<_> = Rules::ALL
+            .iter()
+            .map(|r| (r.game_id(), r.rules_id()))
+            .collect();
+        assert_eq!(ids.len(), Rules::ALL.len(), "table ids are unique");
+        assert!(Rules::from_name("chess", None).unwrap_err().is_usage());
+        assert!(Rules::from_name("awari", Some("x")).is_err());
+        assert!(Rules::from_name("kalah", Some("x")).is_err());
     }
 }

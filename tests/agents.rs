@@ -11,14 +11,14 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use mancala_solver::error::Error;
-use mancala_solver::game::build::{build, BuildOptions};
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::play::agents::search::{alphabeta, minimax, Eval, MinimaxAgent};
 use mancala_solver::play::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala_solver::play::arena::{play_agents, run_match, MatchOptions};
 use mancala_solver::play::state::{Rules, State};
+use mancala_solver::tablebase::build::{build, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 use rand::Rng;
 
 const TABLE_SEEDS: usize = 14;

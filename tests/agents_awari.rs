@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::Error;
-use mancala_solver::game::build::{build, BuildOptions};
-use mancala_solver::game::TableSet;
 use mancala_solver::play::agents::{Agent, AgentSpec, Choice, Tables};
 use mancala_solver::play::arena::GameSpec;
 use mancala_solver::play::arena::{play_agents, run_match, GameEnd, MatchOptions};
 use mancala_solver::play::state::{AwariState, Rules, State};
+use mancala_solver::tablebase::build::{build, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 use rand::Rng;
 
 /// Positions met in random games of `spec` (not over), `count` of them.

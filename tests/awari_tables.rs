@@ -4,8 +4,8 @@
 
 use mancala_solver::awari::reference::{awari_boards, AwariReference};
 use mancala_solver::awari::rules::{awari_start, AwariGame};
-use mancala_solver::game::build::{build as build_tables, BuildOptions};
-use mancala_solver::game::TableSet;
+use mancala_solver::tablebase::build::{build as build_tables, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 use mancala_solver::tables::index::binomial;
 
 fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize, threads: usize) {

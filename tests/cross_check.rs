@@ -7,10 +7,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use mancala_solver::game::build::{build as build_tables, BuildOptions};
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::cross_check::{cross_check, CrossCheck};
+use mancala_solver::tablebase::build::{build as build_tables, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 use mancala_solver::tables::writer::write_table;
 
 fn build(dir: &Path, rules: KalahRules, pits: usize, max_seeds: usize) -> TableSet<KalahRules> {

@@ -14,16 +14,17 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use mancala_solver::awari::reference::awari_value;
-use mancala_solver::game::verify::verify;
-use mancala_solver::game::PvEnd;
 use mancala_solver::kalah::reference::Minimax;
 use mancala_solver::ohvalhu::Ohvalhu;
+use mancala_solver::tablebase::verify::verify;
+use mancala_solver::tablebase::PvEnd;
+use mancala_solver::tablebase::TableGame;
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use mancala_solver::{AwariGame, BuildSettings, Error, Game, KalahRules, OnDemand, Side, TableSet};
 
 /// A position reached from the start of (`pits`, `seeds`) by random legal
 /// moves (at most `plies`), and whether it is over.
-fn random_position<G: Game>(
+fn random_position<G: TableGame>(
     game: G,
     pits: usize,
     seeds: usize,
@@ -44,7 +45,7 @@ fn random_position<G: Game>(
 
 /// Final score difference for the side to move in `start` once the game
 /// has reached `end`.
-fn score_difference<G: Game>(start: &G::Position, end: &G::Position) -> i32 {
+fn score_difference<G: TableGame>(start: &G::Position, end: &G::Position) -> i32 {
     let s = G::scores(end);
     let d = s[0] as i32 - s[1] as i32;
     match G::to_move(start) {
@@ -53,7 +54,7 @@ fn score_difference<G: Game>(start: &G::Position, end: &G::Position) -> i32 {
     }
 }
 
-fn notation_round_trips<G: Game>(game: G, pits: usize, seeds: usize) {
+fn notation_round_trips<G: TableGame>(game: G, pits: usize, seeds: usize) {
     let mut rng = StdRng::seed_from_u64(1);
     for _ in 0..300 {
         let pos = random_position(game, pits, seeds, 40, &mut rng);
@@ -64,7 +65,7 @@ fn notation_round_trips<G: Game>(game: G, pits: usize, seeds: usize) {
     }
 }
 
-fn bad_lines_leave_the_position_as_it_was<G: Game>(game: G, pits: usize, seeds: usize) {
+fn bad_lines_leave_the_position_as_it_was<G: TableGame>(game: G, pits: usize, seeds: usize) {
     let start = game.start(pits, seeds).unwrap();
     for line in ["x", "0 0", "-0", "0--1", "9"] {
         let mut pos = start;
@@ -80,7 +81,7 @@ fn bad_lines_leave_the_position_as_it_was<G: Game>(game: G, pits: usize, seeds: 
 /// The tables of `game` on `pits` pits up to `k` seeds against `reference`
 /// on random positions, with move values, best moves and principal
 /// variations consistent with the values.
-fn tables_agree_with_the_reference<G: Game>(
+fn tables_agree_with_the_reference<G: TableGame>(
     game: G,
     dir: &Path,
     pits: usize,
@@ -139,7 +140,7 @@ fn tables_agree_with_the_reference<G: Game>(
     }
 }
 
-fn on_demand_policy_and_wrong_tables<G: Game>(game: G, other: G, pits: usize) {
+fn on_demand_policy_and_wrong_tables<G: TableGame>(game: G, other: G, pits: usize) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let settings = BuildSettings::default();
@@ -290,7 +291,7 @@ fn the_solver_and_the_perfect_agent_refuse_tables_of_other_rules() {
 
 /// A match's records, replayed with the game's own line reader from the
 /// start of `spec`: the scores and the end match the record.
-fn replays<G: Game>(
+fn replays<G: TableGame>(
     game: G,
     spec: &mancala_solver::GameSpec,
     record: &mancala_solver::play::arena::GameRecord,

@@ -441,7 +441,7 @@ fn a_newcomer_gets_what_a_rust_cli_offers() {
     // 11: the top-level help names every game of the registry.
     let (code, out, _) = mancala(&["--help"], d);
     assert_eq!(code, 0);
-    for game in mancala_solver::family::GAME_NAMES {
+    for game in mancala_solver::family::Rules::game_names() {
         assert!(
             out.contains(&format!("{game}:M:N")),
             "{game} missing from --help: {out}"

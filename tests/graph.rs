@@ -15,12 +15,12 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use mancala_solver::game::build::{build, BuildOptions};
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::graph::{graph, seeds_needed, GraphOptions, GraphReport, Terminals};
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::reference::Minimax;
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::tablebase::build::{build, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 
 /// One temp directory for every table the tests build (kept for the run).
 fn db() -> &'static Path {

@@ -10,8 +10,6 @@ mod common;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-use mancala_solver::game::build::{build, BuildOptions};
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::graph::{
     configurations, graph, is_decided, memory_needed, seeds_needed, successors, GraphOptions,
     GraphReport, Layer, Terminals,
@@ -19,6 +17,8 @@ use mancala_solver::kalah::graph::{
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::side::Side;
+use mancala_solver::tablebase::build::{build, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 
 /// The tables of `rules` for `m` pits covering Kalah(m, n), built into `dir`.
 fn tables(dir: &Path, rules: KalahRules, m: usize, n: usize) -> TableSet<KalahRules> {

@@ -364,9 +364,13 @@ fn resolve(
     best.map(Ok)
 }
 
+/// One row entry of the layer table: a module path, whether it names the
+/// binary's modules (`bin:`), and its layer.
+type LayerEntry = (Vec<String>, bool, u32);
+
 /// The layer table of ARCHITECTURE.md: module path -> layer, and the files
 /// of the documented loop.
-fn layer_table() -> (Vec<(Vec<String>, bool, u32)>, BTreeSet<String>) {
+fn layer_table() -> (Vec<LayerEntry>, BTreeSet<String>) {
     let text = std::fs::read_to_string(Path::new(ROOT).join("ARCHITECTURE.md")).unwrap();
     let section = text
         .split("## Modules and what they may touch")
@@ -414,7 +418,7 @@ fn layer_table() -> (Vec<(Vec<String>, bool, u32)>, BTreeSet<String>) {
     (table, exception)
 }
 
-fn layer_of(src: &Source, table: &[(Vec<String>, bool, u32)]) -> Option<u32> {
+fn layer_of(src: &Source, table: &[LayerEntry]) -> Option<u32> {
     table
         .iter()
         .filter(|(p, bin, _)| {

@@ -10,9 +10,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use mancala_solver::game::build::{build, BuildOptions};
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::progress::{Event, Observer};
+use mancala_solver::tablebase::build::{build, BuildOptions};
 
 fn options(
     dir: &Path,

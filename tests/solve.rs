@@ -6,11 +6,11 @@
 use mancala_solver::side::Side;
 use std::process::Command;
 
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::reference::Minimax;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::{solve, MoveOrder, Solution, SolveOptions};
+use mancala_solver::tablebase::TableSet;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 

@@ -2,10 +2,10 @@
 //! fields of a stopped (unproven) solve. Both were once wrong (futility
 //! cut-offs always 0; an estimate printed as the value).
 
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::{solve, SolveOptions};
+use mancala_solver::tablebase::TableSet;
 
 mod common;
 use common::kalah_tables as tables;

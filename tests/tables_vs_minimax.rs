@@ -2,13 +2,13 @@
 //! small boards, and 100,000 random positions per seed count for 4..=6 pits
 //! and up to 12 seeds, under every rule set.
 
-use mancala_solver::game::build::{build as build_tables, BuildOptions};
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::reference::Minimax;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::kalah::tables::spec;
 use mancala_solver::side::Side;
+use mancala_solver::tablebase::build::{build as build_tables, BuildOptions};
+use mancala_solver::tablebase::TableSet;
 use mancala_solver::tables::index::Indexer;
 use mancala_solver::tables::Table;
 use rand::Rng;
@@ -129,7 +129,7 @@ fn six_pit_tables_up_to_20_seeds_take_less_than_the_published_107_mb() {
         positions / 2
     );
     for k in 13..=20 {
-        let report = mancala_solver::game::verify::verify(
+        let report = mancala_solver::tablebase::verify::verify(
             &tb,
             k,
             Some(20_000),

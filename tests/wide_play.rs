@@ -71,7 +71,7 @@ fn agents_play_alike_on_both_cell_widths() {
                 let mut w = wide.clone();
                 let step = w.play(pit).unwrap();
                 let mv = pos.play(pit, rules).unwrap();
-                assert_eq!(step.captured, u16::from(mv.captured));
+                assert_eq!(step.captured, mv.captured);
                 assert_eq!(w, State::KalahWide(Box::new(widen(&pos)), rules));
                 ply += 1;
             }

@@ -58,12 +58,23 @@ use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
+use crate::awari::game::check_awari_pits;
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn};
-use crate::awari::tables::{awari_spec, check_awari_pits};
 use crate::error::{Error, Result};
-use crate::game::TableSet;
+use crate::family::Rules;
 use crate::progress::{Event, Observer};
+use crate::tablebase::TableSet;
 use crate::tables::index::{all_rows, rank_and_sum, Indexer};
+use crate::tables::TableSpec;
+
+/// The spec of one table of `game`.
+fn spec(game: AwariGame, pits: usize, seeds: usize) -> TableSpec {
+    TableSpec {
+        game: Rules::Awari(game),
+        pits,
+        seeds,
+    }
+}
 
 const UNKNOWN: u8 = 0xff;
 /// The "best exit" of a board without any exit.
@@ -78,7 +89,7 @@ pub fn estimate_awari_peak_memory(game: AwariGame, pits: usize, max_seeds: usize
     let mut below = 0u64;
     let mut peak = 0u64;
     for k in 1..=max_seeds {
-        let n = awari_spec(game, pits, k).indexer()?.count();
+        let n = spec(game, pits, k).indexer()?.count();
         let packed = n * 6 / 8 + n / 64 + 4096;
         peak = peak.max(3 * n + packed + below);
         below += packed;
@@ -91,11 +102,11 @@ pub fn estimate_awari_peak_memory(game: AwariGame, pits: usize, max_seeds: usize
 /// indexes (2^32 boards). Returns the estimated peak memory.
 pub fn check_awari_build(game: AwariGame, pits: usize, max_seeds: usize) -> Result<u64> {
     check_awari_pits(pits)?;
-    let largest = awari_spec(game, pits, max_seeds).indexer()?.count();
+    let largest = spec(game, pits, max_seeds).indexer()?.count();
     if largest >= u32::MAX as u64 {
         let most = (1..=max_seeds)
             .take_while(|&k| {
-                awari_spec(game, pits, k)
+                spec(game, pits, k)
                     .indexer()
                     .is_ok_and(|ix| ix.count() < u32::MAX as u64)
             })
@@ -195,7 +206,7 @@ struct AwariLayer<'a, const M: usize> {
 
 impl<'a, const M: usize> AwariLayer<'a, M> {
     fn new(lower: &'a TableSet<AwariGame>, k: usize) -> Result<Self> {
-        let indexer = awari_spec(lower.game(), M, k).indexer()?;
+        let indexer = spec(lower.game(), M, k).indexer()?;
         let n = indexer.count() as usize;
         Ok(AwariLayer {
             lower,
@@ -394,7 +405,7 @@ mod tests {
     /// Every board of m pits per side with k seeds whose mover row is
     /// non-empty.
     fn boards(m: usize, k: usize) -> Vec<[u8; 12]> {
-        let ix = awari_spec(AwariGame::Awari, m, k).indexer().unwrap();
+        let ix = spec(AwariGame::Awari, m, k).indexer().unwrap();
         (0..ix.count())
             .map(|i| {
                 let mut c = [0u8; 12];

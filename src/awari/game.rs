@@ -8,14 +8,23 @@
 
 use std::ops::RangeInclusive;
 
-use crate::awari::position::{format_awari_line, AwariPosition};
+use crate::awari::position::AwariPosition;
 use crate::awari::rules::{AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
-use crate::error::Result;
-use crate::family::Rules;
-use crate::game::TableSet;
-use crate::game::{Builder, Game, Line, MoveValue, Moves, Step};
-use crate::progress::Observer;
+use crate::error::{Error, Result};
+use crate::game::{Game, Moves, Step};
+
 use crate::side::Side;
+use crate::tables::index::Layout;
+
+/// Check that `pits` is a board width Awari and Oware are played on.
+pub fn check_awari_pits(pits: usize) -> Result<()> {
+    if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&pits) {
+        return Err(Error::Unsupported(format!(
+            "{pits} pits per side: Awari and Oware are played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
+        )));
+    }
+    Ok(())
+}
 
 /// The captured difference, mover minus opponent.
 pub fn banked(pos: &AwariPosition) -> i32 {
@@ -26,11 +35,7 @@ pub fn banked(pos: &AwariPosition) -> i32 {
 impl Game for AwariGame {
     type Position = AwariPosition;
 
-    const BUILDER: Builder = Builder::Retrograde;
-    const ENTRY: &'static str = "boards";
     const SCORE: &'static str = "captured";
-    const VALUE_INCLUDES_SCORES: bool = false;
-    const TABLE_SEEDS: &'static str = "seeds on the board";
 
     fn name(self) -> &'static str {
         AwariGame::name(self)
@@ -40,27 +45,36 @@ impl Game for AwariGame {
         None
     }
 
+    fn can_repeat(self) -> bool {
+        true
+    }
+
+    fn ends_on_repetition(self) -> bool {
+        AwariGame::ends_on_repetition(self)
+    }
+
+    fn cap_is_draw(self) -> bool {
+        self == AwariGame::Awale
+    }
+
+    fn table_ids(self) -> (u8, u8) {
+        (self.id(), 0)
+    }
+
+    fn table_layout(self) -> Layout {
+        Layout::MoverRowNonEmpty
+    }
+
+    fn value_scale(self) -> i32 {
+        1
+    }
+
     fn pits_range(self) -> RangeInclusive<usize> {
         AWARI_MIN_PITS..=AWARI_MAX_PITS
     }
 
-    fn table_pits_range(self) -> RangeInclusive<usize> {
-        if self.has_tables() {
-            AWARI_MIN_PITS..=AWARI_MAX_PITS
-        } else {
-            #[allow(clippy::reversed_empty_ranges)] // no board has tables
-            {
-                1..=0
-            }
-        }
-    }
-
-    fn table_game(self) -> Rules {
-        Rules::Awari(self)
-    }
-
     fn start(self, pits: usize, seeds: usize) -> Result<AwariPosition> {
-        crate::awari::tables::check_awari_pits(pits)?;
+        check_awari_pits(pits)?;
         AwariPosition::start(pits, seeds)
     }
 
@@ -108,68 +122,5 @@ impl Game for AwariGame {
 
     fn settle(self, pos: &mut AwariPosition) -> bool {
         pos.finish(self)
-    }
-
-    fn table_seeds(pos: &AwariPosition) -> usize {
-        pos.seeds_on_board()
-    }
-
-    fn table_value(set: &TableSet<Self>, pos: &AwariPosition) -> Option<i32> {
-        let board = match pos.turn(set.game()) {
-            AwariTurn::Over {
-                mover_gain,
-                opponent_gain,
-            } => mover_gain as i32 - opponent_gain as i32,
-            AwariTurn::Play(_) => set.board_value(&pos.cells())?,
-        };
-        Some(board + banked(pos))
-    }
-
-    fn move_values(set: &TableSet<Self>, pos: &AwariPosition) -> Option<Vec<MoveValue>> {
-        let b = banked(pos);
-        let mut moves = set.board_move_values(&pos.cells())?;
-        for mv in &mut moves {
-            mv.value += b;
-        }
-        Some(moves)
-    }
-
-    fn best_move(set: &TableSet<Self>, pos: &AwariPosition) -> Option<(usize, i32)> {
-        let (pit, v) = set.best_board_move(&pos.cells())?;
-        Some((pit, v + banked(pos)))
-    }
-
-    fn principal_variation(set: &TableSet<Self>, pos: &AwariPosition) -> Option<Line> {
-        let (pits, end) = set.board_line(pos)?;
-        Some(Line {
-            moves: format_awari_line(&pits),
-            plies: pits.len(),
-            end,
-        })
-    }
-
-    fn build_memory(
-        self,
-        pits: usize,
-        max_seeds: usize,
-        _limits: &crate::tables::driver::BuildLimits,
-    ) -> Result<u64> {
-        crate::awari::build::check_awari_build(self, pits, max_seeds)
-    }
-
-    fn build_layer(set: &TableSet<Self>, k: usize, progress: &Observer) -> Result<Vec<u8>> {
-        crate::awari::build::build_awari_layer(set, k, progress)
-    }
-
-    fn check_entry(set: &TableSet<Self>, k: usize, index: u64) -> (String, i32, i32) {
-        crate::awari::verify::check_entry(set, k, index)
-    }
-
-    fn forcing_check(
-        set: &TableSet<Self>,
-        k: usize,
-        progress: &Observer,
-    ) -> Option<(Vec<u64>, u32)> {
-        Some(crate::awari::verify::forcing_check(set, k, progress))
     }
 }

@@ -12,11 +12,17 @@ use std::collections::HashMap;
 
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::family::Rules;
-use crate::game::TableSet;
-use crate::game::{MoveValue, PvEnd};
+use crate::tablebase::TableSet;
+use crate::tablebase::{MoveValue, PvEnd};
 use crate::tables::TableSpec;
+use std::ops::RangeInclusive;
+
+use crate::awari::game::banked;
+use crate::awari::position::format_awari_line;
+use crate::progress::Observer;
+use crate::tablebase::{Builder, Line, TableGame};
 
 /// The spec of one Awari or Oware table.
 pub fn awari_spec(game: AwariGame, pits: usize, seeds: usize) -> TableSpec {
@@ -25,16 +31,6 @@ pub fn awari_spec(game: AwariGame, pits: usize, seeds: usize) -> TableSpec {
         pits,
         seeds,
     }
-}
-
-/// Check that `pits` is a board width the Awari tables support.
-pub fn check_awari_pits(pits: usize) -> Result<()> {
-    if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&pits) {
-        return Err(Error::Unsupported(format!(
-            "{pits} pits per side: Awari and Oware are played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
-        )));
-    }
-    Ok(())
 }
 
 impl TableSet<AwariGame> {
@@ -215,5 +211,93 @@ impl Prover<'_> {
                 }
             }),
         }
+    }
+}
+
+impl TableGame for AwariGame {
+    const BUILDER: Builder = Builder::Retrograde;
+
+    const ENTRY: &'static str = "boards";
+
+    const VALUE_INCLUDES_SCORES: bool = false;
+
+    const TABLE_SEEDS: &'static str = "seeds on the board";
+
+    fn table_pits_range(self) -> RangeInclusive<usize> {
+        if self.has_tables() {
+            AWARI_MIN_PITS..=AWARI_MAX_PITS
+        } else {
+            #[allow(clippy::reversed_empty_ranges)] // no board has tables
+            {
+                1..=0
+            }
+        }
+    }
+
+    fn table_game(self) -> Rules {
+        Rules::Awari(self)
+    }
+
+    fn table_seeds(pos: &AwariPosition) -> usize {
+        pos.seeds_on_board()
+    }
+
+    fn table_value(set: &TableSet<Self>, pos: &AwariPosition) -> Option<i32> {
+        let board = match pos.turn(set.game()) {
+            AwariTurn::Over {
+                mover_gain,
+                opponent_gain,
+            } => mover_gain as i32 - opponent_gain as i32,
+            AwariTurn::Play(_) => set.board_value(&pos.cells())?,
+        };
+        Some(board + banked(pos))
+    }
+
+    fn move_values(set: &TableSet<Self>, pos: &AwariPosition) -> Option<Vec<MoveValue>> {
+        let b = banked(pos);
+        let mut moves = set.board_move_values(&pos.cells())?;
+        for mv in &mut moves {
+            mv.value += b;
+        }
+        Some(moves)
+    }
+
+    fn best_move(set: &TableSet<Self>, pos: &AwariPosition) -> Option<(usize, i32)> {
+        let (pit, v) = set.best_board_move(&pos.cells())?;
+        Some((pit, v + banked(pos)))
+    }
+
+    fn principal_variation(set: &TableSet<Self>, pos: &AwariPosition) -> Option<Line> {
+        let (pits, end) = set.board_line(pos)?;
+        Some(Line {
+            moves: format_awari_line(&pits),
+            plies: pits.len(),
+            end,
+        })
+    }
+
+    fn build_memory(
+        self,
+        pits: usize,
+        max_seeds: usize,
+        _limits: &crate::tables::driver::BuildLimits,
+    ) -> Result<u64> {
+        crate::awari::build::check_awari_build(self, pits, max_seeds)
+    }
+
+    fn build_layer(set: &TableSet<Self>, k: usize, progress: &Observer) -> Result<Vec<u8>> {
+        crate::awari::build::build_awari_layer(set, k, progress)
+    }
+
+    fn check_entry(set: &TableSet<Self>, k: usize, index: u64) -> (String, i32, i32) {
+        crate::awari::verify::check_entry(set, k, index)
+    }
+
+    fn forcing_check(
+        set: &TableSet<Self>,
+        k: usize,
+        progress: &Observer,
+    ) -> Option<(Vec<u64>, u32)> {
+        Some(crate::awari::verify::forcing_check(set, k, progress))
     }
 }

@@ -29,9 +29,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn};
-use crate::game::TableSet;
 use crate::notation::join_counts;
 use crate::progress::{Event, Observer};
+use crate::tablebase::TableSet;
 
 /// The board of table `k` at `index`.
 pub(crate) fn board_at(tb: &TableSet<AwariGame>, k: usize, index: u64) -> [u8; 12] {

@@ -143,7 +143,7 @@ fn load_tables(agents: &[AgentSpec], db: &Path, start: &State) -> Result<Option<
     }
     let tables = Tables::open_available(rules, db, pits)?;
     if tables.is_none() {
-        let has_tables = with_rules!(rules, g => mancala_solver::game::Game::table_pits_range(g).contains(&pits));
+        let has_tables = with_rules!(rules, g => mancala_solver::tablebase::TableGame::table_pits_range(g).contains(&pits));
         if has_tables {
             let label = mancala_solver::tables::TableSpec {
                 game: rules,

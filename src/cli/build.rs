@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use mancala_solver::error::{Error, Result};
-use mancala_solver::game::build::{build, check_build, BuildOptions};
-use mancala_solver::game::Game;
+use mancala_solver::tablebase::build::{build, check_build, BuildOptions};
+use mancala_solver::tablebase::TableGame;
 use mancala_solver::tables::driver::{default_memory_budget, BuildReport};
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 use mancala_solver::with_rules;
@@ -54,7 +54,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     with_rules!(args.game.rules()?, g => run_game(g, &args))
 }
 
-fn run_game<G: Game>(game: G, args: &BuildArgs) -> Result<ExitCode> {
+fn run_game<G: TableGame>(game: G, args: &BuildArgs) -> Result<ExitCode> {
     if args.max_seeds == 0 || args.max_seeds > MAX_INDEX_SEEDS {
         return Err(Error::Unsupported(format!(
             "--max-seeds {}: tables are built for 1 to {MAX_INDEX_SEEDS} seeds",

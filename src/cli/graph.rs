@@ -7,9 +7,9 @@ use clap::{Args, ValueEnum};
 
 use super::progress;
 use mancala_solver::error::{Error, Result};
-use mancala_solver::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala_solver::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala_solver::tables::driver::default_memory_budget;
 use mancala_solver::tables::index::size_up_to;
 

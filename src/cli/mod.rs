@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use mancala_solver::error::Result;
-use mancala_solver::family::{Rules, GAME_NAMES};
+use mancala_solver::family::Rules;
 use mancala_solver::with_rules;
 
 mod arena;
@@ -52,10 +52,10 @@ struct Cli {
 }
 
 /// Every game the tool plays, for the top-level help, from the registry
-/// ([`mancala_solver::family::GAME_NAMES`]): a new game appears here by itself.
+/// ([`Rules::ALL`]): a new game appears here by itself.
 fn games_help() -> String {
     let mut out = String::from("Games (as --game in match, tournament, play --vs):\n");
-    for name in GAME_NAMES {
+    for name in Rules::game_names() {
         let Ok(rules) = Rules::from_name(name, None) else {
             continue;
         };
@@ -89,7 +89,7 @@ fn games_help() -> String {
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {
     /// The game: kalah, awari or oware.
-    #[arg(value_parser = GAME_NAMES)]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(Rules::game_names()))]
     pub game: String,
     /// Directory of the tables.
     #[arg(long, default_value = "db")]

@@ -7,13 +7,14 @@ use clap::Args;
 use serde_json::json;
 
 use mancala_solver::error::{Error, Result};
-use mancala_solver::family::{Rules, GAME_NAMES};
+use mancala_solver::family::Rules;
 use mancala_solver::game::Game;
 use mancala_solver::kalah::position::{Position, MAX_SEEDS};
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::kalah::wide::WidePosition;
 use mancala_solver::play::state::{Playable, State};
 use mancala_solver::side::Side;
+use mancala_solver::tablebase::TableGame;
 use mancala_solver::with_rules;
 
 use super::arena::{self, VsArgs};
@@ -31,7 +32,7 @@ Awari/Oware positions: 2m numbers from the side to move, or 2m+2 with the captur
 totals in brackets in the places of the Kalah stores.")]
 pub struct PlayArgs {
     /// The game: kalah, awari or oware.
-    #[arg(value_parser = GAME_NAMES)]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(Rules::game_names()))]
     pub game: String,
     /// Pits per side (with seeds per pit, the start position).
     pub pits: Option<usize>,
@@ -145,7 +146,7 @@ impl Report {
 }
 
 /// The position the arguments start from, with the moves played.
-pub fn start_position<G: Game>(
+pub fn start_position<G: TableGame>(
     game: G,
     pits: Option<usize>,
     seeds: Option<usize>,
@@ -168,7 +169,7 @@ pub fn start_position<G: Game>(
     Ok((pos, played))
 }
 
-fn run_game<G: Playable>(game: G, args: &PlayArgs) -> Result<ExitCode> {
+fn run_game<G: Playable + TableGame>(game: G, args: &PlayArgs) -> Result<ExitCode> {
     if args.vs.vs.is_some() {
         let (pos, _) = start_position(
             game,

@@ -10,12 +10,15 @@ use clap::Args;
 use mancala_solver::awari::game::banked;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::{Error, Result};
-use mancala_solver::game::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
-use mancala_solver::game::{Game, Line, MoveValue, PvEnd};
+use mancala_solver::game::Game;
+use mancala_solver::tablebase::TableGame;
+use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
+
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
 use mancala_solver::oracle::analysis::{from_tables, Analysis};
+use mancala_solver::tablebase::{Line, MoveValue, PvEnd};
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use mancala_solver::with_rules;
@@ -65,7 +68,7 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
 }
 
 /// A position valued from the tables.
-pub struct Valued<G: Game> {
+pub struct Valued<G: TableGame> {
     pos: G::Position,
     /// The final score difference for the side to move.
     value: i32,
@@ -80,7 +83,7 @@ pub struct Valued<G: Game> {
 
 /// Value `pos` and its moves, opening the tables it needs (built when
 /// `policy` allows).
-pub fn value_position<G: Game>(
+pub fn value_position<G: TableGame>(
     game: G,
     pos: G::Position,
     dir: &Path,
@@ -135,7 +138,7 @@ pub fn value_position<G: Game>(
 }
 
 /// How each game shows a valued position (its published conventions).
-pub trait Present: Game {
+pub trait Present: TableGame {
     /// Print `v` as text.
     fn print_text(v: &Valued<Self>);
 }
@@ -180,7 +183,7 @@ impl Present for Ohvalhu {
 }
 
 /// Kalah and Ohvalhu: values are final store differences, stores included.
-fn print_with_stores<G: Game<Position = Position>>(v: &Valued<G>) {
+fn print_with_stores<G: TableGame<Position = Position>>(v: &Valued<G>) {
     println!("position: {}", v.pos);
     print!("{}", v.pos.board());
     println!(

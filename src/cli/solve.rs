@@ -10,7 +10,6 @@ use serde_json::json;
 
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
-use mancala_solver::game::{BuildSettings, OnDemand, TableSet};
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
@@ -18,6 +17,7 @@ use mancala_solver::search::checkpoint::Identity;
 use mancala_solver::search::{
     solve, Checkpoint, CheckpointReason, Checkpointing, MoveOrder, SolveOptions,
 };
+use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet};
 use mancala_solver::tables::index::{size_up_to, MAX_INDEX_SEEDS};
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -8,11 +8,12 @@ use clap::Args;
 
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
-use mancala_solver::game::verify::{check_seeds, verify, Mismatch};
 use mancala_solver::game::Game;
-use mancala_solver::game::TableSet;
 use mancala_solver::kalah::KalahRules;
 use mancala_solver::search::cross_check::{cross_check, CrossCheck};
+use mancala_solver::tablebase::verify::{check_seeds, verify, Mismatch};
+use mancala_solver::tablebase::TableGame;
+use mancala_solver::tablebase::TableSet;
 use mancala_solver::with_rules;
 
 use super::{progress, GameArgs};
@@ -83,7 +84,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     with_rules!(args.game.rules()?, g => run_game(g, &args))
 }
 
-fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
+fn run_game<G: TableGame>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
     let set = open(game, args)?;
     let report = verify(
         &set,
@@ -99,7 +100,7 @@ fn run_game<G: Game>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
             .rules_name()
             .map_or(String::new(), |r| format!(" ({r} rules)"));
         let forcing = match (G::BUILDER, report.unforced) {
-            (mancala_solver::game::Builder::Levels, _) => String::new(),
+            (mancala_solver::tablebase::Builder::Levels, _) => String::new(),
             (_, Some(u)) => format!(
                 "; {u} values resting on a cycle (forcing check, {} sweeps)",
                 report.sweeps
@@ -160,7 +161,7 @@ fn run_by_search(rules: KalahRules, probe: usize, args: &VerifyArgs) -> Result<E
 
 /// The table set holding table `--seeds` of `game`, after the checks that
 /// give the clearest message (directory, pits, seeds).
-fn open<G: Game>(game: G, args: &VerifyArgs) -> Result<TableSet<G>> {
+fn open<G: TableGame>(game: G, args: &VerifyArgs) -> Result<TableSet<G>> {
     TableSet::empty(&args.game.db, game, args.pits)?;
     check_seeds(args.seeds)
         .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;

@@ -42,7 +42,7 @@
 //! ```no_run
 //! use mancala_solver::kalah::graph::{graph, GraphOptions};
 //! use mancala_solver::kalah::rules::KalahRules;
-//! use mancala_solver::game::TableSet;
+//! use mancala_solver::tablebase::TableSet;
 //!
 //! let tb = TableSet::open(std::path::Path::new("db"), KalahRules::Default, 2, 8).unwrap();
 //! let report = graph(&GraphOptions::new(2, 2), &tb).unwrap();
@@ -61,12 +61,12 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, MemoryUse, Result};
-use crate::game::TableSet;
 pub use crate::kalah::graph_store::configurations;
 use crate::kalah::graph_store::{self, AtomicBits};
 use crate::kalah::position::Position;
 use crate::kalah::rules::{self, KalahRules};
 use crate::kalah::tables::spec;
+use crate::tablebase::TableSet;
 
 /// How the positions that end the game are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]

@@ -5,6 +5,7 @@
 //! verification, full game graphs and the plain reference minimax.
 
 pub mod build;
+pub mod game;
 pub mod graph;
 pub mod graph_store;
 pub mod packed;

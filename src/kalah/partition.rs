@@ -18,10 +18,10 @@ use std::path::Path;
 
 use crate::error::{Error, MemoryUse, Result};
 use crate::family::Rules;
-use crate::game::TableSet;
 use crate::kalah::build::{build_blocks, build_layer, decode_below};
 use crate::kalah::rules::KalahRules;
 use crate::progress::{Event, Observer};
+use crate::tablebase::TableSet;
 use crate::tables::driver::{remove_partials, BuildLimits};
 use crate::tables::partial::{write_partial, Partial};
 use crate::tables::{write_table, TableSpec, TableWriter, WriteInfo};

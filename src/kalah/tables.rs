@@ -1,4 +1,4 @@
-//! Kalah on the family core: [`Game`] for [`KalahRules`], and the Kalah
+//! Kalah's tables on the family core: [`TableGame`] for [`KalahRules`], and the Kalah
 //! look-ups on a [`TableSet`] (the solver reads rows straight from it).
 //!
 //! A Kalah table for `k` seeds holds, for every position with `k` seeds in
@@ -9,13 +9,10 @@ use std::ops::RangeInclusive;
 
 use crate::error::Result;
 use crate::family::Rules;
-use crate::game::TableSet;
-use crate::game::{Builder, Game, Line, MoveValue, Moves, PvEnd, Step};
 use crate::kalah::position::{format_line, Position};
 use crate::kalah::rules::KalahRules;
 use crate::progress::Observer;
-use crate::side::Side;
-use crate::sow::MAX_PITS;
+use crate::tablebase::{Builder, Line, MoveValue, PvEnd, TableGame, TableSet};
 use crate::tables::{TableSpec, MAX_TABLE_PITS};
 
 /// The spec of one Kalah table.
@@ -62,26 +59,14 @@ impl TableSet<KalahRules> {
     }
 }
 
-impl Game for KalahRules {
-    type Position = Position;
-
+impl TableGame for KalahRules {
     const BUILDER: Builder = Builder::Levels;
+
     const ENTRY: &'static str = "positions";
-    const SCORE: &'static str = "stores";
+
     const VALUE_INCLUDES_SCORES: bool = true;
+
     const TABLE_SEEDS: &'static str = "seeds in play";
-
-    fn name(self) -> &'static str {
-        "kalah"
-    }
-
-    fn rules_name(self) -> Option<&'static str> {
-        Some(KalahRules::name(self))
-    }
-
-    fn pits_range(self) -> RangeInclusive<usize> {
-        1..=MAX_PITS
-    }
 
     fn table_pits_range(self) -> RangeInclusive<usize> {
         1..=MAX_TABLE_PITS
@@ -89,50 +74,6 @@ impl Game for KalahRules {
 
     fn table_game(self) -> Rules {
         Rules::Kalah(self)
-    }
-
-    fn start(self, pits: usize, seeds: usize) -> Result<Position> {
-        Position::start(pits, seeds)
-    }
-
-    fn parse(self, text: &str) -> Result<Position> {
-        Position::parse(text)
-    }
-
-    fn diagram(pos: &Position) -> String {
-        pos.board()
-    }
-
-    fn pits(pos: &Position) -> usize {
-        pos.pits_per_side()
-    }
-
-    fn to_move(pos: &Position) -> Side {
-        pos.to_move()
-    }
-
-    fn scores(pos: &Position) -> [u8; 2] {
-        pos.stores()
-    }
-
-    fn is_over(self, pos: &Position) -> bool {
-        pos.is_game_over(self)
-    }
-
-    fn legal_moves(self, pos: &Position) -> Moves {
-        let mut moves = Moves::default();
-        for pit in pos.legal_moves(self) {
-            moves.push(pit);
-        }
-        moves
-    }
-
-    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
-        pos.play(pit, self)
-    }
-
-    fn play_line(self, pos: &mut Position, line: &str) -> Result<usize> {
-        pos.play_line(line, self).map(|played| played.len())
     }
 
     fn table_seeds(pos: &Position) -> usize {

@@ -1,14 +1,14 @@
 //! Re-deriving a Kalah table entry from its children (for
-//! [`crate::game::verify`]): the position is unranked, every legal move
+//! [`crate::tablebase::verify`]): the position is unranked, every legal move
 //! is played with [`Position::play`], and the children's values come from
 //! the tables (smaller ones, or the same table for moves that keep every
 //! seed in play). A sound table is the unique fixpoint of this check
 //! because the Kalah game graph has no cycle.
 
-use crate::game::TableSet;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::side::Side;
+use crate::tablebase::TableSet;
 
 /// The position of table `k` at `index`, stores empty, South to move.
 pub fn position_at(tb: &TableSet<KalahRules>, k: usize, index: u64) -> Position {

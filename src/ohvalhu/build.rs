@@ -18,12 +18,12 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::family::Rules;
-use crate::game::TableSet;
 use crate::kalah::position::Position;
 use crate::ohvalhu::{ohvalhu_move, Ohvalhu};
 use crate::progress::{Event, Observer};
 use crate::side::Side;
 use crate::sow::MAX_PITS;
+use crate::tablebase::TableSet;
 use crate::tables::TableSpec;
 
 const UNKNOWN: u8 = 0xff;

@@ -46,6 +46,7 @@ use crate::kalah::position::Position;
 
 pub mod build;
 pub mod game;
+pub mod tables;
 
 /// Ohvalhu's first round: the rule-set type of the family core
 /// ([`crate::game::Game`]). It has one rule set.

@@ -8,11 +8,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::game::{Game, PvEnd, TableSet};
+use crate::tablebase::TableGame;
+
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::search::{solve, SolveOptions, TransTable};
 use crate::side::Side;
+use crate::tablebase::{PvEnd, TableSet};
 
 /// Where an analysis comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -122,7 +124,7 @@ pub fn verdict(lower: i32, upper: i32) -> Option<&'static str> {
 
 /// What the side to move has banked over the opponent (stores or seeds
 /// captured).
-fn banked<G: Game>(pos: &G::Position) -> i32 {
+fn banked<G: TableGame>(pos: &G::Position) -> i32 {
     let [south, north] = G::scores(pos).map(i32::from);
     match G::to_move(pos) {
         Side::South => south - north,
@@ -131,7 +133,7 @@ fn banked<G: Game>(pos: &G::Position) -> i32 {
 }
 
 /// The shown value of a final difference `v` (see [`Analysis`]).
-fn shown<G: Game>(pos: &G::Position, v: i32) -> i32 {
+fn shown<G: TableGame>(pos: &G::Position, v: i32) -> i32 {
     if G::VALUE_INCLUDES_SCORES {
         v
     } else {
@@ -139,7 +141,7 @@ fn shown<G: Game>(pos: &G::Position, v: i32) -> i32 {
     }
 }
 
-fn frame<G: Game>(game: G, pos: &G::Position, source: Source) -> Analysis {
+fn frame<G: TableGame>(game: G, pos: &G::Position, source: Source) -> Analysis {
     let seeds = G::table_seeds(pos);
     Analysis {
         game: game.name(),
@@ -167,7 +169,7 @@ fn frame<G: Game>(game: G, pos: &G::Position, source: Source) -> Analysis {
 /// The analysis of `pos` from `set`, which must hold the tables for its
 /// seeds (any set does for a position whose game is over); `None` when a
 /// table it needs is missing.
-pub fn from_tables<G: Game>(set: &TableSet<G>, pos: &G::Position) -> Option<Analysis> {
+pub fn from_tables<G: TableGame>(set: &TableSet<G>, pos: &G::Position) -> Option<Analysis> {
     let game = set.game();
     let over = game.is_over(pos);
     let mut a = frame(

@@ -23,13 +23,16 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::family::{Rules, GAME_NAMES};
-use crate::game::{BuildSettings, Game, OnDemand, TableSet};
+use crate::family::Rules;
+use crate::game::Game;
+use crate::tablebase::TableGame;
+
 use crate::kalah::rules::KalahRules;
 use crate::play::agents::{AgentSpec, Budget, Tables};
 use crate::play::state::GameSpec;
 use crate::play::state::Playable;
 use crate::side::Side;
+use crate::tablebase::{BuildSettings, OnDemand, TableSet};
 use crate::with_rules;
 
 pub use analysis::{Analysis, MoveAnalysis, SearchBudget, Source};
@@ -118,8 +121,8 @@ pub struct GameInfo {
 
 /// Every game the registry knows, for menus.
 pub fn games() -> Vec<GameInfo> {
-    GAME_NAMES
-        .iter()
+    Rules::game_names()
+        .into_iter()
         .filter_map(|name| Rules::from_name(name, None).ok())
         .map(|rules| {
             with_rules!(rules, g => {
@@ -184,7 +187,7 @@ impl Oracle {
     }
 
     /// The tables of `g` at `pits` on disk, opened once.
-    fn tables<G: Game>(&self, g: G, pits: usize) -> Result<Arc<TableSet<G>>> {
+    fn tables<G: TableGame>(&self, g: G, pits: usize) -> Result<Arc<TableSet<G>>> {
         let key = (g.table_game(), pits);
         if let Some(set) = self.cache().get(&key).and_then(|c| c.set.clone()) {
             return Ok(set.downcast::<TableSet<G>>().expect("one game per key"));
@@ -201,7 +204,7 @@ impl Oracle {
 
     /// The tables of `g` at `pits` with `seeds`, built on demand within the
     /// limit; `None` when they are beyond it.
-    fn tables_for<G: Game>(
+    fn tables_for<G: TableGame>(
         &self,
         g: G,
         pits: usize,
@@ -302,7 +305,12 @@ impl Oracle {
     }
 
     /// A position above the tables: the solver where the game has one.
-    fn beyond_tables<G: Game>(&self, g: G, spec: &GameSpec, pos: &G::Position) -> Result<Analysis> {
+    fn beyond_tables<G: TableGame>(
+        &self,
+        g: G,
+        spec: &GameSpec,
+        pos: &G::Position,
+    ) -> Result<Analysis> {
         let set = self.tables(g, spec.pits)?;
         if let Rules::Kalah(rules) = spec.rules {
             let kalah_set = (&set as &dyn Any).downcast_ref::<Arc<TableSet<KalahRules>>>();
@@ -349,7 +357,7 @@ impl Oracle {
         with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed))
     }
 
-    fn agent_move_in<G: Playable>(
+    fn agent_move_in<G: Playable + TableGame>(
         &self,
         g: G,
         spec: &GameSpec,
@@ -447,7 +455,7 @@ impl Oracle {
 }
 
 /// The seeds a table indexes `pos` by.
-fn seeds_of<G: Game>(_g: G, pos: &G::Position) -> usize {
+fn seeds_of<G: TableGame>(_g: G, pos: &G::Position) -> usize {
     G::table_seeds(pos)
 }
 
@@ -457,7 +465,7 @@ pub fn parse_game(text: &str) -> Result<GameSpec> {
 }
 
 /// `text` as a position of `spec`'s game and width, or its start.
-fn position_of<G: Game>(g: G, spec: &GameSpec, text: Option<&str>) -> Result<G::Position> {
+fn position_of<G: TableGame>(g: G, spec: &GameSpec, text: Option<&str>) -> Result<G::Position> {
     let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
         return g.start(spec.pits, spec.seeds);
     };
@@ -475,7 +483,12 @@ fn position_of<G: Game>(g: G, spec: &GameSpec, text: Option<&str>) -> Result<G::
     Ok(pos)
 }
 
-fn report<G: Playable>(g: G, spec: &GameSpec, pos: &G::Position, played: usize) -> PositionReport {
+fn report<G: Playable + TableGame>(
+    g: G,
+    spec: &GameSpec,
+    pos: &G::Position,
+    played: usize,
+) -> PositionReport {
     let state = g.state(*pos);
     let mover: Vec<u16> = state.mover_pits().iter().collect();
     let opponent: Vec<u16> = state.opponent_pits().iter().collect();

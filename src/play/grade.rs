@@ -41,10 +41,10 @@ use super::arena::{game_seed, mix, play_agents};
 use super::state::{GameSpec, State};
 use super::stats::wilson_interval;
 use crate::error::Result;
-use crate::game::TableSet;
 use crate::progress::{Event, Observer};
 use crate::search::{solve, SolveOptions, TransTable};
 use crate::side::Side;
+use crate::tablebase::TableSet;
 
 /// The opponents the agent's games are played against, besides itself.
 pub const DEFAULT_OPPONENTS: [&str; 3] = ["random", "greedy", "alphabeta:4"];

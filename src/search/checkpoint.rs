@@ -16,9 +16,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::game::TableSet;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
+use crate::tablebase::TableSet;
 
 use super::tt::{Entry, Key, NO_MOVE};
 

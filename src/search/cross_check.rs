@@ -4,7 +4,7 @@
 //! seed count, and the two values must agree. The builder and the search
 //! share only the rules and the smaller tables, so this checks the large
 //! tables against the values of the small ones along whole lines of play,
-//! where [`crate::game::verify`] checks one step (an entry against its
+//! where [`crate::tablebase::verify`] checks one step (an entry against its
 //! children).
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,12 +15,12 @@ use rand::Rng;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::game::verify::{check_seeds, Mismatch};
-use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
 use crate::kalah::verify::position_at;
 use crate::progress::{Event, Observer};
 use crate::search::{solve, SolveOptions};
+use crate::tablebase::verify::{check_seeds, Mismatch};
+use crate::tablebase::TableSet;
 
 /// What to cross-check.
 #[derive(Clone, Debug)]

@@ -7,11 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::game::TableSet;
 use crate::kalah::packed;
 use crate::kalah::position::{format_line, Position};
 use crate::kalah::rules::KalahRules;
 use crate::progress::Event;
+use crate::tablebase::TableSet;
 use crate::tables::MAX_TABLE_PITS;
 
 use super::checkpoint::{CheckpointReason, Identity};

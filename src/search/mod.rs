@@ -74,7 +74,7 @@
 //!   searched, and a bound there cuts at once;
 //! - table probes: a position whose seeds in play are within the loaded
 //!   endgame tables is looked up (one read when the tables were decoded
-//!   into memory, [`crate::game::TableSet::load_into_memory`]).
+//!   into memory, [`crate::tablebase::TableSet::load_into_memory`]).
 //!
 //! # Checkpoints
 //!

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
+use crate::tablebase::TableSet;
 
 use super::options::SolveOptions;
 use super::tt::TransTable;

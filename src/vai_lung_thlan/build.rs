@@ -25,11 +25,11 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::family::Rules;
-use crate::game::TableSet;
 use crate::kalah::position::Position;
 use crate::progress::{Event, Observer};
 use crate::side::Side;
 use crate::sow::MAX_PITS;
+use crate::tablebase::TableSet;
 use crate::tables::TableSpec;
 use crate::vai_lung_thlan::{sow_and_capture, VaiLungThlan};
 

@@ -40,6 +40,7 @@ use crate::sow::{sow, MAX_PITS};
 
 pub mod build;
 pub mod game;
+pub mod tables;
 
 /// Vai Lung Thlan: the rule-set type of the family core
 /// ([`crate::game::Game`]). It has one rule set.

@@ -53,9 +53,9 @@ pub fn kalah_tables(
     dir: &Path,
     pits: usize,
     max_seeds: usize,
-) -> mancala_solver::game::TableSet<mancala_solver::kalah::rules::KalahRules> {
+) -> mancala_solver::tablebase::TableSet<mancala_solver::kalah::rules::KalahRules> {
     use mancala_solver::kalah::rules::KalahRules;
-    mancala_solver::game::build::build(&mancala_solver::game::build::BuildOptions {
+    mancala_solver::tablebase::build::build(&mancala_solver::tablebase::build::BuildOptions {
         dir: dir.to_path_buf(),
         game: KalahRules::Default,
         pits,
@@ -66,7 +66,7 @@ pub fn kalah_tables(
         progress: Default::default(),
     })
     .unwrap();
-    mancala_solver::game::TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
+    mancala_solver::tablebase::TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
 }
 
 /// A `mancala serve` process and an HTTP client for the server tests.

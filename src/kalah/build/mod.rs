@@ -50,9 +50,9 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
 use crate::progress::{Event, Observer};
+use crate::tablebase::TableSet;
 use crate::tables::index::{all_rows, rank_and_sum, rows};
 use crate::tables::{prefetch, Table};
 

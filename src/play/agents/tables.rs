@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use crate::awari::rules::AwariGame;
 use crate::error::{Error, Result};
-use crate::game::TableSet;
 use crate::kalah::rules::KalahRules;
 use crate::ohvalhu::Ohvalhu;
 use crate::play::state::Rules;
+use crate::tablebase::TableGame;
+use crate::tablebase::TableSet;
 use crate::vai_lung_thlan::VaiLungThlan;
 
 /// Endgame tables an agent can read: the perfect agent plays from them
@@ -35,7 +36,7 @@ impl Tables {
         dir: &std::path::Path,
         pits: usize,
     ) -> Result<Option<Tables>> {
-        fn open<G: crate::game::Game>(
+        fn open<G: TableGame>(
             g: G,
             dir: &std::path::Path,
             pits: usize,

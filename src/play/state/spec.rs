@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::State;
 use crate::error::{Error, Result};
-use crate::family::{Rules, GAME_NAMES};
+use crate::family::Rules;
 use crate::kalah::rules::KalahRules;
 
 /// A game and its start position, as named on the command line:
@@ -67,7 +67,7 @@ impl std::str::FromStr for GameSpec {
         };
         let parts: Vec<&str> = text.trim().split(':').collect();
         let head = parts[0].to_ascii_lowercase();
-        if !GAME_NAMES.contains(&head.as_str()) {
+        if !Rules::game_names().contains(&head.as_str()) {
             return Err(bad(format!(
                 "unknown game \"{}\"",
                 crate::error::clip(&head)

@@ -28,9 +28,9 @@ use std::time::Instant;
 use super::{deepen, PerfectPlay, SearchOutcome};
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
-use crate::game::TableSet;
 use crate::play::agents::Choice;
 use crate::play::state::State;
+use crate::tablebase::TableSet;
 
 /// Most transposition-table entries kept during one search (then it is
 /// cleared), about 40 bytes each, allocated up front.

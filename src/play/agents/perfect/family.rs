@@ -16,11 +16,13 @@ use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
 use super::{deepen, BoardHasher, PerfectPlay};
-use crate::game::{Game, TableSet};
+use crate::tablebase::TableGame;
+
 use crate::kalah::position::Position;
 use crate::ohvalhu::Ohvalhu;
 use crate::play::agents::Choice;
 use crate::play::state::State;
+use crate::tablebase::TableSet;
 use crate::vai_lung_thlan::VaiLungThlan;
 
 /// Most transposition-table entries kept during one search (then it is
@@ -55,13 +57,13 @@ impl std::fmt::Debug for FamilyEngine {
 }
 
 /// The score difference of `pos` for its side to move, the game settled.
-fn settled_difference<G: Game<Position = Position>>(g: G, pos: &Position) -> i32 {
+fn settled_difference<G: TableGame<Position = Position>>(g: G, pos: &Position) -> i32 {
     let mut p = *pos;
     g.settle(&mut p);
     p.mover_store() as i32 - p.opponent_store() as i32
 }
 
-struct Searcher<'a, G: Game<Position = Position>> {
+struct Searcher<'a, G: TableGame<Position = Position>> {
     game: G,
     tables: Option<&'a TableSet<G>>,
     tt: &'a mut Tt,
@@ -72,7 +74,7 @@ struct Searcher<'a, G: Game<Position = Position>> {
     nodes: u64,
 }
 
-impl<G: Game<Position = Position>> Searcher<'_, G> {
+impl<G: TableGame<Position = Position>> Searcher<'_, G> {
     /// The value of `pos` for its mover, searched `depth` plies.
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
@@ -160,7 +162,7 @@ impl<G: Game<Position = Position>> Searcher<'_, G> {
     }
 }
 
-fn search<G: Game<Position = Position>>(
+fn search<G: TableGame<Position = Position>>(
     game: G,
     engine: &mut FamilyEngine,
     tables: Option<&TableSet<G>>,
@@ -229,10 +231,10 @@ macro_rules! perfect_play {
             }
 
             fn table_choice(self, tables: &TableSet<Self>, pos: &Position) -> Option<Choice> {
-                if <$game as Game>::table_seeds(pos) > tables.max_seeds() {
+                if <$game as TableGame>::table_seeds(pos) > tables.max_seeds() {
                     return None;
                 }
-                let (pit, value) = <$game as Game>::best_move(tables, pos)?;
+                let (pit, value) = <$game as TableGame>::best_move(tables, pos)?;
                 Some(Choice {
                     pit,
                     value: Some(value as f64),

@@ -13,12 +13,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::{deepen, PerfectPlay};
-use crate::game::TableSet;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::play::agents::moves;
 use crate::play::agents::Choice;
 use crate::play::state::State;
+use crate::tablebase::TableSet;
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use super::{Agent, Choice};
 use crate::error::Result;
-use crate::game::Game;
-use crate::game::TableSet;
 use crate::play::state::State;
+use crate::tablebase::TableGame;
+use crate::tablebase::TableSet;
 
 pub mod awari;
 pub mod family;
@@ -75,7 +75,7 @@ pub(crate) fn deepen(
 
 /// What the perfect agent needs from a game beyond [`Game`]: its search
 /// above the tables, and how to read its tables for a move.
-pub trait PerfectPlay: Game {
+pub trait PerfectPlay: TableGame {
     /// What the search keeps from one move to the next (transposition
     /// tables).
     type Engine: Default + Send + std::fmt::Debug;

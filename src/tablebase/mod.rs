@@ -1,19 +1,12 @@
-//! The family core: what a rule set of the mancala family implements so
-//! that the tables, the builders, `verify`, the agents, the match runner and
-//! the front ends serve it.
+//! The endgame tables of a game: what a rule set adds to its rules
+//! ([`crate::game::Game`]) so that its tables can be built, verified and
+//! looked up ([`TableGame`]), the table set of one rule set and board width
+//! ([`TableSet`], opened by memory map or built on demand), the generic
+//! build ([`build`]) and verification ([`verify`]).
 //!
-//! A rule set is a small `Copy` value ([`crate::kalah::KalahRules`],
-//! [`crate::awari::AwariGame`]) implementing [`Game`]: the board widths it
-//! accepts, its start position, its moves (extra turns, passes, multi-lap
-//! sowing, forced moves), the end of the game and its score, its notation,
-//! which table layout it uses and which builder solves it (the
-//! level-by-level builder for games without cycles, the retrograde builder
-//! for games with them). Generic code is written once over `G: Game` and
-//! monomorphised; the registry ([`crate::family`]) names every rule set for
-//! the front ends.
+//! Generic code is written once over `G: TableGame` and monomorphised; the
+//! registry ([`crate::family`]) names every rule set for the front ends.
 
-use std::fmt;
-use std::hash::Hash;
 use std::ops::RangeInclusive;
 use std::path::Path;
 
@@ -21,8 +14,8 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::family::Rules;
+use crate::game::Game;
 use crate::progress::Observer;
-use crate::side::Side;
 use crate::tables::driver::BuildLimits;
 use crate::tables::{write_table, WriteInfo};
 
@@ -30,7 +23,6 @@ pub mod build;
 pub mod set;
 pub mod verify;
 
-pub use crate::moves::{Moves, Step};
 pub use set::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 
 /// The value of one legal move, as a query reports it.
@@ -87,71 +79,30 @@ pub enum Builder {
     Retrograde,
 }
 
-/// A rule set of the mancala family. See the module documentation.
+/// A rule set with endgame tables: how a position maps to a table entry,
+/// what the stores or captured seeds add to it, the look-ups, the builder
+/// and the entry checks. See the module documentation.
 ///
 /// Values are always from the view of the side to move: the final score
 /// difference (its score minus the opponent's) under perfect play. Tables
 /// hold the part of it still to be decided by the seeds in play; the part
 /// already banked (stores, captured seeds) is added by the look-ups.
-pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static {
-    /// A position, seen from the side to move.
-    type Position: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync;
-
+pub trait TableGame: Game {
     /// Which builder solves the game's tables.
     const BUILDER: Builder;
     /// What a table entry is called in messages ("positions", "boards").
     const ENTRY: &'static str;
-
-    /// The game's name on the command line and in table files (`kalah`,
-    /// `awari`, `oware`).
-    fn name(self) -> &'static str;
-    /// The rule set's name when the game has several and this is not the
-    /// default one.
-    fn rules_name(self) -> Option<&'static str>;
-    /// Pits per side the rules engine plays.
-    fn pits_range(self) -> RangeInclusive<usize>;
-    /// Pits per side the tables and builders handle.
-    fn table_pits_range(self) -> RangeInclusive<usize>;
-    /// Which tables the game uses (identity in the file header, layout).
-    fn table_game(self) -> Rules;
-
-    /// The start with `pits` pits per side and `seeds` seeds per pit.
-    fn start(self, pits: usize, seeds: usize) -> Result<Self::Position>;
-    /// A position in the game's notation, South to move.
-    fn parse(self, text: &str) -> Result<Self::Position>;
-    /// A readable board, the mover at the bottom.
-    fn diagram(pos: &Self::Position) -> String;
-    /// Pits per side.
-    fn pits(pos: &Self::Position) -> usize;
-    /// The side to move.
-    fn to_move(pos: &Self::Position) -> Side;
-    /// The scores `[south, north]` (stores, or seeds captured).
-    fn scores(pos: &Self::Position) -> [u8; 2];
-    /// Whether the game is over by the rules.
-    fn is_over(self, pos: &Self::Position) -> bool;
-    /// The legal moves (none when the game is over).
-    fn legal_moves(self, pos: &Self::Position) -> Moves;
-    /// Play `pit`; an illegal move is refused with the reason and leaves the
-    /// position as it was. When the turn passes the position turns to the
-    /// other side's view; when the game ends the seeds left go where the
-    /// rules say.
-    fn play(self, pos: &mut Self::Position, pit: usize) -> std::result::Result<Step, String>;
-    /// Play a line of moves in the game's notation; the number of moves
-    /// played. A bad line leaves the position as it was.
-    fn play_line(self, pos: &mut Self::Position, line: &str) -> Result<usize>;
-    /// Settle a position that is over by the rules (the seeds left go where
-    /// the rules say); whether the game is over.
-    fn settle(self, pos: &mut Self::Position) -> bool {
-        self.is_over(pos)
-    }
     /// What the tables count (`seeds in play`, `seeds on the board`).
     const TABLE_SEEDS: &'static str;
-    /// What a player's score is called (`stores`, `captured`).
-    const SCORE: &'static str;
     /// Whether the game's published values include the scores already
     /// banked (Kalah: the final store difference) or only what is still
     /// to be won from the board (Awari and Oware).
     const VALUE_INCLUDES_SCORES: bool;
+
+    /// Pits per side the tables and builders handle (empty: no tables).
+    fn table_pits_range(self) -> RangeInclusive<usize>;
+    /// Which tables the game uses (identity in the file header, layout).
+    fn table_game(self) -> Rules;
 
     /// The seeds a table indexes the position by (in play, on the board).
     fn table_seeds(pos: &Self::Position) -> usize;

@@ -12,9 +12,10 @@ use rand::Rng;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::game::Game;
-use crate::game::TableSet;
+
 use crate::progress::{Event, Observer};
+use crate::tablebase::TableGame;
+use crate::tablebase::TableSet;
 use crate::tables::index::MAX_INDEX_SEEDS;
 
 /// One entry whose stored value differs from the one re-derived.
@@ -74,7 +75,7 @@ pub fn check_seeds(k: usize) -> Result<()> {
 
 /// Check table `k` of `set`: every entry, or `sample` random ones (drawn
 /// with `seed`), and on whole tables of games with cycles the forcing check.
-pub fn verify<G: Game>(
+pub fn verify<G: TableGame>(
     set: &TableSet<G>,
     k: usize,
     sample: Option<u64>,

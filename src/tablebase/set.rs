@@ -5,9 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::game::build::{build, BuildOptions};
-use crate::game::{Game, Line, MoveValue};
+
+use crate::tablebase::build::{build, BuildOptions};
+use crate::tablebase::TableGame;
+
 use crate::progress::{Event, Observer};
+use crate::tablebase::{Line, MoveValue};
 use crate::tables::driver::{default_memory_budget, BuildLimits};
 use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::tables::{Table, TableSpec};
@@ -51,7 +54,7 @@ impl Default for BuildSettings {
 /// The tables of one rule set and board width, for every seed count from 1
 /// up to [`TableSet::max_seeds`].
 #[derive(Debug)]
-pub struct TableSet<G: Game> {
+pub struct TableSet<G: TableGame> {
     dir: PathBuf,
     game: G,
     pits: usize,
@@ -59,7 +62,7 @@ pub struct TableSet<G: Game> {
     tables: Vec<Option<Table>>,
 }
 
-impl<G: Game> TableSet<G> {
+impl<G: TableGame> TableSet<G> {
     /// An empty set (no tables): enough for positions that are over; the
     /// builder fills it.
     pub fn empty(dir: &Path, game: G, pits: usize) -> Result<TableSet<G>> {

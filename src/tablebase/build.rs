@@ -4,15 +4,16 @@
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
-use crate::game::Game;
-use crate::game::TableSet;
+
 use crate::progress::Observer;
+use crate::tablebase::TableGame;
+use crate::tablebase::TableSet;
 use crate::tables::driver::{run_build, BuildLimits, BuildReport, Job};
 use crate::tables::index::MAX_INDEX_SEEDS;
 
 /// What to build.
 #[derive(Clone, Debug)]
-pub struct BuildOptions<G: Game> {
+pub struct BuildOptions<G: TableGame> {
     /// Directory of the tables.
     pub dir: PathBuf,
     /// The rule set.
@@ -35,7 +36,7 @@ pub struct BuildOptions<G: Game> {
 
 /// Check what `opts` asks for before any work: board width, seed count and
 /// memory. The estimated peak memory in bytes.
-pub fn check_build<G: Game>(opts: &BuildOptions<G>) -> Result<u64> {
+pub fn check_build<G: TableGame>(opts: &BuildOptions<G>) -> Result<u64> {
     TableSet::empty(&opts.dir, opts.game, opts.pits)?;
     if opts.max_seeds == 0 || opts.max_seeds > MAX_INDEX_SEEDS {
         return Err(Error::Unsupported(format!(
@@ -47,7 +48,7 @@ pub fn check_build<G: Game>(opts: &BuildOptions<G>) -> Result<u64> {
         .build_memory(opts.pits, opts.max_seeds, &limits(opts))
 }
 
-fn limits<G: Game>(opts: &BuildOptions<G>) -> BuildLimits {
+fn limits<G: TableGame>(opts: &BuildOptions<G>) -> BuildLimits {
     BuildLimits {
         memory_budget: opts.memory_budget,
         group_bytes: opts.group_bytes,
@@ -59,7 +60,7 @@ fn limits<G: Game>(opts: &BuildOptions<G>) -> BuildLimits {
 /// Tables already on disk are opened and checked (header and checksum) and
 /// kept; a killed build therefore resumes where it stopped. Refuses to start
 /// when the estimated peak memory is over the budget.
-pub fn build<G: Game>(opts: &BuildOptions<G>) -> Result<BuildReport> {
+pub fn build<G: TableGame>(opts: &BuildOptions<G>) -> Result<BuildReport> {
     let peak = check_build(opts)?;
     let mut set = TableSet::empty(&opts.dir, opts.game, opts.pits)?;
     let name = opts.game.name();

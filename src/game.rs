@@ -1,0 +1,103 @@
+//! The rules of a game of the family: what a rule set implements so that
+//! positions can be parsed, shown and played, and so that the registry
+//! ([`crate::family::Rules`]), the agents, the match runner and every front
+//! end serve it.
+//!
+//! A rule set is a small `Copy` value ([`crate::kalah::KalahRules`],
+//! [`crate::awari::AwariGame`], [`crate::ohvalhu::Ohvalhu`],
+//! [`crate::vai_lung_thlan::VaiLungThlan`]) implementing [`Game`]: the
+//! board widths it plays, its start position, its moves (extra turns,
+//! passes, multi-lap sowing, forced moves), the end of the game and its
+//! score, its notation, and what the registry and the table files know of
+//! it (names, default board, ids, index layout). What its endgame tables
+//! add (look-ups, builder, checks) is the second trait,
+//! [`crate::tablebase::TableGame`], as a position trait and a tablebase
+//! trait are split in the chess tablebase crates.
+
+use std::fmt;
+use std::hash::Hash;
+use std::ops::RangeInclusive;
+
+use crate::error::Result;
+use crate::side::Side;
+use crate::tables::index::Layout;
+
+pub use crate::moves::{Moves, Step};
+
+/// A rule set of the mancala family. See the module documentation.
+///
+/// Values are always from the view of the side to move.
+pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// A position, seen from the side to move.
+    type Position: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync;
+
+    /// What a player's score is called (`stores`, `captured`).
+    const SCORE: &'static str;
+
+    /// The game's name on the command line and in table files (`kalah`,
+    /// `awari`, `oware`).
+    fn name(self) -> &'static str;
+    /// The rule set's name when the game has several (`default`,
+    /// `capture-needs-opposite`, ...); `None` when it has one.
+    fn rules_name(self) -> Option<&'static str>;
+    /// Pits per side the rules engine plays.
+    fn pits_range(self) -> RangeInclusive<usize>;
+    /// The board a bare game name means: pits per side and seeds per pit
+    /// (Kalah(6,4); Vai Lung Thlan 6 of 5; Ohvalhu 8 of 8).
+    fn default_size(self) -> (usize, usize) {
+        (6, 4)
+    }
+    /// Whether positions can repeat, so that a match needs a ply cap.
+    fn can_repeat(self) -> bool;
+    /// Whether a match ends a game when a position comes back (with the
+    /// same side to move).
+    fn ends_on_repetition(self) -> bool {
+        self.can_repeat()
+    }
+    /// Whether a game stopped at the match's ply cap is a draw whatever the
+    /// scores; otherwise the seeds left are split evenly and the scores
+    /// decide.
+    fn cap_is_draw(self) -> bool {
+        false
+    }
+
+    /// The ids the rule set's table files carry in their header: the game's
+    /// and the rule set's (0 when the game has one).
+    fn table_ids(self) -> (u8, u8);
+    /// Which positions the game's tables index ([`Layout`]).
+    fn table_layout(self) -> Layout;
+    /// How many value units one step of a stored share is worth: 2 when
+    /// every seed ends in a store, so that a value has the parity of the
+    /// seeds (Kalah, Ohvalhu); 1 otherwise.
+    fn value_scale(self) -> i32;
+
+    /// The start with `pits` pits per side and `seeds` seeds per pit.
+    fn start(self, pits: usize, seeds: usize) -> Result<Self::Position>;
+    /// A position in the game's notation, South to move.
+    fn parse(self, text: &str) -> Result<Self::Position>;
+    /// A readable board, the mover at the bottom.
+    fn diagram(pos: &Self::Position) -> String;
+    /// Pits per side.
+    fn pits(pos: &Self::Position) -> usize;
+    /// The side to move.
+    fn to_move(pos: &Self::Position) -> Side;
+    /// The scores `[south, north]` (stores, or seeds captured).
+    fn scores(pos: &Self::Position) -> [u8; 2];
+    /// Whether the game is over by the rules.
+    fn is_over(self, pos: &Self::Position) -> bool;
+    /// The legal moves (none when the game is over).
+    fn legal_moves(self, pos: &Self::Position) -> Moves;
+    /// Play `pit`; an illegal move is refused with the reason and leaves the
+    /// position as it was. When the turn passes the position turns to the
+    /// other side's view; when the game ends the seeds left go where the
+    /// rules say.
+    fn play(self, pos: &mut Self::Position, pit: usize) -> std::result::Result<Step, String>;
+    /// Play a line of moves in the game's notation; the number of moves
+    /// played. A bad line leaves the position as it was.
+    fn play_line(self, pos: &mut Self::Position, line: &str) -> Result<usize>;
+    /// Settle a position that is over by the rules (the seeds left go where
+    /// the rules say); whether the game is over.
+    fn settle(self, pos: &mut Self::Position) -> bool {
+        self.is_over(pos)
+    }
+}

@@ -1,0 +1,95 @@
+//! Kalah's rules on the family core: [`Game`] for [`KalahRules`] (positions
+//! on [`Position`]).
+
+use std::ops::RangeInclusive;
+
+use crate::error::Result;
+use crate::game::Game;
+use crate::kalah::position::Position;
+use crate::kalah::rules::KalahRules;
+use crate::moves::{Moves, Step};
+use crate::side::Side;
+use crate::sow::MAX_PITS;
+use crate::tables::index::Layout;
+
+impl Game for KalahRules {
+    type Position = Position;
+
+    const SCORE: &'static str = "stores";
+
+    fn name(self) -> &'static str {
+        "kalah"
+    }
+
+    fn rules_name(self) -> Option<&'static str> {
+        Some(KalahRules::name(self))
+    }
+
+    fn pits_range(self) -> RangeInclusive<usize> {
+        1..=MAX_PITS
+    }
+
+    fn can_repeat(self) -> bool {
+        false
+    }
+
+    fn table_ids(self) -> (u8, u8) {
+        (1, self.id())
+    }
+
+    fn table_layout(self) -> Layout {
+        if self.plays_on_with_empty_opponent_row() {
+            Layout::MoverRowNonEmpty
+        } else {
+            Layout::BothRowsNonEmpty
+        }
+    }
+
+    fn value_scale(self) -> i32 {
+        2
+    }
+
+    fn start(self, pits: usize, seeds: usize) -> Result<Position> {
+        Position::start(pits, seeds)
+    }
+
+    fn parse(self, text: &str) -> Result<Position> {
+        Position::parse(text)
+    }
+
+    fn diagram(pos: &Position) -> String {
+        pos.board()
+    }
+
+    fn pits(pos: &Position) -> usize {
+        pos.pits_per_side()
+    }
+
+    fn to_move(pos: &Position) -> Side {
+        pos.to_move()
+    }
+
+    fn scores(pos: &Position) -> [u8; 2] {
+        pos.stores()
+    }
+
+    fn is_over(self, pos: &Position) -> bool {
+        pos.is_game_over(self)
+    }
+
+    fn legal_moves(self, pos: &Position) -> Moves {
+        let mut moves = Moves::default();
+        for pit in pos.legal_moves(self) {
+            moves.push(pit);
+        }
+        moves
+    }
+
+    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+        pos.play(pit, self)
+    }
+
+    fn play_line(self, pos: &mut Position, line: &str) -> Result<usize> {
+        pos.play_line(line, self).map(|played| played.len())
+    }
+}
