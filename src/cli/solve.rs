@@ -11,29 +11,16 @@ use serde_json::json;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;
-use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
-use mancala_solver::search::checkpoint::Identity;
-use mancala_solver::search::{
-    solve, Checkpoint, CheckpointReason, Checkpointing, MoveOrder, SolveOptions,
+use mancala_solver::search::run::{
+    prepare, CheckpointFile, MissingTables, RunOptions, RunReport, TableSource,
 };
-use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet};
-use mancala_solver::tables::index::{size_up_to, MAX_INDEX_SEEDS};
+use mancala_solver::search::{MoveOrder, SolveOptions};
+use mancala_solver::tablebase::{BuildSettings, OnDemand};
+use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-
-/// Positions in the 6-pit tables built by default on first use: up to 20
-/// seeds (225,332,381 positions, about 15 s on two cores, 102 MiB), with
-/// which Kalah(6,4), the main job, solves in under a second.
-const DEFAULT_TABLE_POSITIONS_6: u64 = 230_000_000;
-
-/// Positions in the tables of narrower boards built by default on first
-/// use: about a minute of building on two cores and 450 MiB of disk (5 pits
-/// up to 30 seeds: 847 M positions, 73 s; then Kalah(5,6) solves in 0.7 s
-/// instead of 9.6 s with 25 seeds and minutes without tables; 4 pits up to
-/// 45 seeds; 1 to 3 pits: every seed count a position has).
-const DEFAULT_TABLE_POSITIONS: u64 = 900_000_000;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Arguments of `mancala solve`.
 #[derive(Args, Clone, Debug)]
@@ -167,72 +154,11 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
-/// Seeds of the tables built on first use, for any width: as many as fit
-/// in [`DEFAULT_TABLE_POSITIONS_6`] (6 pits) or [`DEFAULT_TABLE_POSITIONS`]
-/// positions, never more than the position has in play.
-fn default_table_seeds(m: usize, in_play: usize) -> usize {
-    let budget = if m == MAX_TABLE_PITS {
-        DEFAULT_TABLE_POSITIONS_6
-    } else {
-        DEFAULT_TABLE_POSITIONS
-    };
-    (1..=MAX_INDEX_SEEDS)
-        .take_while(|&k| size_up_to(m, k) <= budget)
-        .last()
-        .unwrap_or(1)
-        .min(in_play)
-}
-
-/// The tables the solve reads: what `--max-table-seeds` asks for (built
-/// when missing unless `--no-build`), else what the directory holds, with
-/// the default tables built on first use.
-fn load_tables(
-    args: &SolveArgs,
-    rules: KalahRules,
-    m: usize,
-    in_play: usize,
-) -> Result<Option<TableSet<KalahRules>>> {
-    if args.no_tables || args.max_table_seeds == Some(0) {
-        return Ok(None);
-    }
-    let dir = &args.db;
-    let want = args
-        .max_table_seeds
-        .unwrap_or_else(|| default_table_seeds(m, in_play));
-    if want > MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
-            "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
-        )));
-    }
-    if args.no_build && args.max_table_seeds.is_none() {
-        return Ok(Some(TableSet::open_available(dir, rules, m)?));
-    }
-    let policy = if args.no_build {
-        OnDemand::Never
-    } else {
-        OnDemand::UpTo(u64::MAX)
-    };
-    let settings = BuildSettings {
-        progress: progress::observer(false),
-        ..BuildSettings::default()
-    };
-    match TableSet::open_or_build(dir, rules, m, want, &policy, &settings) {
-        // The default tables are beyond a small machine: use what is there.
-        Err(Error::BeyondTables { .. }) if args.max_table_seeds.is_none() => {
-            Ok(Some(TableSet::open_available(dir, rules, m)?))
-        }
-        result => Ok(Some(result?)),
-    }
-}
-
 /// A note for a solve that will search without the tables that would make
 /// it fast (when building them is cheap), naming the command that builds
 /// them.
-fn missing_tables_note(args: &SolveArgs, m: usize, in_play: usize, used: usize) -> Option<String> {
-    let cheap = default_table_seeds(m, in_play);
-    if args.quiet || args.no_tables || args.max_table_seeds.is_some() || used >= cheap {
-        return None;
-    }
+fn missing_tables_note(args: &SolveArgs, missing: &MissingTables) -> String {
+    let (m, cheap, used) = (missing.pits, missing.seeds, missing.used);
     let mut cmd = format!("mancala build kalah --pits {m} --max-seeds {cheap}");
     if args.rules != "default" {
         cmd.push_str(&format!(" --rules {}", args.rules));
@@ -240,7 +166,7 @@ fn missing_tables_note(args: &SolveArgs, m: usize, in_play: usize, used: usize) 
     if args.db != std::path::Path::new("db") {
         cmd.push_str(&format!(" --db {}", args.db.display()));
     }
-    Some(format!(
+    format!(
         "note: searching with {} where {m}-pit tables up to {cheap} seeds ({} positions, \
          about a minute or less to build) would make this solve much faster: `{cmd}`{}",
         if used == 0 {
@@ -248,13 +174,13 @@ fn missing_tables_note(args: &SolveArgs, m: usize, in_play: usize, used: usize) 
         } else {
             format!("endgame tables up to {used} seeds")
         },
-        size_up_to(m, cheap),
+        missing.positions,
         if args.no_build {
             ", or drop --no-build"
         } else {
             ""
         }
-    ))
+    )
 }
 
 fn parse_board(board: &[String]) -> Result<Position> {
@@ -303,84 +229,24 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             "--tt-mb 0: give the transposition table at least 1 MiB, or use --no-tt".into(),
         ));
     }
-    if !args.no_tt {
-        mancala_solver::search::tt::check_tt_mb(args.tt_mb)?;
+    if let Some(want) = args.max_table_seeds.filter(|&k| k > MAX_INDEX_SEEDS) {
+        return Err(Error::Unsupported(format!(
+            "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
+        )));
     }
-    // A checkpoint is read and checked against the position before tables
-    // are loaded or built; its tables are checked by the solve.
-    let resume = match &args.resume {
-        Some(path) => {
-            let ck = Checkpoint::read(path)?;
-            let asked = Identity {
-                position: pos.to_string(),
-                rules,
-                pits: m,
-                ..ck.identity.clone()
-            };
-            ck.identity
-                .check(&asked)
-                .map_err(|e| checkpoint_error(e, path))?;
-            Some(Arc::new(ck))
-        }
-        None => None,
-    };
-    let mut tables = if pos.is_game_over(rules) {
-        None
-    } else {
-        load_tables(&args, rules, m, pos.active_seeds())?
-    };
-    let used = tables.as_ref().map_or(0, |t| t.max_seeds());
-    if let Some(note) = missing_tables_note(&args, m, pos.active_seeds(), used) {
-        eprintln!("{note}");
-    }
-    let load_start = std::time::Instant::now();
-    let mut in_memory = 0;
-    if let Some(tb) = tables.as_mut() {
-        let k = args.max_table_seeds.unwrap_or(usize::MAX);
-        in_memory = tb.load_into_memory(k, args.table_memory_mb.saturating_mul(1 << 20))?;
-    }
-    let load_seconds = load_start.elapsed().as_secs_f64();
-    if in_memory > 0 && !args.quiet {
-        eprintln!(
-            "tables decoded into memory: {} MiB in {load_seconds:.2} s",
-            in_memory >> 20
-        );
-    }
-    let deadline = args
-        .time
-        .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t));
     let stop = Arc::new(AtomicBool::new(false));
-    let final_error: Arc<Mutex<Option<String>>> = Arc::default();
-    let checkpoint = match &args.checkpoint {
-        Some(path) => {
-            // The first SIGINT or SIGTERM stops the search (the checkpoint
-            // is written and the bounds printed); a second ends the process.
-            for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                let install = || -> std::io::Result<()> {
-                    signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())?;
-                    signal_hook::flag::register(sig, stop.clone())?;
-                    Ok(())
-                };
-                install().map_err(|e| Error::io(path, e))?;
-            }
-            let path = path.clone();
-            let final_error = final_error.clone();
-            Some(Checkpointing {
-                every: std::time::Duration::from_secs_f64(args.checkpoint_every.max(0.01)),
-                max_entries: args.checkpoint_entries,
-                save: Arc::new(move |c: &Checkpoint, reason| {
-                    let written = c.write(&path);
-                    if reason != CheckpointReason::Periodic {
-                        *final_error.lock().unwrap_or_else(|e| e.into_inner()) =
-                            written.as_ref().err().map(|e| e.to_string());
-                    }
-                    written
-                }),
-            })
+    if let Some(path) = &args.checkpoint {
+        // The first SIGINT or SIGTERM stops the search (the checkpoint is
+        // written and the bounds printed); a second ends the process.
+        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            let install = || -> std::io::Result<()> {
+                signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())?;
+                signal_hook::flag::register(sig, stop.clone())?;
+                Ok(())
+            };
+            install().map_err(|e| Error::io(path, e))?;
         }
-        None => None,
-    };
-    let resumed = resume.clone();
+    }
     let opts = SolveOptions {
         rules,
         tt_mb: args.tt_mb,
@@ -391,8 +257,6 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         use_etc: !args.no_etc,
         etc_main_tt: args.etc_main_tt,
         order: args.order,
-        use_tables: tables.is_some(),
-        max_table_seeds: args.max_table_seeds,
         id_step: args.id_step,
         id_jump: args.id_jump,
         guess: args.guess,
@@ -400,19 +264,82 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         split_plies: args.split_plies,
         // Quiet: only what must be known (a checkpoint that failed).
         progress: progress::observer(args.quiet),
-        deadline,
+        deadline: args
+            .time
+            .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
         stop: Some(stop.clone()),
-        shared_tt: None,
-        checkpoint,
-        resume,
+        ..SolveOptions::default()
     };
-    let sol = solve(&pos, tables.as_ref(), &opts);
+    let tables = if args.no_tables || args.max_table_seeds == Some(0) {
+        TableSource::None
+    } else {
+        TableSource::Directory {
+            dir: args.db.clone(),
+            max_seeds: args.max_table_seeds,
+            build: !args.no_build,
+            memory: args.table_memory_mb.saturating_mul(1 << 20),
+            settings: BuildSettings {
+                progress: progress::observer(false),
+                ..BuildSettings::default()
+            },
+        }
+    };
+    let run = prepare(
+        &pos,
+        RunOptions {
+            search: opts.clone(),
+            tables,
+            checkpoint: args.checkpoint.as_ref().map(|path| CheckpointFile {
+                path: path.clone(),
+                every: std::time::Duration::from_secs_f64(args.checkpoint_every),
+                max_entries: args.checkpoint_entries,
+            }),
+            resume: args.resume.clone(),
+        },
+    )?;
+    if let Some(missing) = run.missing.as_ref().filter(|_| !args.quiet) {
+        eprintln!("{}", missing_tables_note(&args, missing));
+    }
+    if run.table_memory_bytes > 0 && !args.quiet {
+        eprintln!(
+            "tables decoded into memory: {} MiB in {:.2} s",
+            run.table_memory_bytes >> 20,
+            run.table_load_seconds
+        );
+    }
+    let report = run.solve();
     progress::end_status(&opts.progress);
-    let sol = match (sol, &args.resume) {
-        (Err(e), Some(path)) => return Err(checkpoint_error(e, path)),
-        (sol, _) => sol?,
-    };
-    let signalled = stop.load(Ordering::Relaxed) && !sol.exact;
+    let report = report?;
+    render(&args, &pos, &opts, &report);
+    let (sol, signalled) = (&report.solution, report.stopped);
+    if let Some(path) = &args.checkpoint {
+        if let Some(e) = &report.checkpoint_error {
+            eprintln!("error: the last checkpoint was not written: {e}");
+            return Ok(ExitCode::from(1));
+        }
+        if !args.quiet && !sol.exact {
+            eprintln!(
+                "checkpoint {} written: go on with --resume {}",
+                path.display(),
+                path.display()
+            );
+        }
+    }
+    // Stopped by SIGINT or SIGTERM: the conventional code of an interrupt.
+    Ok(if signalled {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Print a finished (or stopped) run: JSON, or text.
+fn render(args: &SolveArgs, pos: &Position, opts: &SolveOptions, report: &RunReport) {
+    let rules = opts.rules;
+    let (in_memory, load_seconds) = (report.table_memory_bytes, report.table_load_seconds);
+    let sol = &report.solution;
+    let resumed = &report.resumed;
+    let signalled = report.stopped;
     let resumed_from = resumed.as_ref().map(|ck| {
         let st = &ck.state;
         json!({
@@ -564,36 +491,6 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
                 ),
             }
         );
-    }
-    if let Some(path) = &args.checkpoint {
-        if let Some(e) = final_error.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            eprintln!("error: the last checkpoint was not written: {e}");
-            return Ok(ExitCode::from(1));
-        }
-        if !args.quiet && !sol.exact {
-            eprintln!(
-                "checkpoint {} written: go on with --resume {}",
-                path.display(),
-                path.display()
-            );
-        }
-    }
-    // Stopped by SIGINT or SIGTERM: the conventional code of an interrupt.
-    Ok(if signalled {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-/// A checkpoint error as the command line shows it: with the file named.
-fn checkpoint_error(e: Error, path: &std::path::Path) -> Error {
-    match e {
-        Error::WrongCheckpoint { saved, asked } => Error::BadCheckpoint {
-            path: path.to_path_buf(),
-            reason: format!("it was made for {saved}, not {asked}"),
-        },
-        e => e,
     }
 }
 

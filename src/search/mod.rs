@@ -105,6 +105,7 @@ mod options;
 mod parallel;
 mod profile;
 mod resume;
+pub mod run;
 mod shared;
 pub mod tt;
 
