@@ -14,10 +14,11 @@ use mancala_solver::error::Error;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::play::agents::search::{alphabeta, minimax, Eval, MinimaxAgent};
-use mancala_solver::play::agents::{Agent, AgentSpec, Choice, Tables};
+use mancala_solver::play::agents::{Agent, AgentSpec, Choice};
 use mancala_solver::play::arena::{play_agents, run_match, MatchOptions};
 use mancala_solver::play::state::{Rules, State};
 use mancala_solver::tablebase::build::{build, BuildOptions};
+use mancala_solver::tablebase::SharedTables;
 use mancala_solver::tablebase::TableSet;
 use rand::Rng;
 
@@ -98,7 +99,7 @@ fn every_agent_plays_only_legal_moves() {
     for rules in KalahRules::ALL {
         // The tables are for the default rules: other rule sets get none
         // (tables of other rules are refused, see tests/family.rs).
-        let tables = (rules == KalahRules::Default).then(|| Tables::Kalah(tb.clone()));
+        let tables = (rules == KalahRules::Default).then(|| SharedTables::new(tb.clone()));
         for &(m, n) in &boards {
             seed += 1;
             let cheap = random_positions(m, n, rules, 250, seed);
@@ -198,12 +199,12 @@ fn perfect_never_spoils_a_position_within_the_tables() {
         let spec: AgentSpec = text.parse().unwrap();
         for (i, start) in table_positions(60, 1000 + o as u64).into_iter().enumerate() {
             let mut perfect = AgentSpec::Perfect(Duration::from_millis(10))
-                .build(Rules::Kalah(rules), Some(Tables::Kalah(tb.clone())), 1)
+                .build(Rules::Kalah(rules), Some(SharedTables::new(tb.clone())), 1)
                 .unwrap();
             let mut other = spec
                 .build(
                     Rules::Kalah(rules),
-                    Some(Tables::Kalah(tb.clone())),
+                    Some(SharedTables::new(tb.clone())),
                     i as u64,
                 )
                 .unwrap();
@@ -274,7 +275,7 @@ fn perfect_wins_full_kalah_6_4_games_against_weak_agents() {
             random_opening: Some(0),
             threads: None,
             progress: Default::default(),
-            tables: Some(Tables::Kalah(tb.clone())),
+            tables: Some(SharedTables::new(tb.clone())),
             max_plies: 500,
             repetition: Default::default(),
         };

@@ -11,11 +11,12 @@ use std::sync::Arc;
 
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::Error;
-use mancala_solver::play::agents::{Agent, AgentSpec, Choice, Tables};
+use mancala_solver::play::agents::{Agent, AgentSpec, Choice};
 use mancala_solver::play::arena::GameSpec;
 use mancala_solver::play::arena::{play_agents, run_match, GameEnd, MatchOptions};
 use mancala_solver::play::state::{AwariState, Rules, State};
 use mancala_solver::tablebase::build::{build, BuildOptions};
+use mancala_solver::tablebase::SharedTables;
 use mancala_solver::tablebase::TableSet;
 use rand::Rng;
 
@@ -436,7 +437,7 @@ fn cli_play_oware_against_an_agent() {
 
 /// Awari tables of `m` pits up to `k` seeds, built once per test into a
 /// temporary directory.
-fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, Tables) {
+fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, SharedTables) {
     let dir = tempfile::tempdir().unwrap();
     build(&BuildOptions {
         dir: dir.path().to_path_buf(),
@@ -450,16 +451,14 @@ fn awari_tables(game: AwariGame, m: usize, k: usize) -> (tempfile::TempDir, Tabl
     })
     .unwrap();
     let tb = TableSet::open(dir.path(), game, m, k).unwrap();
-    (dir, Tables::Awari(Arc::new(tb)))
+    (dir, SharedTables::new(Arc::new(tb)))
 }
 
 #[test]
 fn perfect_with_awari_tables_never_gives_value_away() {
     for game in AwariGame::ALL {
         let (_dir, tables) = awari_tables(game, 4, 16);
-        let Tables::Awari(tb) = &tables else {
-            unreachable!()
-        };
+        let tb = &tables.typed::<AwariGame>().unwrap();
         let rules = Rules::Awari(game);
         let mut agent = AgentSpec::Perfect(std::time::Duration::from_millis(5))
             .build(rules, Some(tables.clone()), 1)
@@ -509,9 +508,7 @@ fn perfect_with_awari_tables_realises_won_values() {
     use mancala_solver::play::arena::play_agents;
     for game in AwariGame::ALL {
         let (_dir, tables) = awari_tables(game, 4, 14);
-        let Tables::Awari(tb) = &tables else {
-            unreachable!()
-        };
+        let tb = &tables.typed::<AwariGame>().unwrap();
         let rules = Rules::Awari(game);
         let spec = AgentSpec::Perfect(std::time::Duration::from_millis(5));
         let mut rng = mancala_solver::rng::seeded(11);

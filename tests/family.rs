@@ -244,7 +244,8 @@ fn the_on_demand_policy_and_wrong_tables_for_every_game() {
 
 #[test]
 fn the_solver_and_the_perfect_agent_refuse_tables_of_other_rules() {
-    use mancala_solver::play::agents::{AgentSpec, Tables};
+    use mancala_solver::play::agents::AgentSpec;
+    use mancala_solver::tablebase::SharedTables;
     use mancala_solver::{solve, Rules, SolveOptions};
     use std::sync::Arc;
     let dir = tempfile::tempdir().unwrap();
@@ -265,7 +266,7 @@ fn the_solver_and_the_perfect_agent_refuse_tables_of_other_rules() {
     let err = solve(&pos, Some(&set), &opts).unwrap_err();
     assert!(matches!(err, Error::WrongTables { .. }), "{err}");
     assert!(err.to_string().contains("capture-needs-opposite"), "{err}");
-    let tables = Some(Tables::Kalah(Arc::new(set)));
+    let tables = Some(SharedTables::new(Arc::new(set)));
     let perfect: AgentSpec = "perfect".parse().unwrap();
     let err = perfect
         .build(

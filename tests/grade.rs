@@ -6,12 +6,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{kalah_tables, mancala};
-use mancala_solver::play::agents::{AgentSpec, Tables};
+use mancala_solver::play::agents::AgentSpec;
 use mancala_solver::play::grade::{self, GradeOptions, Graded};
 use mancala_solver::progress::Observer;
 use mancala_solver::search::TransTable;
+use mancala_solver::tablebase::SharedTables;
 
-fn options(game: &str, positions: usize, tables: Option<Tables>) -> GradeOptions {
+fn options(game: &str, positions: usize, tables: Option<SharedTables>) -> GradeOptions {
     GradeOptions {
         game: game.parse().unwrap(),
         positions,
@@ -35,7 +36,7 @@ fn options(game: &str, positions: usize, tables: Option<Tables>) -> GradeOptions
 fn solver_and_tables_give_the_same_losses() {
     let dir = tempfile::tempdir().unwrap();
     let set = Arc::new(kalah_tables(dir.path(), 4, 12));
-    let tables = Some(Tables::Kalah(set));
+    let tables = Some(SharedTables::new(set));
     for agent in ["greedy", "random", "heuristic10:2"] {
         let spec: AgentSpec = agent.parse().unwrap();
         let opts = options("kalah:4:3", 150, tables.clone());

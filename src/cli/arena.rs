@@ -12,12 +12,13 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use mancala_solver::error::{Error, Result};
-use mancala_solver::play::agents::{AgentSpec, Tables};
+use mancala_solver::play::agents::AgentSpec;
 use mancala_solver::play::arena::{
     self, GameSpec, MatchOptions, MatchReport, RepetitionScore, TimeReport, DEFAULT_MAX_PLIES,
 };
 use mancala_solver::play::state::State;
 use mancala_solver::play::tournament::{self, TournamentOptions};
+use mancala_solver::tablebase::SharedTables;
 use mancala_solver::with_rules;
 
 const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
@@ -133,7 +134,7 @@ pub struct VsArgs {
 /// The tables the perfect agent reads in games from `start`, when one of
 /// `agents` is perfect; a note on stderr when it will search alone. Agents
 /// that cannot play from `start` are refused first.
-fn load_tables(agents: &[AgentSpec], db: &Path, start: &State) -> Result<Option<Tables>> {
+fn load_tables(agents: &[AgentSpec], db: &Path, start: &State) -> Result<Option<SharedTables>> {
     for agent in agents {
         agent.check_start(start)?;
     }
@@ -141,7 +142,7 @@ fn load_tables(agents: &[AgentSpec], db: &Path, start: &State) -> Result<Option<
     if !agents.iter().any(|a| a.uses_tables()) {
         return Ok(None);
     }
-    let tables = Tables::open_available(rules, db, pits)?;
+    let tables = SharedTables::open_available(rules, db, pits)?;
     if tables.is_none() {
         let has_tables = with_rules!(rules, g => mancala_solver::tablebase::TableGame::table_pits_range(g).contains(&pits));
         if has_tables {

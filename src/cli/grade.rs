@@ -9,9 +9,10 @@ use clap::Args;
 
 use super::{progress, render};
 use mancala_solver::error::{Error, Result};
-use mancala_solver::play::agents::{AgentSpec, Tables};
+use mancala_solver::play::agents::AgentSpec;
 use mancala_solver::play::arena::GameSpec;
 use mancala_solver::play::grade::{self, Estimate, GradeOptions, GradeReport, DEFAULT_OPPONENTS};
+use mancala_solver::tablebase::SharedTables;
 
 /// `mancala grade AGENT`.
 #[derive(Args, Clone, Debug)]
@@ -74,7 +75,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
     }
     let start = game.start();
     spec.check_start(&start)?;
-    let tables = Tables::open_available(game.rules(), &args.db, game.pits)?;
+    let tables = SharedTables::open_available(game.rules(), &args.db, game.pits)?;
     let is_kalah = matches!(start, mancala_solver::play::state::State::Kalah(..));
     if tables.is_none() && !is_kalah {
         return Err(Error::Unsupported(format!(

@@ -28,10 +28,11 @@ use crate::game::Game;
 use crate::tablebase::TableGame;
 
 use crate::kalah::rules::KalahRules;
-use crate::play::agents::{AgentSpec, Budget, Tables};
+use crate::play::agents::{AgentSpec, Budget};
 use crate::play::state::GameSpec;
 use crate::play::state::Playable;
 use crate::side::Side;
+use crate::tablebase::SharedTables;
 use crate::tablebase::{BuildSettings, OnDemand, TableSet};
 use crate::with_rules;
 
@@ -153,10 +154,8 @@ type Key = (Rules, usize);
 /// What the oracle knows of one game's tables at one width.
 #[derive(Default)]
 struct Cached {
-    /// The set, as `Arc<TableSet<G>>` for the game's `G`.
-    set: Option<Arc<dyn Any + Send + Sync>>,
-    /// For the perfect agent.
-    agent: Option<Option<Tables>>,
+    /// The set, opened once, for look-ups and the agents alike.
+    set: Option<SharedTables>,
     /// The fewest seeds an on-demand build was refused for.
     refused: Option<usize>,
 }
@@ -190,7 +189,7 @@ impl Oracle {
     fn tables<G: TableGame>(&self, g: G, pits: usize) -> Result<Arc<TableSet<G>>> {
         let key = (g.table_game(), pits);
         if let Some(set) = self.cache().get(&key).and_then(|c| c.set.clone()) {
-            return Ok(set.downcast::<TableSet<G>>().expect("one game per key"));
+            return set.get(g, pits);
         }
         let set = if g.table_pits_range().contains(&pits) {
             TableSet::open_available(&self.config.dir, g, pits)?
@@ -198,7 +197,7 @@ impl Oracle {
             TableSet::empty(&self.config.dir, g, pits)?
         };
         let set = Arc::new(set);
-        self.cache().entry(key).or_default().set = Some(set.clone());
+        self.cache().entry(key).or_default().set = Some(SharedTables::new(set.clone()));
         Ok(set)
     }
 
@@ -232,8 +231,7 @@ impl Oracle {
                 let set = Arc::new(set);
                 let mut cache = self.cache();
                 let c = cache.entry(key).or_default();
-                c.set = Some(set.clone());
-                c.agent = None;
+                c.set = Some(SharedTables::new(set.clone()));
                 Ok(Some(set))
             }
             Err(Error::BeyondTables { .. } | Error::MissingTable { .. }) => {
@@ -374,7 +372,7 @@ impl Oracle {
         let state = g.state(pos);
         agent.check_start(&state)?;
         let tables = if agent.uses_tables() {
-            self.agent_tables(spec.rules, spec.pits)?
+            self.agent_tables(g, spec.pits)?
         } else {
             None
         };
@@ -398,17 +396,11 @@ impl Oracle {
         })
     }
 
-    fn agent_tables(&self, rules: Rules, pits: usize) -> Result<Option<Tables>> {
-        if let Some(t) = self
-            .cache()
-            .get(&(rules, pits))
-            .and_then(|c| c.agent.clone())
-        {
-            return Ok(t);
-        }
-        let t = Tables::open_available(rules, &self.config.dir, pits)?;
-        self.cache().entry((rules, pits)).or_default().agent = Some(t.clone());
-        Ok(t)
+    /// The tables for the agents: the set the look-ups use, opened once;
+    /// `None` when it holds no table.
+    fn agent_tables<G: TableGame>(&self, g: G, pits: usize) -> Result<Option<SharedTables>> {
+        let set = self.tables(g, pits)?;
+        Ok((set.max_seeds() > 0).then(|| SharedTables::new(set)))
     }
 
     /// Refuse agents whose budget is above the oracle's limits.

@@ -41,9 +41,10 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::kalah::position::format_line;
 use crate::play::agents::random::random_move;
-use crate::play::agents::{Agent, AgentSpec, Tables};
+use crate::play::agents::{Agent, AgentSpec};
 pub use crate::play::state::GameSpec;
 use crate::play::state::State;
+use crate::tablebase::SharedTables;
 
 /// Random moves of each side at the start of a match between two
 /// deterministic agents, as in the published studies.
@@ -176,7 +177,7 @@ pub struct MatchOptions {
     /// Where progress goes (silent by default).
     pub progress: Observer,
     /// Endgame tables for the perfect agent.
-    pub tables: Option<Tables>,
+    pub tables: Option<SharedTables>,
     /// Ply cap of games whose positions can repeat (Awari, Oware); Kalah
     /// games always end by the rules and ignore it.
     pub max_plies: usize,

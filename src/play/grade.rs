@@ -36,14 +36,16 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::agents::perfect::PerfectPlay;
-use super::agents::{Agent, AgentSpec, Choice, Tables};
+use super::agents::{Agent, AgentSpec, Choice};
 use super::arena::{game_seed, mix, play_agents};
 use super::state::{GameSpec, State};
 use super::stats::wilson_interval;
 use crate::error::Result;
+use crate::kalah::rules::KalahRules;
 use crate::progress::{Event, Observer};
 use crate::search::{solve, SolveOptions, TransTable};
 use crate::side::Side;
+use crate::tablebase::SharedTables;
 use crate::tablebase::TableSet;
 
 /// The opponents the agent's games are played against, besides itself.
@@ -83,7 +85,7 @@ pub struct GradeOptions {
     pub threads: Option<usize>,
     /// Endgame tables of the game (for the agent when it reads them, and
     /// for the values).
-    pub tables: Option<Tables>,
+    pub tables: Option<SharedTables>,
     /// Only positions with at most this many seeds on the board are
     /// collected (`None`: all). Games without a solver above their tables
     /// (Awari, Oware, ...) set it to the tables' largest seed count.
@@ -256,27 +258,30 @@ fn table_loss<G: PerfectPlay>(set: &TableSet<G>, state: &State, pit: usize) -> O
 pub fn loss(
     state: &State,
     pit: usize,
-    tables: Option<&Tables>,
+    tables: Option<&SharedTables>,
     time: Duration,
     tt: &Arc<TransTable>,
 ) -> Result<Graded> {
-    let from_tables = match tables {
-        Some(Tables::Kalah(t)) => table_loss(&**t, state, pit),
-        Some(Tables::Awari(t)) => table_loss(&**t, state, pit),
-        Some(Tables::Ohvalhu(t)) => table_loss(&**t, state, pit),
-        Some(Tables::VaiLungThlan(t)) => table_loss(&**t, state, pit),
-        None => None,
-    };
+    fn typed_loss<G: PerfectPlay>(
+        _: G,
+        t: &SharedTables,
+        state: &State,
+        pit: usize,
+    ) -> Option<i32> {
+        table_loss(&*t.typed::<G>()?, state, pit)
+    }
+    let from_tables =
+        tables.and_then(|t| crate::with_rules!(t.rules(), g => typed_loss(g, t, state, pit)));
     if let Some(l) = from_tables {
         return Ok(Graded::Loss(l, ValueSource::Tables));
     }
     let State::Kalah(pos, rules) = state else {
         return Ok(Graded::Skipped);
     };
-    let set = match tables {
-        Some(Tables::Kalah(t)) if t.pits() == pos.pits_per_side() => Some(&**t),
-        _ => None,
-    };
+    let kalah = tables
+        .and_then(|t| t.typed::<KalahRules>())
+        .filter(|t| t.pits() == pos.pits_per_side());
+    let set = kalah.as_deref();
     let deadline = Instant::now() + time;
     let options = SolveOptions {
         rules: *rules,

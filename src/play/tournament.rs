@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::play::agents::{AgentSpec, Tables};
+use crate::play::agents::AgentSpec;
 use crate::play::arena::{
     mix, run_match, GameRecord, MatchOptions, MatchReport, RepetitionScore, TimeReport, TimeStats,
     SIGNIFICANCE,
@@ -14,6 +14,7 @@ use crate::play::arena::{
 use crate::play::state::GameSpec;
 use crate::play::stats::binomial_p_value;
 use crate::progress::Observer;
+use crate::tablebase::SharedTables;
 
 /// Everything a tournament needs.
 #[derive(Clone, Debug)]
@@ -33,7 +34,7 @@ pub struct TournamentOptions {
     /// Where progress goes (silent by default).
     pub progress: Observer,
     /// Endgame tables for the perfect agent.
-    pub tables: Option<Tables>,
+    pub tables: Option<SharedTables>,
     /// As in [`MatchOptions::max_plies`].
     pub max_plies: usize,
     /// As in [`MatchOptions::repetition`].

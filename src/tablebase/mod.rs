@@ -21,9 +21,11 @@ use crate::tables::{write_table, WriteInfo};
 
 pub mod build;
 pub mod set;
+pub mod shared;
 pub mod verify;
 
 pub use set::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
+pub use shared::SharedTables;
 
 /// The value of one legal move, as a query reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -58,9 +58,6 @@ pub mod perfect;
 pub mod random;
 pub mod rovaris;
 pub mod search;
-mod tables;
-
-pub use tables::Tables;
 
 /// What an agent decided: the pit to play and, when the agent has one, its
 /// own estimate of the position.

@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::*;
 use crate::error::{Error, Result};
 use crate::play::state::Rules;
+use crate::tablebase::SharedTables;
 
 /// An agent as named on the command line. Parse with [`str::parse`]; the
 /// [`fmt::Display`] form parses back to the same spec.
@@ -140,7 +141,12 @@ impl AgentSpec {
     /// tables of another game or rule set are refused
     /// ([`Error::WrongTables`]), tables for another board width are never
     /// used on this one.
-    pub fn build(&self, rules: Rules, tables: Option<Tables>, seed: u64) -> Result<Box<dyn Agent>> {
+    pub fn build(
+        &self,
+        rules: Rules,
+        tables: Option<SharedTables>,
+        seed: u64,
+    ) -> Result<Box<dyn Agent>> {
         let name = self.to_string();
         let rng = crate::rng::seeded(seed);
         Ok(match *self {

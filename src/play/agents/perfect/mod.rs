@@ -17,7 +17,7 @@ use super::{Agent, Choice};
 use crate::error::Result;
 use crate::play::state::State;
 use crate::tablebase::TableGame;
-use crate::tablebase::TableSet;
+use crate::tablebase::{SharedTables, TableSet};
 
 pub mod awari;
 pub mod family;
@@ -97,30 +97,24 @@ pub trait PerfectPlay: TableGame {
 /// (tables of another game or rule set are refused,
 /// [`crate::Error::WrongTables`]).
 pub fn build(
-    rules: crate::play::state::Rules,
-    tables: Option<super::Tables>,
+    rules: crate::family::Rules,
+    tables: Option<SharedTables>,
     time: Duration,
     name: String,
 ) -> Result<Box<dyn Agent>> {
-    use super::Tables;
-    use crate::play::state::Rules;
-    // The tables of `$variant`, or the error for others.
-    macro_rules! agent {
-        ($game:expr, $variant:ident) => {{
-            let tables = match tables {
-                None => None,
-                Some(Tables::$variant(t)) => Some(t),
-                Some(other) => return Err(other.wrong_for($game)),
-            };
-            Box::new(PerfectAgent::new($game, tables, time, name)?)
-        }};
+    fn agent<G: PerfectPlay>(
+        game: G,
+        tables: Option<SharedTables>,
+        time: Duration,
+        name: String,
+    ) -> Result<Box<dyn Agent>> {
+        let tables = match tables {
+            None => None,
+            Some(t) => Some(t.get(game, t.pits())?),
+        };
+        Ok(Box::new(PerfectAgent::new(game, tables, time, name)?))
     }
-    Ok(match rules {
-        Rules::Kalah(r) => agent!(r, Kalah),
-        Rules::Awari(g) => agent!(g, Awari),
-        Rules::Ohvalhu => agent!(crate::ohvalhu::Ohvalhu, Ohvalhu),
-        Rules::VaiLungThlan => agent!(crate::vai_lung_thlan::VaiLungThlan, VaiLungThlan),
-    })
+    crate::with_rules!(rules, g => agent(g, tables, time, name))
 }
 
 /// The agent `perfect[:TIME]` of the game `G`.
