@@ -92,16 +92,16 @@ impl Rules {
     }
 
     pub(crate) fn game_id(self) -> u8 {
-        with_rules!(self, g => g.table_ids().0)
+        with_rules!(self, g => Game::table_ids(g).0)
     }
 
     pub(crate) fn rules_id(self) -> u8 {
-        with_rules!(self, g => g.table_ids().1)
+        with_rules!(self, g => Game::table_ids(g).1)
     }
 
     /// The index layout the game's tables use ([`Game::table_layout`]).
     pub fn layout(self) -> Layout {
-        with_rules!(self, g => g.table_layout())
+        with_rules!(self, g => Game::table_layout(g))
     }
 
     /// Short name used in file names and messages (`kalah-default`,
@@ -122,7 +122,7 @@ impl Rules {
     /// How many value units one share step is worth: `value = scale * j - k`
     /// ([`Game::value_scale`]).
     pub(crate) fn value_scale(self) -> i32 {
-        with_rules!(self, g => g.value_scale())
+        with_rules!(self, g => Game::value_scale(g))
     }
 
     /// The share stored for `value` with `k` seeds (the value must be one
@@ -186,36 +186,36 @@ impl Rules {
 
     /// The game's name (`kalah`, `awari`, `oware`), as [`Game::name`].
     pub fn game_name(self) -> &'static str {
-        with_rules!(self, g => g.name())
+        with_rules!(self, g => Game::name(g))
     }
 
     /// The rule set's name when the game has several (`default`, ...), as
     /// [`Game::rules_name`].
     pub fn rules_name(self) -> Option<&'static str> {
-        with_rules!(self, g => g.rules_name())
+        with_rules!(self, g => Game::rules_name(g))
     }
 
     /// The board a bare game name means ([`Game::default_size`]).
     pub fn default_size(self) -> (usize, usize) {
-        with_rules!(self, g => g.default_size())
+        with_rules!(self, g => Game::default_size(g))
     }
 
     /// Whether positions can repeat, so that a match needs a ply cap
     /// ([`Game::can_repeat`]).
     pub fn can_repeat(self) -> bool {
-        with_rules!(self, g => g.can_repeat())
+        with_rules!(self, g => Game::can_repeat(g))
     }
 
     /// Whether a match ends a game when a position comes back
     /// ([`Game::ends_on_repetition`]).
     pub fn ends_on_repetition(self) -> bool {
-        with_rules!(self, g => g.ends_on_repetition())
+        with_rules!(self, g => Game::ends_on_repetition(g))
     }
 
     /// Whether a game stopped at the match's ply cap is a draw whatever the
     /// scores ([`Game::cap_is_draw`]).
     pub fn cap_is_draw(self) -> bool {
-        with_rules!(self, g => g.cap_is_draw())
+        with_rules!(self, g => Game::cap_is_draw(g))
     }
 }
 
