@@ -99,7 +99,7 @@ pub fn run(args: AssignmentArgs) -> Result<ExitCode> {
                 estimated: true,
             });
         }
-        if estimate >= ANNOUNCE_LOG_BYTES && !args.json {
+        if estimate >= ANNOUNCE_LOG_BYTES {
             eprintln!(
                 "the traverse log will take {} {} (estimated; the limit, --max-log-size, is {})",
                 if input.task == Task::Minimax {
