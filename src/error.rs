@@ -139,6 +139,69 @@ pub enum Error {
         /// What the solve asked for.
         asked: String,
     },
+    /// A file the tool reads is not a regular file: a directory, a named
+    /// pipe, a socket or a device (reading one could block or never end).
+    #[error("{} is {kind}, not a regular file: give the path of a file", path.display())]
+    NotAFile {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead (`a named pipe`).
+        kind: &'static str,
+    },
+    /// A file the tool reads is larger than any file of its kind can be.
+    #[error("{} is larger than {max} bytes, more than {what} can be: give the right file", path.display())]
+    FileTooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The most bytes a file of its kind holds.
+        max: u64,
+        /// What the file should have been (`an assignment input`).
+        what: &'static str,
+    },
+    /// A setting of a job (the tuner's population, ...) outside its range.
+    #[error("{setting} {value}: {expected}")]
+    BadSetting {
+        /// The setting, by the library's name of it (`population`).
+        setting: &'static str,
+        /// The value given.
+        value: String,
+        /// What to give instead.
+        expected: String,
+    },
+    /// A saved run of the tuner cannot be resumed: not a saved run, damaged
+    /// (its checksum) or inconsistent (fields that contradict each other or
+    /// their ranges).
+    #[error("saved tuning run{} is unusable: {reason}", path.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default())]
+    BadTuneState {
+        /// The file (none for a state given in memory).
+        path: Option<PathBuf>,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A saved tuning run was made with other settings than the run asked
+    /// to resume it.
+    #[error("the saved run was made with other settings: {}", differences.iter().map(|(k, saved, asked)| format!("{k} {saved} (asked: {asked})")).collect::<Vec<_>>().join(", "))]
+    WrongTuneState {
+        /// Each setting that differs: its name (as in the saved run's
+        /// settings), the saved value, the value asked for.
+        differences: Vec<(String, String, String)>,
+    },
+    /// A traverse log of the course assignment would be larger than the
+    /// limit its caller set.
+    #[error("{}", if *estimated {
+        format!("the traverse log would take about {bytes} bytes (estimated), more than the limit of {max} bytes: lower the cut-off depth")
+    } else {
+        format!("the traverse log reached its limit of {max} bytes before the search ended: lower the cut-off depth")
+    })]
+    LogTooLarge {
+        /// Its estimated size, or the limit when the writing reached it.
+        bytes: u64,
+        /// The limit.
+        max: u64,
+        /// Whether `bytes` is an estimate made before writing (else the
+        /// writing reached the limit).
+        estimated: bool,
+    },
     /// An operating-system error on a file.
     #[error("{path}: {source}")]
     Io {
@@ -161,6 +224,11 @@ impl Error {
                 | Error::UnknownRules(_)
                 | Error::RulesNotFor { .. }
                 | Error::BadInputFile { .. }
+                | Error::NotAFile { .. }
+                | Error::FileTooLarge { .. }
+                | Error::BadSetting { .. }
+                | Error::WrongTuneState { .. }
+                | Error::LogTooLarge { .. }
         )
     }
 

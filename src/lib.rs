@@ -75,6 +75,7 @@ pub mod atomic;
 pub mod awari;
 pub mod error;
 pub mod family;
+pub mod files;
 pub mod game;
 pub mod kalah;
 pub mod learn;

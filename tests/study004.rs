@@ -80,7 +80,10 @@ fn tune_writes_weights_the_agent_loads_and_resumes() {
     resume[5] = "3";
     let (code, _, err) = mancala(&resume, dir.path());
     assert_eq!(code, 2);
-    assert!(err.contains("other options"), "{err}");
+    assert!(
+        err.contains("generations 2 (asked: 3)") && err.contains("--generations 2"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -100,12 +103,18 @@ fn bad_weights_and_tuning_options_are_refused_in_one_line() {
         &["tune", "heuristic10", "--sigma", "0"],
         &["tune", "heuristic10", "--depth", "0"],
         &["tune", "heuristic10", "--game", "awari:6:4"],
-        &["tune", "heuristic10", "--out", "state.txt", "--resume"],
     ] {
         let (code, _, err) = mancala(args, dir.path());
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+    // A damaged saved run is bad data on disk (exit 1), as a damaged
+    // checkpoint is.
+    let args = ["tune", "heuristic10", "--out", "state.txt", "--resume"];
+    let (code, _, err) = mancala(&args, dir.path());
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("start afresh without --resume"), "{err}");
     // What to tune is a clap value: its own usage message, exit 2.
     assert_eq!(mancala(&["tune", "heuristic9"], dir.path()).0, 2);
 }

@@ -25,6 +25,9 @@ pub const MAX_N: usize = 10;
 /// smallest board would already hold billions of lines).
 pub const MAX_CUTOFF: u32 = 64;
 
+/// Largest input file read: seven short lines, with room for spaces.
+pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+
 /// The assignment's rules.
 pub const RULES: KalahRules = KalahRules::EndWhenMoverEmpty;
 
@@ -55,9 +58,10 @@ pub struct Input {
 }
 
 impl Input {
-    /// Read an input file; `path` names it in messages.
+    /// Read an input file; `path` names it in messages. Only a regular
+    /// file of at most [`MAX_INPUT_BYTES`] is read.
     pub fn read(path: &Path) -> Result<Input> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::files::read_limited(path, MAX_INPUT_BYTES, "an assignment input")?;
         let text = String::from_utf8(bytes).map_err(|_| Error::BadInputFile {
             path: path.to_path_buf(),
             line: 1,

@@ -8,7 +8,11 @@
 //! - [`decide`] runs the task: greedy (minimax to depth 1), minimax or
 //!   alpha-beta writing the traverse log to any writer, or the competition
 //!   move ([`competition`]);
-//! - [`Decision::next_state`] is the text of `next_state.txt`.
+//! - [`Decision::next_state`] is the text of `next_state.txt`;
+//! - [`estimate_log_bytes`] estimates the traverse log's size before the
+//!   search, and [`LimitedLog`] bounds it while the search writes it;
+//! - [`output`] writes `next_state.txt` and `traverse_log.txt`, both or
+//!   neither.
 //!
 //! The rules are Kalah's with the `end-when-mover-empty` end (the game ends
 //! when the player to move has no stone; the other takes the stones left
@@ -20,10 +24,12 @@
 
 pub mod competition;
 pub mod input;
+pub mod output;
 pub mod tree;
 
 pub use input::{Input, Task};
-pub use tree::{Decision, Reading};
+pub use output::Outputs;
+pub use tree::{estimate_log_bytes, Decision, LimitedLog, Reading};
 
 use std::io::Write;
 use std::time::Duration;

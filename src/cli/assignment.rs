@@ -1,18 +1,21 @@
 //! `mancala assignment`: the course assignment's program. Reads its
 //! `input.txt`, writes `next_state.txt` (and `traverse_log.txt` for tasks 2
-//! and 3) into the output directory, atomically: nothing is written when
-//! the input is bad or the search fails.
+//! and 3) into the output directory, both or neither
+//! ([`mancala_solver::assignment::output`]): nothing is written when the
+//! input is bad, the search fails, the disk is full or a signal stops it.
 
 use std::fs;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Args;
 use serde_json::json;
 
-use mancala_solver::assignment::{decide, Input, Reading, Task};
+use mancala_solver::assignment::{
+    decide, estimate_log_bytes, output, Input, LimitedLog, Outputs, Reading, Task,
+};
 use mancala_solver::error::{Error, Result};
 
 use super::render;
@@ -38,51 +41,98 @@ pub struct AssignmentArgs {
     /// Task 4: seconds to search for the move.
     #[arg(long, default_value = "1", value_parser = render::parse_seconds)]
     pub time: f64,
+    /// Largest traverse log to write (tasks 2 and 3), e.g. 500M or 4G. A
+    /// minimax log estimated larger is refused before the search; a log
+    /// that reaches it stops the search, and nothing is written.
+    #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = render::parse_memory)]
+    pub max_log_size: u64,
     /// Print what was done as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-/// The temporary file in `dir` that becomes `name` once complete.
-fn temporary(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!(".{name}.tmp-{}", std::process::id()))
+/// An estimated log at least this large is announced before the search.
+const ANNOUNCE_LOG_BYTES: u64 = 64 << 20;
+
+/// Paths of temporary files to remove if the process is stopped by a
+/// signal before they are renamed into place.
+type Pending = Arc<Mutex<Vec<PathBuf>>>;
+
+/// On SIGINT or SIGTERM, remove the temporary files still pending and end
+/// the process (exit code 128 + the signal). The renames hold the same
+/// lock, so a signal during them waits until both files are in place.
+fn remove_on_signal(pending: Pending, out_dir: &Path) -> Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .map_err(|e| Error::io(out_dir, e))?;
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let paths = pending.lock().unwrap_or_else(|e| e.into_inner());
+            for p in paths.iter() {
+                let _ = fs::remove_file(p);
+            }
+            if !paths.is_empty() {
+                eprintln!(
+                    "interrupted: nothing written, the temporary files removed ({} and {} are as they were)",
+                    output::NEXT_STATE,
+                    output::TRAVERSE_LOG
+                );
+            }
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(())
 }
 
 /// Run `mancala assignment`.
 pub fn run(args: AssignmentArgs) -> Result<ExitCode> {
     let input = Input::read(&args.input)?;
-    fs::create_dir_all(&args.out_dir).map_err(|e| Error::io(&args.out_dir, e))?;
     let logged = matches!(input.task, Task::Minimax | Task::AlphaBeta);
-    let log_tmp = temporary(&args.out_dir, "traverse_log.txt");
-    let state_tmp = temporary(&args.out_dir, "next_state.txt");
-    let result = (|| -> Result<_> {
-        let decision = if logged {
-            let file = fs::File::create(&log_tmp).map_err(|e| Error::io(&log_tmp, e))?;
-            let mut w = BufWriter::new(file);
-            let d = decide(&input, args.reading, &mut w, Duration::ZERO)?;
-            w.flush().map_err(|e| Error::io(&log_tmp, e))?;
-            d
-        } else {
-            let time = Duration::from_secs_f64(args.time);
-            decide(&input, args.reading, &mut std::io::sink(), time)?
-        };
-        fs::write(&state_tmp, decision.next_state()).map_err(|e| Error::io(&state_tmp, e))?;
-        Ok(decision)
-    })();
-    let decision = match result {
-        Ok(d) => d,
-        Err(e) => {
-            let _ = fs::remove_file(&log_tmp);
-            let _ = fs::remove_file(&state_tmp);
-            return Err(e);
-        }
-    };
-    let state_path = args.out_dir.join("next_state.txt");
-    let log_path = args.out_dir.join("traverse_log.txt");
     if logged {
-        fs::rename(&log_tmp, &log_path).map_err(|e| Error::io(&log_path, e))?;
+        let estimate = estimate_log_bytes(&input, args.reading);
+        // Alpha-beta's log is at most the minimax tree's, usually far
+        // less: only the writing bounds it.
+        if input.task == Task::Minimax && estimate > args.max_log_size {
+            return Err(Error::LogTooLarge {
+                bytes: estimate,
+                max: args.max_log_size,
+                estimated: true,
+            });
+        }
+        if estimate >= ANNOUNCE_LOG_BYTES {
+            eprintln!(
+                "the traverse log will take {} {} (estimated; the limit, --max-log-size, is {})",
+                if input.task == Task::Minimax {
+                    "about"
+                } else {
+                    "at most about"
+                },
+                render::human_bytes(estimate),
+                render::human_bytes(args.max_log_size)
+            );
+        }
     }
-    fs::rename(&state_tmp, &state_path).map_err(|e| Error::io(&state_path, e))?;
+    fs::create_dir_all(&args.out_dir).map_err(|e| Error::io(&args.out_dir, e))?;
+    let mut outputs = Outputs::create(&args.out_dir, logged)?;
+    let pending: Pending = Arc::new(Mutex::new(outputs.temporaries()));
+    remove_on_signal(pending.clone(), &args.out_dir)?;
+    let time = if logged {
+        Duration::ZERO
+    } else {
+        Duration::from_secs_f64(args.time)
+    };
+    let decision = {
+        let mut log = LimitedLog::new(outputs.log(), args.max_log_size);
+        decide(&input, args.reading, &mut log, time)?
+    };
+    let ready = outputs.finish(&decision.next_state())?;
+    {
+        let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+        ready.commit()?;
+        pending.clear();
+    }
+    let state_path = args.out_dir.join(output::NEXT_STATE);
+    let log_path = args.out_dir.join(output::TRAVERSE_LOG);
     let task = match input.task {
         Task::Greedy => "greedy",
         Task::Minimax => "minimax",

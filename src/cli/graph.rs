@@ -139,7 +139,8 @@ pub fn run(args: GraphArgs) -> Result<ExitCode> {
         &tb,
     )?;
     if let Some(path) = &args.plot {
-        std::fs::write(path, super::svg::plot_svg(&report)).map_err(|e| Error::io(path, e))?;
+        // Atomically: a failed write (a full disk) leaves the old file.
+        mancala_solver::atomic::write(path, super::svg::plot_svg(&report).as_bytes(), "plot.svg")?;
         eprintln!("plot written to {}", path.display());
     }
     if args.json {

@@ -93,8 +93,61 @@ pub fn error_message(e: &Error) -> String {
             format!("{e}: {hint}")
         }
         Error::RulesNotFor { .. } => format!("--rules {e}: leave --rules out"),
+        // The library names a setting by its field; the option is the same
+        // name with dashes (`random_opening`: `--random-opening`).
+        Error::BadSetting {
+            setting,
+            value,
+            expected,
+        } => format!("--{} {value}: {expected}", setting.replace('_', "-")),
+        Error::BadTuneState { .. } => format!("{e}; start afresh without --resume"),
+        Error::WrongTuneState { differences } => {
+            let options: Vec<String> = differences
+                .iter()
+                .map(|(key, saved, _)| format!("{} {saved}", tune_option(key)))
+                .collect();
+            format!(
+                "{e}: give the same options ({}), or start afresh without --resume",
+                options.join(" ")
+            )
+        }
+        Error::LogTooLarge {
+            bytes,
+            max,
+            estimated: true,
+        } => format!(
+            "the traverse log would take about {} (estimated), more than the limit of {}: \
+             lower the cut-off depth, or raise the limit with --max-log-size {} if the disk \
+             holds it",
+            human_bytes(*bytes),
+            human_bytes(*max),
+            human_size_option(bytes.saturating_add(bytes / 2))
+        ),
+        Error::LogTooLarge { max, .. } => format!(
+            "the traverse log reached the limit of {} before the search ended, and nothing \
+             was written: lower the cut-off depth, or raise the limit with --max-log-size",
+            human_bytes(*max)
+        ),
         _ => e.to_string(),
     }
+}
+
+/// The option of `mancala tune` that sets the saved run's setting `key`.
+fn tune_option(key: &str) -> String {
+    match key {
+        "opening" => "--random-opening".to_string(),
+        key => format!("--{key}"),
+    }
+}
+
+/// A byte count as a size option reads it, rounded up: `3G`, `120M`.
+fn human_size_option(n: u64) -> String {
+    for (unit, shift) in [("T", 40), ("G", 30), ("M", 20), ("K", 10)] {
+        if n >= 1 << shift {
+            return format!("{}{unit}", n.div_ceil(1 << shift));
+        }
+    }
+    n.to_string()
 }
 
 /// "win", "draw" or "loss" for a value of the side to move.

@@ -1,8 +1,6 @@
 //! `mancala train a3c`: train the A3C agent by self-play; `mancala train
 //! plot`: draw a training curve as SVG.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -161,8 +159,10 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
     }
 }
 
+/// Write an SVG file atomically: on any failure (a full disk) the file
+/// that was there stays as it was and no temporary file is left.
 fn write_svg(path: &Path, svg: &str) -> Result<()> {
-    std::fs::write(path, svg).map_err(|e| Error::io(path, e))
+    mancala_solver::atomic::write(path, svg.as_bytes(), "plot.svg")
 }
 
 fn run_a3c(args: A3cArgs) -> Result<ExitCode> {
@@ -212,10 +212,8 @@ fn run_a3c(args: A3cArgs) -> Result<ExitCode> {
     };
     let out = args.out.clone();
     let mut on_eval = |p: &EvalPoint, w: &Weights| -> Result<()> {
-        if let Some((file, path)) = &mut curve {
-            writeln!(file, "{}", curve_row(p))
-                .and_then(|()| file.flush())
-                .map_err(|e| Error::io(&*path, e))?;
+        if let Some(curve) = &mut curve {
+            curve.push(&curve_row(p))?;
         }
         w.save(&out)
     };
@@ -243,25 +241,57 @@ fn run_a3c(args: A3cArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The curve file, appended to when resuming a run whose curve it is,
-/// else created with its header.
-fn open_curve(path: &Path, resuming: bool) -> Result<(File, PathBuf)> {
-    let io = |e| Error::io(path, e);
-    let continues = resuming
-        && File::open(path)
-            .ok()
-            .and_then(|f| BufReader::new(f).lines().next())
-            .and_then(|l| l.ok())
-            .is_some_and(|l| l.trim() == train_plot::CURVE_HEADER);
-    let file = if continues {
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(io)?
+/// The curve file: its text, written whole and atomically at the start and
+/// after each evaluation, so that a failed write (a full disk) leaves the
+/// last complete curve, never a truncated one.
+struct Curve {
+    path: PathBuf,
+    text: String,
+}
+
+impl Curve {
+    /// Add a row and write the file.
+    fn push(&mut self, row: &str) -> Result<()> {
+        self.text.push_str(row);
+        self.text.push('\n');
+        self.write()
+    }
+
+    fn write(&self) -> Result<()> {
+        mancala_solver::atomic::write(&self.path, self.text.as_bytes(), "curve.csv")
+    }
+}
+
+/// The curve file, continued when resuming a run whose curve it is (a
+/// regular file whose first line is the header), else started afresh with
+/// its header.
+fn open_curve(path: &Path, resuming: bool) -> Result<Curve> {
+    let previous = if resuming {
+        match mancala_solver::files::read_limited(
+            path,
+            train_plot::MAX_CURVE_BYTES,
+            "a training curve",
+        ) {
+            Ok(bytes) => String::from_utf8(bytes).ok(),
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        }
     } else {
-        let mut f = File::create(path).map_err(io)?;
-        writeln!(f, "{}", train_plot::CURVE_HEADER).map_err(io)?;
-        f
+        None
     };
-    Ok((file, path.to_path_buf()))
+    let text = match previous {
+        Some(mut text) if text.lines().next().map(str::trim) == Some(train_plot::CURVE_HEADER) => {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text
+        }
+        _ => format!("{}\n", train_plot::CURVE_HEADER),
+    };
+    let curve = Curve {
+        path: path.to_path_buf(),
+        text,
+    };
+    curve.write()?;
+    Ok(curve)
 }

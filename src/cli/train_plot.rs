@@ -32,14 +32,19 @@ pub struct CurveRow {
     pub entropy: f64,
 }
 
+/// Largest curve file read (a row is about 60 bytes, one per evaluation).
+pub const MAX_CURVE_BYTES: u64 = 1 << 28;
+
 /// Read a curve file written by `train a3c --curve`.
 pub fn read_curve(path: &Path) -> Result<Vec<CurveRow>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let bad = |line: usize, reason: String| Error::BadInputFile {
         path: path.to_path_buf(),
         line,
         reason,
     };
+    let bytes = mancala_solver::files::read_limited(path, MAX_CURVE_BYTES, "a training curve")?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| bad(1, "not a training curve: not text".into()))?;
     let mut lines = text.lines();
     if lines.next().map(str::trim) != Some(CURVE_HEADER) {
         return Err(bad(

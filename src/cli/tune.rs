@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::{progress, render};
-use mancala_solver::error::{Error, Result};
+use mancala_solver::error::Result;
 use mancala_solver::play::agents::hunter;
 use mancala_solver::play::tune::{self, TuneOptions, TuneState};
 
@@ -104,12 +104,7 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
     opts.check()?;
     let state_file = state_path(&args.out);
     let state = if args.resume {
-        let text = std::fs::read_to_string(&state_file).map_err(|e| Error::io(&state_file, e))?;
-        let state: TuneState = serde_json::from_str(&text).map_err(|e| Error::BadInputFile {
-            path: state_file.clone(),
-            line: e.line(),
-            reason: format!("not a saved tuning run ({e}); start afresh without --resume"),
-        })?;
+        let state = TuneState::load(&state_file)?;
         tune::check_resume(&state, &opts)?;
         eprintln!(
             "resuming after generation {} of {}",
@@ -119,9 +114,7 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
     } else {
         tune::start(&opts)
     };
-    let state = tune::run(&opts, state, |s| {
-        write_atomic(&state_file, &serde_json::to_string(s).expect("json"))
-    })?;
+    let state = tune::run(&opts, state, |s| s.save(&state_file))?;
     let last = state.history.last().expect("at least one generation");
     let comment = format!(
         "heuristic10 weights W1..W10 tuned by `mancala tune heuristic10`\n{}\nfitness of the best candidate in the last generation: {:.4}",

@@ -341,17 +341,16 @@ impl Weights {
     /// Read a weights file.
     pub fn load(path: &Path) -> Result<Weights> {
         // The largest file a valid header can describe is a few hundred
-        // megabytes; refuse to read anything much larger.
-        let len = std::fs::metadata(path)
-            .map_err(|e| Error::io(path, e))?
-            .len();
-        if len > 1 << 30 {
-            return Err(Error::BadWeights {
-                path: path.to_path_buf(),
-                reason: format!("{len} bytes: far too large for a weights file"),
-            });
-        }
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        // megabytes; refuse to read anything much larger (and anything
+        // but a regular file: a named pipe or a device never ends).
+        let bytes =
+            crate::files::read_limited(path, 1 << 30, "a weights file").map_err(|e| match e {
+                Error::FileTooLarge { max, .. } => Error::BadWeights {
+                    path: path.to_path_buf(),
+                    reason: format!("more than {max} bytes: far too large for a weights file"),
+                },
+                e => e,
+            })?;
         Weights::from_bytes(&bytes, path)
     }
 

@@ -9,3 +9,4 @@ pub mod state;
 pub mod stats;
 pub mod tournament;
 pub mod tune;
+pub mod tune_file;

@@ -73,58 +73,84 @@ pub struct TuneOptions {
 }
 
 impl TuneOptions {
-    /// Refuse options out of range, with what to give instead.
+    /// Refuse options out of range, with what to give instead
+    /// ([`Error::BadSetting`], naming the setting by its field's name).
     pub fn check(&self) -> Result<()> {
-        let bad = |what: String| Err(Error::Unsupported(what));
+        let bad = |setting: &'static str, value: String, expected: &str| {
+            Err(Error::BadSetting {
+                setting,
+                value,
+                expected: expected.to_string(),
+            })
+        };
         if !(2..=1000).contains(&self.population) {
-            return bad(format!(
-                "--population {}: give 2 to 1000 candidates",
-                self.population
-            ));
+            return bad(
+                "population",
+                self.population.to_string(),
+                "give 2 to 1000 candidates",
+            );
         }
         if !(1..=100_000).contains(&self.generations) {
-            return bad(format!(
-                "--generations {}: give 1 to 100000",
-                self.generations
-            ));
+            return bad(
+                "generations",
+                self.generations.to_string(),
+                "give 1 to 100000",
+            );
         }
         if self.games == 0 || self.games % 2 == 1 || self.games > 1000 {
-            return bad(format!(
-                "--games {}: give an even number from 2 to 1000 (half of them played first)",
-                self.games
-            ));
+            return bad(
+                "games",
+                self.games.to_string(),
+                "give an even number from 2 to 1000 (half of them played first)",
+            );
         }
         if !(1..=super::agents::MAX_DEPTH).contains(&self.depth) {
-            return bad(format!(
-                "--depth {}: give 1 to {}",
-                self.depth,
-                super::agents::MAX_DEPTH
-            ));
+            return bad(
+                "depth",
+                self.depth.to_string(),
+                &format!("give 1 to {}", super::agents::MAX_DEPTH),
+            );
         }
         if !(0.0..=1.0).contains(&self.mutation) {
-            return bad(format!(
-                "--mutation {}: a probability, 0 to 1",
-                self.mutation
-            ));
+            return bad(
+                "mutation",
+                self.mutation.to_string(),
+                "a probability, 0 to 1",
+            );
         }
         if !(self.sigma > 0.0 && self.sigma <= 1.0) {
-            return bad(format!(
-                "--sigma {}: give a step above 0, at most 1",
-                self.sigma
-            ));
+            return bad(
+                "sigma",
+                self.sigma.to_string(),
+                "give a step above 0, at most 1",
+            );
+        }
+        if self.random_opening > MAX_OPENING {
+            return bad(
+                "random_opening",
+                self.random_opening.to_string(),
+                &format!("give 0 to {MAX_OPENING} random moves"),
+            );
         }
         if !matches!(self.game.start(), State::Kalah(..)) {
-            return bad(format!(
-                "{}: heuristic10 is tuned on Kalah (the study's game)",
-                self.game
-            ));
+            return bad(
+                "game",
+                self.game.to_string(),
+                "heuristic10 is tuned on Kalah (the study's game)",
+            );
         }
         Ok(())
     }
 }
 
-/// A run saved after each generation: enough to resume it.
+/// Most random single moves of each side opening a game of the tuner.
+pub const MAX_OPENING: usize = 1000;
+
+/// A run saved after each generation: enough to resume it. Its file
+/// ([`super::tune_file`]) has a checksum; [`TuneState::validate`] checks
+/// its fields against each other and their ranges.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TuneState {
     /// The options that must match to resume: game, population,
     /// generations, games, depth, mutation, sigma, opening, seed.
@@ -139,6 +165,7 @@ pub struct TuneState {
 
 /// One generation's result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GenerationReport {
     /// Generation number, from 1.
     pub generation: usize,
@@ -177,14 +204,120 @@ pub fn start(opts: &TuneOptions) -> TuneState {
     }
 }
 
-/// Check that `state` was saved by a run with these options.
+/// The options a run's settings (as [`TuneState::settings`] writes them)
+/// stand for, if they are in this program's form and in range.
+fn options_of(text: &str) -> std::result::Result<TuneOptions, String> {
+    let fields: Vec<(&str, &str)> = text
+        .split(' ')
+        .map(|f| f.split_once('=').unwrap_or((f, "")))
+        .collect();
+    let get = |key: &str| -> std::result::Result<&str, String> {
+        fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| format!("its settings lack {key}"))
+    };
+    fn number<T: std::str::FromStr>(key: &str, v: &str) -> std::result::Result<T, String> {
+        v.parse()
+            .map_err(|_| format!("its setting {key}={v} is not a number"))
+    }
+    let o = TuneOptions {
+        game: get("game")?
+            .parse()
+            .map_err(|e| format!("its setting game: {e}"))?,
+        population: number("population", get("population")?)?,
+        generations: number("generations", get("generations")?)?,
+        games: number("games", get("games")?)?,
+        depth: number("depth", get("depth")?)?,
+        mutation: number("mutation", get("mutation")?)?,
+        sigma: number("sigma", get("sigma")?)?,
+        random_opening: number("opening", get("opening")?)?,
+        seed: number("seed", get("seed")?)?,
+        threads: None,
+        progress: Observer::default(),
+    };
+    o.check()
+        .map_err(|e| format!("its settings are out of range ({e})"))?;
+    if settings(&o) != text {
+        return Err("its settings are not as this program writes them".into());
+    }
+    Ok(o)
+}
+
+impl TuneState {
+    /// Check that the state is one a run could have saved: settings in
+    /// range, generations done within the run's, one report a generation
+    /// done, numbered in order, as many candidates as the settings say,
+    /// every weight and fitness in [0, 1], the mean fitness at most the
+    /// best. Else what is wrong.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        let o = options_of(&self.settings)?;
+        if self.done > o.generations {
+            return Err(format!(
+                "{} generations done of the {} it was to run",
+                self.done, o.generations
+            ));
+        }
+        if self.history.len() != self.done {
+            return Err(format!(
+                "{} generations done but {} reported",
+                self.done,
+                self.history.len()
+            ));
+        }
+        if self.population.len() != o.population {
+            return Err(format!(
+                "it holds {} candidates where its settings say {}",
+                self.population.len(),
+                o.population
+            ));
+        }
+        let weights_ok = |w: &Weights| w.iter().all(|x| (0.0..=1.0).contains(x));
+        if let Some(i) = self.population.iter().position(|w| !weights_ok(w)) {
+            return Err(format!("candidate {} has a weight outside 0 to 1", i + 1));
+        }
+        for (i, g) in self.history.iter().enumerate() {
+            let share = |x: f64| (0.0..=1.0).contains(&x);
+            if g.generation != i + 1
+                || !weights_ok(&g.best)
+                || !share(g.best_fitness)
+                || !share(g.mean_fitness)
+                || g.mean_fitness > g.best_fitness + 1e-9
+            {
+                return Err(format!(
+                    "the report of generation {} is inconsistent (its number, a weight or a \
+                     fitness out of range, or a mean above the best)",
+                    i + 1
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Check that `state` is sound ([`TuneState::validate`]: else
+/// [`Error::BadTuneState`]) and was saved by a run with these options
+/// (else [`Error::WrongTuneState`], naming the settings that differ).
 pub fn check_resume(state: &TuneState, opts: &TuneOptions) -> Result<()> {
-    if state.settings != settings(opts) || state.population.len() != opts.population {
-        return Err(Error::Unsupported(format!(
-            "the saved run was made with other options ({}); give the same options, or start \
-             afresh without --resume",
-            state.settings
-        )));
+    state
+        .validate()
+        .map_err(|reason| Error::BadTuneState { path: None, reason })?;
+    let asked = settings(opts);
+    if state.settings != asked {
+        let pairs = |t: &str| -> Vec<(String, String)> {
+            t.split(' ')
+                .filter_map(|f| f.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let differences = pairs(&state.settings)
+            .into_iter()
+            .zip(pairs(&asked))
+            .filter(|(s, a)| s.1 != a.1)
+            .map(|(s, a)| (s.0, s.1, a.1))
+            .collect();
+        return Err(Error::WrongTuneState { differences });
     }
     Ok(())
 }

@@ -80,13 +80,87 @@ impl Checkpoint {
     /// length, payload checksum, decompression and every field must be
     /// sound, else [`Error::BadCheckpoint`] says what is wrong. Nothing of
     /// a refused file is used.
+    /// Only a regular file is read (a named pipe or a device is refused
+    /// at once), header first, and never more than its header declares.
     pub fn read(path: &Path) -> Result<Checkpoint> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        decode(&bytes).map_err(|reason| Error::BadCheckpoint {
+        let bad = |reason: String| Error::BadCheckpoint {
             path: path.to_path_buf(),
             reason,
-        })
+        };
+        let mut file = crate::files::open_regular(path)?;
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let bytes = match read_declared(&mut file, len) {
+            Ok(bytes) => bytes,
+            Err(Declared::Io(e)) => return Err(Error::io(path, e)),
+            Err(Declared::Refused(reason)) => return Err(bad(reason)),
+        };
+        decode(&bytes).map_err(bad)
     }
+}
+
+/// Why [`read_declared`] stopped.
+#[derive(Debug)]
+pub(super) enum Declared {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// Its header declares what cannot be.
+    Refused(String),
+}
+
+/// The bytes of a checkpoint file of `len` bytes from `r`, read header
+/// first: the fixed part, then the position the header announces, then,
+/// once the header's checksum holds, the payload it declares and one byte
+/// more (to notice extra bytes). Whatever `r` is, nothing beyond that is
+/// read; a file that is not a checkpoint stops after its first bytes, and
+/// [`decode`] says what is wrong with what was read.
+pub(super) fn read_declared(
+    r: &mut impl std::io::Read,
+    len: u64,
+) -> std::result::Result<Vec<u8>, Declared> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let more = |r: &mut dyn Read, bytes: &mut Vec<u8>, n: u64| {
+        let before = bytes.len() as u64;
+        r.take(n)
+            .read_to_end(bytes)
+            .map_err(Declared::Io)
+            .map(|_| bytes.len() as u64 - before == n)
+    };
+    // Magic, version, identity and the position's length.
+    if !more(r, &mut bytes, 22)? || bytes[..8] != MAGIC {
+        return Ok(bytes);
+    }
+    let pos_len = u16::from_le_bytes([bytes[20], bytes[21]]) as u64;
+    // The position, both payload lengths and both checksums.
+    if !more(r, &mut bytes, pos_len + 24)? {
+        return Ok(bytes);
+    }
+    let header_end = bytes.len() - 4;
+    let hcrc = u32::from_le_bytes(bytes[header_end..].try_into().unwrap());
+    if crc32fast::hash(&bytes[..header_end]) != hcrc {
+        return Ok(bytes);
+    }
+    let z_len = u64::from_le_bytes(bytes[header_end - 12..header_end - 4].try_into().unwrap());
+    let declared = (bytes.len() as u64).saturating_add(z_len);
+    if z_len > MAX_PAYLOAD {
+        return Err(Declared::Refused(format!(
+            "its header declares a payload of {z_len} bytes, beyond this program"
+        )));
+    }
+    if declared > len {
+        return Err(Declared::Refused(format!(
+            "truncated: the file has {len} bytes where its header says {declared} \
+             (an interrupted write or copy?)"
+        )));
+    }
+    if len > declared {
+        return Err(Declared::Refused(format!(
+            "{} extra bytes after the payload",
+            len - declared
+        )));
+    }
+    more(r, &mut bytes, z_len + 1)?;
+    Ok(bytes)
 }
 
 /// The file bytes of `c`.
@@ -422,4 +496,85 @@ fn decode_payload(
         finished,
     };
     Ok((state, entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes without end: `prefix`, then zeros forever (a `/dev/zero`).
+    struct Endless {
+        prefix: Vec<u8>,
+        at: usize,
+        served: u64,
+    }
+
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(1 << 16);
+            for b in &mut buf[..n] {
+                *b = self.prefix.get(self.at).copied().unwrap_or(0);
+                self.at += 1;
+            }
+            self.served += n as u64;
+            Ok(n)
+        }
+    }
+
+    fn endless(prefix: Vec<u8>) -> Endless {
+        Endless {
+            prefix,
+            at: 0,
+            served: 0,
+        }
+    }
+
+    #[test]
+    fn an_endless_file_is_read_no_further_than_its_header_declares() {
+        // Not a checkpoint: the first bytes are enough.
+        let mut zeros = endless(Vec::new());
+        let bytes = read_declared(&mut zeros, u64::MAX).unwrap();
+        assert_eq!(bytes.len(), 22);
+        assert!(decode(&bytes).unwrap_err().contains("not a checkpoint"));
+        // A sound header declaring a payload of 1000 bytes, then zeros for
+        // ever: the header, the payload and one byte are read.
+        let position = "0 1 0 1 0 0";
+        let mut h = MAGIC.to_vec();
+        h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h.extend_from_slice(&[0, 2, 0, 0, 0, 0, 0, 0]);
+        h.extend_from_slice(&(position.len() as u16).to_le_bytes());
+        h.extend_from_slice(position.as_bytes());
+        h.extend_from_slice(&4000u64.to_le_bytes());
+        h.extend_from_slice(&1000u64.to_le_bytes());
+        h.extend_from_slice(&0u32.to_le_bytes());
+        let crc = crc32fast::hash(&h);
+        h.extend_from_slice(&crc.to_le_bytes());
+        let header = h.len();
+        let mut r = endless(h.clone());
+        let bytes = read_declared(&mut r, header as u64 + 1000).unwrap();
+        assert_eq!(bytes.len(), header + 1001);
+        assert!(r.served < 1 << 17, "read {} bytes", r.served);
+        assert!(decode(&bytes).unwrap_err().contains("extra bytes"));
+        // A file longer than its header declares: refused from its size.
+        match read_declared(&mut endless(h.clone()), 1 << 40) {
+            Err(Declared::Refused(reason)) => assert!(reason.contains("extra bytes"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        // The same header on a file shorter than it declares: refused
+        // before the payload is read.
+        match read_declared(&mut endless(h.clone()), 500) {
+            Err(Declared::Refused(reason)) => assert!(reason.contains("truncated"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        // A payload beyond this program: refused, whatever the file's size.
+        let mut huge = h[..header - 16].to_vec();
+        huge.extend_from_slice(&(MAX_PAYLOAD + 1).to_le_bytes());
+        huge.extend_from_slice(&0u32.to_le_bytes());
+        let crc = crc32fast::hash(&huge);
+        huge.extend_from_slice(&crc.to_le_bytes());
+        match read_declared(&mut endless(huge), u64::MAX) {
+            Err(Declared::Refused(reason)) => assert!(reason.contains("beyond"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }

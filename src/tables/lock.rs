@@ -36,12 +36,20 @@ pub(crate) fn temporary_prefix(spec: TableSpec) -> String {
 /// truncated or deleted).
 fn open_lock_file(dir: &Path, spec: TableSpec) -> Result<(PathBuf, File)> {
     let path = lock_path(dir, spec);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
+    // A regular file only, opened without blocking: a named pipe in its
+    // place would block the open until a reader came.
+    let file = crate::files::open_regular_with(
+        &path,
+        OpenOptions::new().create(true).truncate(false).write(true),
+    )
+    .map_err(|e| match e {
+        Error::NotAFile { kind, .. } => Error::BadTable {
+            path: path.clone(),
+            reason: format!("its lock file is {kind}, not a regular file"),
+            table: spec.label(),
+        },
+        e => e,
+    })?;
     Ok((path, file))
 }
 

@@ -30,7 +30,6 @@
 //! | 56 | 4 | CRC-32 of everything after the header |
 //! | 60 | 4 | CRC-32 of bytes 0..60 |
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -137,15 +136,18 @@ impl Partial {
             reason: format!("partial table file: {reason}"),
             table: spec.label(),
         };
-        let file = match File::open(&path) {
+        let file = match crate::files::open_regular(&path) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::MissingTable {
                     path: path.clone(),
                     table: spec.label(),
                 })
             }
-            Err(e) => return Err(Error::io(&path, e)),
+            Err(Error::NotAFile { kind, .. }) => {
+                return Err(bad(format!("it is {kind}, not a partial table file")))
+            }
+            Err(e) => return Err(e),
         };
         // SAFETY: read-only map of a file that is only ever replaced by
         // rename, under the table's build lock, which this process holds.

@@ -1,6 +1,5 @@
 //! The memory-mapped reader of table files (format in [`super::format`]).
 
-use std::fs::File;
 use std::path::Path;
 
 use memmap2::Mmap;
@@ -36,27 +35,21 @@ impl Table {
             reason,
             table: spec.label(),
         };
-        let file = match File::open(&path) {
+        // Only a regular file is opened, without blocking: a named pipe
+        // in its place would block the open until a writer came.
+        let file = match crate::files::open_regular(&path) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::MissingTable {
                     path: path.clone(),
                     table: spec.label(),
                 })
             }
-            Err(e) => return Err(Error::io(&path, e)),
+            Err(Error::NotAFile { kind, .. }) => {
+                return Err(bad(format!("it is {kind}, not a table file")))
+            }
+            Err(e) => return Err(e),
         };
-        let meta = file.metadata().map_err(|e| Error::io(&path, e))?;
-        if !meta.is_file() {
-            return Err(bad(format!(
-                "it is {}, not a table file",
-                if meta.is_dir() {
-                    "a directory"
-                } else {
-                    "not a regular file"
-                }
-            )));
-        }
         // SAFETY: the map is read-only and the file is only ever replaced by
         // rename, never written in place, so its contents cannot change under
         // the map while this process holds it.

@@ -232,10 +232,18 @@ pub enum WeightSource {
     Inline,
 }
 
+/// Largest weights file read: ten numbers and their comments.
+pub const MAX_WEIGHTS_FILE: u64 = 1 << 20;
+
 /// Read a weights file: ten finite numbers separated by white space or
 /// commas; `#` starts a comment.
 pub fn read_weights(path: &Path) -> Result<Weights> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::files::read_limited(path, MAX_WEIGHTS_FILE, "a weights file")?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::BadInputFile {
+        path: path.to_path_buf(),
+        line: 1,
+        reason: "the file is not text (UTF-8); a weights file holds ten numbers, W1..W10".into(),
+    })?;
     parse_weights(&text).map_err(|(line, reason)| Error::BadInputFile {
         path: path.to_path_buf(),
         line,
