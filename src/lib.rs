@@ -13,7 +13,7 @@
 //! it with the search:
 //!
 //! ```
-//! use mancala_solver::{solve, BuildSettings, Game, KalahRules, OnDemand, SolveOptions, TableSet};
+//! use mancala_solver::{solve, BuildSettings, Game, KalahRules, OnDemand, SolveOptions, TableGame, TableSet};
 //!
 //! let dir = std::env::temp_dir().join("mancala-doc-kalah");
 //! let rules = KalahRules::Default;
