@@ -19,7 +19,7 @@ use super::{deepen, BoardHasher, PerfectPlay};
 use crate::game::{Game, TableSet};
 use crate::kalah::position::Position;
 use crate::ohvalhu::Ohvalhu;
-use crate::play::agents::Choice;
+use crate::play::agents::{Choice, Stop};
 use crate::play::state::State;
 use crate::vai_lung_thlan::VaiLungThlan;
 
@@ -66,6 +66,7 @@ struct Searcher<'a, G: Game<Position = Position>> {
     tables: Option<&'a TableSet<G>>,
     tt: &'a mut Tt,
     deadline: Instant,
+    stop: &'a Stop,
     can_abort: bool,
     aborted: bool,
     horizon: bool,
@@ -76,7 +77,10 @@ impl<G: Game<Position = Position>> Searcher<'_, G> {
     /// The value of `pos` for its mover, searched `depth` plies.
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.can_abort && self.nodes.is_multiple_of(1024) && Instant::now() >= self.deadline {
+        if self.can_abort
+            && self.nodes.is_multiple_of(1024)
+            && (Instant::now() >= self.deadline || self.stop.is_raised())
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -166,12 +170,14 @@ fn search<G: Game<Position = Position>>(
     tables: Option<&TableSet<G>>,
     pos: &Position,
     deadline: Instant,
+    stop: &Stop,
 ) -> Choice {
     let mut searcher = Searcher {
         game,
         tables,
         tt: &mut engine.tt,
         deadline,
+        stop,
         can_abort: false,
         aborted: false,
         horizon: false,
@@ -246,8 +252,9 @@ macro_rules! perfect_play {
                 tables: Option<&TableSet<Self>>,
                 pos: &Position,
                 deadline: Instant,
+                stop: &Stop,
             ) -> Choice {
-                search(self, engine, tables, pos, deadline)
+                search(self, engine, tables, pos, deadline, stop)
             }
         }
     };

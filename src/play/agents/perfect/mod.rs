@@ -13,7 +13,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Agent, Choice};
+use super::{Agent, Choice, Stop};
 use crate::error::Result;
 use crate::game::Game;
 use crate::game::TableSet;
@@ -83,13 +83,15 @@ pub trait PerfectPlay: Game {
     fn position(state: &State) -> Option<Self::Position>;
     /// A best move by the tables when they cover `pos`.
     fn table_choice(self, tables: &TableSet<Self>, pos: &Self::Position) -> Option<Choice>;
-    /// A move by the game's search until `deadline`, probing `tables`.
+    /// A move by the game's search until `deadline` (or until `stop` is
+    /// raised), probing `tables`.
     fn search_choice(
         self,
         engine: &mut Self::Engine,
         tables: Option<&TableSet<Self>>,
         pos: &Self::Position,
         deadline: Instant,
+        stop: &Stop,
     ) -> Choice;
 }
 
@@ -101,6 +103,7 @@ pub fn build(
     tables: Option<super::Tables>,
     time: Duration,
     name: String,
+    stop: Stop,
 ) -> Result<Box<dyn Agent>> {
     use super::Tables;
     use crate::play::state::Rules;
@@ -112,7 +115,7 @@ pub fn build(
                 Some(Tables::$variant(t)) => Some(t),
                 Some(other) => return Err(other.wrong_for($game)),
             };
-            Box::new(PerfectAgent::new($game, tables, time, name)?)
+            Box::new(PerfectAgent::new($game, tables, time, name)?.with_stop(stop))
         }};
     }
     Ok(match rules {
@@ -131,6 +134,7 @@ pub struct PerfectAgent<G: PerfectPlay> {
     time: Duration,
     name: String,
     engine: G::Engine,
+    stop: Stop,
 }
 
 impl<G: PerfectPlay> PerfectAgent<G> {
@@ -152,7 +156,14 @@ impl<G: PerfectPlay> PerfectAgent<G> {
             time,
             name,
             engine: G::Engine::default(),
+            stop: Stop::never(),
         })
+    }
+
+    /// The same agent, ending its search early once `stop` is raised.
+    pub fn with_stop(mut self, stop: Stop) -> PerfectAgent<G> {
+        self.stop = stop;
+        self
     }
 
     /// The largest number of seeds the agent reads from tables for `pits`
@@ -191,7 +202,12 @@ impl<G: PerfectPlay> Agent for PerfectAgent<G> {
                 value_kind: "the only legal move",
             };
         }
-        self.game
-            .search_choice(&mut self.engine, tables, &pos, start + self.time)
+        self.game.search_choice(
+            &mut self.engine,
+            tables,
+            &pos,
+            start + self.time,
+            &self.stop,
+        )
     }
 }
