@@ -139,6 +139,10 @@ pub enum Error {
         /// What the solve asked for.
         asked: String,
     },
+    /// Work stopped before it finished because its caller raised the flag
+    /// it polls ([`crate::play::agents::Stop`]); names the work.
+    #[error("{0}: stopped before it finished")]
+    Stopped(String),
     /// An operating-system error on a file.
     #[error("{path}: {source}")]
     Io {

@@ -296,3 +296,62 @@ fn a_taken_address_is_a_clear_error() {
     assert!(err.starts_with("error: address"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn every_kind_of_agent_is_held_to_the_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(
+        dir.path(),
+        &[
+            "--solve-ms",
+            "300",
+            "--max-solves",
+            "1",
+            "--queue-ms",
+            "1000",
+            "--timeout-ms",
+            "3000",
+        ],
+    );
+    for agent in [
+        "rovaris-uct:1000000000",
+        "rovaris-uct:1000s",
+        "rovaris-uct:999999999:playout=greedy",
+        "rovaris-heuristic:64",
+        "rovaris-heuristic:12",
+        "rovaris-heuristic:13:h6=store",
+        "mcts:200001",
+        "awale-uct:1000000",
+        "awale-mcts:1m",
+        "awale-heavy:2s",
+        "heuristic:13",
+        "alphabeta:13",
+        "minimax:9",
+        "perfect:301ms",
+        "a3c:/etc/hostname",
+    ] {
+        let (status, body) = s.json(&format!("/api/v1/agent?game=kalah:6:4&agent={agent}"));
+        assert_eq!(status, 400, "{agent}: {body}");
+        let msg = body["error"].as_str().unwrap();
+        assert!(
+            msg.contains("above this oracle's limit") || msg.contains("only the shipped"),
+            "{agent}: {msg}"
+        );
+    }
+    // Within the limits they play.
+    for agent in [
+        "rovaris-uct:200",
+        "rovaris-uct:100ms:playout=greedy",
+        "rovaris-heuristic:3",
+        "rovaris-heuristic:2:h6=store",
+        "rovaris-greedy",
+        "awale-uct:200",
+        "eps-greedy:0.1",
+        "max",
+        "heuristic10:2",
+        "perfect:300ms",
+    ] {
+        let (status, body) = s.json(&format!("/api/v1/agent?game=kalah:4:3&agent={agent}"));
+        assert_eq!(status, 200, "{agent}: {body}");
+    }
+}

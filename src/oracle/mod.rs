@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::family::{GameSpec, Rules, GAME_NAMES};
 use crate::game::{BuildSettings, Game, OnDemand, TableSet};
 use crate::kalah::rules::KalahRules;
-use crate::play::agents::{AgentSpec, Budget, Tables};
+use crate::play::agents::{rovaris, AgentSpec, Budget, Stop, Tables};
 use crate::side::Side;
 use crate::with_rules;
 
@@ -325,13 +325,16 @@ impl Oracle {
 
     /// The move `agent` (a spec such as `alphabeta:6`, `mcts:2000`,
     /// `perfect:500ms`) chooses in `position` (the start when `None`),
-    /// seeded with `seed`.
+    /// seeded with `seed`. The agent's thinking ends early once `stop` is
+    /// raised (by another thread: the caller's time limit has passed, its
+    /// client has gone), and the answer is then [`Error::Stopped`].
     pub fn agent_move(
         &self,
         game: &str,
         position: Option<&str>,
         agent: &str,
         seed: u64,
+        stop: &Stop,
     ) -> Result<AgentMove> {
         let spec = parse_game(game)?;
         // Parsing `weights=FILE` reads the file: a served oracle reads no
@@ -344,7 +347,7 @@ impl Oracle {
         }
         let agent: AgentSpec = agent.parse()?;
         self.check_agent(&agent)?;
-        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed))
+        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed, stop))
     }
 
     fn agent_move_in<G: Game>(
@@ -354,6 +357,7 @@ impl Oracle {
         position: Option<&str>,
         agent: &AgentSpec,
         seed: u64,
+        stop: &Stop,
     ) -> Result<AgentMove> {
         let mut pos = position_of(g, spec, position)?;
         if g.settle(&mut pos) {
@@ -368,7 +372,13 @@ impl Oracle {
         } else {
             None
         };
-        let choice = agent.build(spec.rules, tables, seed)?.choose(&state);
+        let choice = agent
+            .build_with_stop(spec.rules, tables, seed, stop.clone())?
+            .choose(&state);
+        if stop.is_raised() {
+            // The move of an agent cut short is not its choice.
+            return Err(Error::Stopped(format!("agent {agent}'s move")));
+        }
         let mut after = pos;
         g.play(&mut after, choice.pit)
             .map_err(|reason| Error::IllegalMove {
@@ -401,45 +411,68 @@ impl Oracle {
         Ok(t)
     }
 
-    /// Refuse agents whose budget is above the oracle's limits.
+    /// Refuse agents whose budget is above the oracle's limits. The match
+    /// names every kind of agent, so that a new one must say its bound here.
     fn check_agent(&self, agent: &AgentSpec) -> Result<()> {
         let limit = self.config.agent_time;
-        let too_long = |t: Duration| {
-            Error::Unsupported(format!(
-                "agent {agent}: {} a move is above this oracle's limit of {}",
-                crate::play::agents::format_duration(t),
-                crate::play::agents::format_duration(limit)
-            ))
-        };
-        let depth = |d: u32, max: u32| {
-            if d > max {
+        let time = |t: Duration| {
+            if t > limit {
                 Err(Error::Unsupported(format!(
-                    "agent {agent}: depth {d} is above this oracle's limit of {max}"
+                    "agent {agent}: {} a move is above this oracle's limit of {}",
+                    crate::play::agents::format_duration(t),
+                    crate::play::agents::format_duration(limit)
                 )))
             } else {
                 Ok(())
             }
         };
+        let depth = |d: u32, max: u32, why: &str| {
+            if d > max {
+                Err(Error::Unsupported(format!(
+                    "agent {agent}: depth {d} is above this oracle's limit of {max}{why}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let budget = |b: Budget| match b {
+            Budget::Time(t) => time(t),
+            Budget::Iterations(n) if n > MAX_AGENT_ITERATIONS => Err(Error::Unsupported(format!(
+                "agent {agent}: {n} iterations a move is above this oracle's limit of \
+                 {MAX_AGENT_ITERATIONS}"
+            ))),
+            Budget::Iterations(_) => Ok(()),
+        };
         match *agent {
-            AgentSpec::Perfect(t) if t > limit => Err(too_long(t)),
-            AgentSpec::Mcts { budget, .. } | AgentSpec::StudyMcts { budget, .. } => match budget {
-                Budget::Time(t) if t > limit => Err(too_long(t)),
-                Budget::Iterations(n) if n > MAX_AGENT_ITERATIONS => {
-                    Err(Error::Unsupported(format!(
-                        "agent {agent}: {n} iterations a move is above this oracle's limit of \
-                     {MAX_AGENT_ITERATIONS}"
-                    )))
-                }
-                _ => Ok(()),
-            },
+            // One look at each move: nothing to bound.
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::Max
+            | AgentSpec::RovarisGreedy(_)
+            | AgentSpec::EpsGreedy(_) => Ok(()),
+            // One pass through the shipped network.
+            AgentSpec::A3c(None) => Ok(()),
             // A served oracle reads no file a request names.
             AgentSpec::A3c(Some(_)) => Err(Error::Unsupported(format!(
                 "agent {agent}: this oracle plays only the shipped a3c weights (spec a3c)"
             ))),
-            AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4),
-            AgentSpec::AlphaBeta(d) | AgentSpec::Heuristic(d) => depth(d, MAX_AGENT_DEPTH),
-            AgentSpec::Heuristic10 { depth: d, .. } => depth(d, MAX_AGENT_DEPTH),
-            _ => Ok(()),
+            AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4, " (minimax does not prune)"),
+            AgentSpec::AlphaBeta(d)
+            | AgentSpec::Heuristic(d)
+            | AgentSpec::Heuristic10 { depth: d, .. }
+            | AgentSpec::RovarisHeuristic {
+                depth: d,
+                h6: rovaris::H6::Store,
+            } => depth(d, MAX_AGENT_DEPTH, ""),
+            AgentSpec::RovarisHeuristic { depth: d, .. } => depth(
+                d,
+                MAX_AGENT_DEPTH - 1,
+                " (its H6 looks one ply past the horizon)",
+            ),
+            AgentSpec::Mcts { budget: b, .. }
+            | AgentSpec::StudyMcts { budget: b, .. }
+            | AgentSpec::RovarisUct { budget: b, .. } => budget(b),
+            AgentSpec::Perfect(t) => time(t),
         }
     }
 }

@@ -27,6 +27,7 @@ use tokio::sync::Semaphore;
 
 use mancala_solver::error::{Error, Result};
 use mancala_solver::oracle::{self, Oracle, OracleConfig, SearchBudget};
+use mancala_solver::play::agents::Stop;
 
 /// The analysis board, embedded in the binary.
 const PAGE: &str = include_str!("page.html");
@@ -309,7 +310,7 @@ async fn agent(
     };
     Ok(Json(
         app.run(true, move |o| {
-            o.agent_move(&game, position.as_deref(), &agent, seed)
+            o.agent_move(&game, position.as_deref(), &agent, seed, &Stop::never())
         })
         .await?,
     ))
