@@ -355,3 +355,35 @@ fn every_kind_of_agent_is_held_to_the_limits() {
         assert_eq!(status, 200, "{agent}: {body}");
     }
 }
+
+#[test]
+fn a_fresh_server_answers_large_kalah_positions_as_after_other_requests() {
+    // Each position has more seeds than any table can hold (64): on an
+    // empty table directory they are searched with proven bounds, as
+    // `mancala solve` does, whether or not a smaller game was asked first.
+    let cases = [
+        ("kalah:6:6", None),
+        ("kalah:5:7", None),
+        ("kalah:2:20", None),
+        ("kalah:6:6:capture-needs-opposite", None),
+        ("kalah:6:4", Some("21 21 21 21 21 21 0 21 21 21 21 21 21 3")),
+    ];
+    for first in [None, Some("kalah:6:4")] {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Server::start(dir.path(), &["--solve-ms", "150"]);
+        if let Some(game) = first {
+            assert_eq!(s.json(&format!("/api/v1/query?game={game}")).0, 200);
+        }
+        for (game, position) in cases {
+            let path = match position {
+                None => format!("/api/v1/query?game={game}"),
+                Some(p) => format!("/api/v1/query?game={game}&position={}", enc(p)),
+            };
+            let (status, a) = s.json(&path);
+            assert_eq!(status, 200, "{path} (after {first:?}): {a}");
+            assert_eq!(a["source"], "search", "{path}");
+            let (lo, hi) = (a["lower"].as_i64().unwrap(), a["upper"].as_i64().unwrap());
+            assert!(lo <= hi, "{path}: {lo}..{hi}");
+        }
+    }
+}

@@ -28,6 +28,7 @@ use crate::game::{BuildSettings, Game, OnDemand, TableSet};
 use crate::kalah::rules::KalahRules;
 use crate::play::agents::{rovaris, AgentSpec, Budget, Stop, Tables};
 use crate::side::Side;
+use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::with_rules;
 
 pub use analysis::{Analysis, MoveAnalysis, SearchBudget, Source};
@@ -198,7 +199,9 @@ impl Oracle {
     }
 
     /// The tables of `g` at `pits` with `seeds`, built on demand within the
-    /// limit; `None` when they are beyond it.
+    /// limit; `None` when they are beyond it, or when no table can hold
+    /// `seeds` (more than [`MAX_INDEX_SEEDS`]): the answer then comes from
+    /// above the tables there are, whatever was asked before.
     fn tables_for<G: Game>(
         &self,
         g: G,
@@ -212,6 +215,7 @@ impl Oracle {
         let key = (g.table_game(), pits);
         let refused = self.cache().get(&key).and_then(|c| c.refused);
         if !g.table_pits_range().contains(&pits)
+            || seeds > MAX_INDEX_SEEDS
             || self.config.build_limit == 0
             || refused.is_some_and(|r| seeds >= r)
         {
