@@ -569,3 +569,41 @@ fn a_fresh_server_answers_large_kalah_positions_as_after_other_requests() {
         }
     }
 }
+
+#[test]
+fn closed_standard_output_and_error_do_not_stop_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let closed = || {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        writer
+    };
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["serve", "--addr", &addr, "--db"])
+        .arg(dir.path())
+        .stdout(closed())
+        .stderr(closed())
+        .spawn()
+        .unwrap();
+    let mut s = Server {
+        child,
+        addr: addr.clone(),
+    };
+    let t = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            panic!("the server ended with {status:?}");
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "never listened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(s.get("/api/v1/start?game=kalah:6:4").0, 200);
+    let (status, _) = terminate(&mut s, Duration::from_secs(5)).expect("ended");
+    assert!(status.success(), "{status:?}");
+}

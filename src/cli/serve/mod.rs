@@ -448,6 +448,13 @@ fn app_from(args: &ServeArgs) -> Result<App> {
     })
 }
 
+/// Write `line` on `stream`, ignoring errors: a server whose standard
+/// output or error is a closed pipe goes on serving (`mancala serve |
+/// head -1`) instead of panicking on a failed print.
+fn say(mut stream: impl Write, line: std::fmt::Arguments<'_>) {
+    let _ = stream.write_fmt(line).and_then(|()| stream.flush());
+}
+
 /// Resolve on SIGINT or SIGTERM.
 async fn shutdown_signal() {
     let ctrl_c = async {
@@ -468,7 +475,10 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = term => {},
     }
-    eprintln!("shutting down: stopping the work under way");
+    say(
+        std::io::stderr(),
+        format_args!("shutting down: stopping the work under way\n"),
+    );
 }
 
 /// Run `mancala serve` until SIGINT or SIGTERM.
@@ -490,13 +500,18 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         let local = listener
             .local_addr()
             .map_err(|e| Error::io(format!("address {}", args.addr), e))?;
-        println!("listening on http://{local}/");
-        let _ = std::io::stdout().flush();
-        eprintln!(
-            "tables in {}; {} searches at once, {} ms each; stop with Ctrl-C",
-            args.db.display(),
-            app.max_solves,
-            args.solve_ms
+        say(
+            std::io::stdout(),
+            format_args!("listening on http://{local}/\n"),
+        );
+        say(
+            std::io::stderr(),
+            format_args!(
+                "tables in {}; {} searches at once, {} ms each; stop with Ctrl-C\n",
+                args.db.display(),
+                app.max_solves,
+                args.solve_ms
+            ),
         );
         let shutdown = app.shutdown.clone();
         conn::serve(listener, router(app), limits, shutdown, shutdown_signal()).await;
