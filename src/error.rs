@@ -202,6 +202,10 @@ pub enum Error {
         /// writing reached the limit).
         estimated: bool,
     },
+    /// Work stopped before it finished because its caller raised the flag
+    /// it polls ([`crate::play::agents::Stop`]); names the work.
+    #[error("{0}: stopped before it finished")]
+    Stopped(String),
     /// An operating-system error on a file.
     #[error("{path}: {source}")]
     Io {

@@ -372,6 +372,7 @@ fn agents_share_the_shipped_weights() {
 #[test]
 fn a_served_oracle_plays_a3c_but_reads_no_file_a_request_names() {
     use mancala_solver::oracle::{Oracle, OracleConfig, SearchBudget};
+    use mancala_solver::play::agents::Stop as StopFlag;
     let dir = tempfile::tempdir().unwrap();
     let oracle = Oracle::new(OracleConfig {
         dir: dir.path().to_path_buf(),
@@ -383,15 +384,25 @@ fn a_served_oracle_plays_a3c_but_reads_no_file_a_request_names() {
         agent_time: std::time::Duration::from_millis(100),
         build_threads: Some(1),
     });
-    let m = oracle.agent_move("kalah:6:4", None, "a3c", 1).unwrap();
+    let m = oracle
+        .agent_move("kalah:6:4", None, "a3c", 1, &StopFlag::never())
+        .unwrap();
     assert!(m.agent == "a3c");
     let e = oracle
-        .agent_move("kalah:6:4", None, "a3c:/etc/hostname", 1)
+        .agent_move(
+            "kalah:6:4",
+            None,
+            "a3c:/etc/hostname",
+            1,
+            &StopFlag::never(),
+        )
         .unwrap_err();
     assert!(
         e.to_string().contains("only the shipped a3c weights"),
         "{e}"
     );
-    let e = oracle.agent_move("kalah:4:3", None, "a3c", 1).unwrap_err();
+    let e = oracle
+        .agent_move("kalah:4:3", None, "a3c", 1, &StopFlag::never())
+        .unwrap_err();
     assert!(e.to_string().contains("trained for kalah:6:4 only"), "{e}");
 }

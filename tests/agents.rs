@@ -500,6 +500,7 @@ fn cli_play_against_an_agent() {
 #[test]
 fn search_above_the_tables_proves_exact_values() {
     use mancala_solver::play::agents::perfect::{search_beyond_tables, SearchCache};
+    use mancala_solver::play::agents::Stop;
     let mut cache = SearchCache::new();
     let rules = KalahRules::Default;
     let full = tables();
@@ -517,6 +518,7 @@ fn search_above_the_tables_proves_exact_values() {
             Some(&small),
             Instant::now() + Duration::from_secs(60),
             &mut cache,
+            &Stop::never(),
         );
         assert!(out.exact, "{pos:?}: {out:?}");
         assert_eq!(Some(out.value), full.value(&pos), "{pos:?}");
@@ -538,6 +540,7 @@ fn search_above_the_tables_proves_exact_values() {
             None,
             Instant::now() + Duration::from_secs(60),
             &mut cache,
+            &Stop::never(),
         );
         assert!(out.exact);
         assert_eq!(out.value, mm.value(&pos), "{pos:?}");

@@ -3,6 +3,10 @@
 
 mod common;
 
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
 use common::server::{enc, Server};
 use common::{kalah_tables, mancala};
 
@@ -277,7 +281,6 @@ fn sigterm_stops_the_server_gracefully() {
     let status = s.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
     let mut err = String::new();
-    use std::io::Read;
     s.child
         .stderr
         .take()
@@ -295,4 +298,312 @@ fn a_taken_address_is_a_clear_error() {
     assert_eq!(code, 1);
     assert!(err.starts_with("error: address"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Send SIGTERM to `s` and wait for it to end: its exit status and how long
+/// it took, or `None` (the process killed) when it is still running after
+/// `patience`.
+fn terminate(s: &mut Server, patience: Duration) -> Option<(std::process::ExitStatus, Duration)> {
+    let pid = s.child.id().to_string();
+    let t = Instant::now();
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    while t.elapsed() < patience {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            return Some((status, t.elapsed()));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+/// A connection that has sent a request line and headers but not the blank
+/// line that ends them.
+fn half_sent(addr: &str) -> TcpStream {
+    let mut c = TcpStream::connect(addr).unwrap();
+    c.write_all(format!("GET /api/v1/games HTTP/1.1\r\nHost: {addr}\r\n").as_bytes())
+        .unwrap();
+    c
+}
+
+/// Read `c` until the server closes it (within `patience`): whether it did.
+fn closed_within(c: &mut TcpStream, patience: Duration) -> bool {
+    c.set_read_timeout(Some(patience)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match c.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_agent_is_held_to_the_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(
+        dir.path(),
+        &[
+            "--solve-ms",
+            "300",
+            "--max-solves",
+            "1",
+            "--queue-ms",
+            "1000",
+            "--timeout-ms",
+            "3000",
+        ],
+    );
+    for agent in [
+        "rovaris-uct:1000000000",
+        "rovaris-uct:1000s",
+        "rovaris-uct:999999999:playout=greedy",
+        "rovaris-heuristic:64",
+        "rovaris-heuristic:12",
+        "rovaris-heuristic:13:h6=store",
+        "mcts:200001",
+        "awale-uct:1000000",
+        "awale-mcts:1m",
+        "awale-heavy:2s",
+        "heuristic:13",
+        "alphabeta:13",
+        "minimax:9",
+        "perfect:301ms",
+        "a3c:/etc/hostname",
+    ] {
+        let (status, body) = s.json(&format!("/api/v1/agent?game=kalah:6:4&agent={agent}"));
+        assert_eq!(status, 400, "{agent}: {body}");
+        let msg = body["error"].as_str().unwrap();
+        assert!(
+            msg.contains("above this oracle's limit") || msg.contains("only the shipped"),
+            "{agent}: {msg}"
+        );
+    }
+    // Within the limits they play.
+    for agent in [
+        "rovaris-uct:200",
+        "rovaris-uct:100ms:playout=greedy",
+        "rovaris-heuristic:3",
+        "rovaris-heuristic:2:h6=store",
+        "rovaris-greedy",
+        "awale-uct:200",
+        "eps-greedy:0.1",
+        "max",
+        "heuristic10:2",
+        "perfect:300ms",
+    ] {
+        let (status, body) = s.json(&format!("/api/v1/agent?game=kalah:4:3&agent={agent}"));
+        assert_eq!(status, 200, "{agent}: {body}");
+    }
+}
+
+#[test]
+fn a_timed_out_agent_frees_its_slot_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(
+        dir.path(),
+        &[
+            "--solve-ms",
+            "300",
+            "--max-solves",
+            "1",
+            "--queue-ms",
+            "3000",
+            "--timeout-ms",
+            "1000",
+        ],
+    );
+    // Each of these thinks far longer than a second on a 10-pit board of
+    // 240 seeds (alpha-beta 12: 15 s, heuristic 12: over 40 s).
+    for (game, agent) in [
+        ("kalah:10:12", "alphabeta:12"),
+        ("kalah:10:12", "heuristic:12"),
+        ("kalah:10:12", "heuristic10:12"),
+        ("kalah:10:12", "rovaris-heuristic:11"),
+        ("kalah:10:12", "minimax:8"),
+        ("kalah:10:12", "mcts:200000"),
+        ("kalah:10:12", "rovaris-uct:200000"),
+        ("awale:6:20", "awale-heavy:200000"),
+    ] {
+        let t = Instant::now();
+        let (status, body) = s.json(&format!("/api/v1/agent?game={game}&agent={agent}"));
+        assert_eq!(status, 503, "{agent}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("timed out"),
+            "{agent}: {body}"
+        );
+        assert!(t.elapsed() < Duration::from_secs(3), "{agent}");
+        // The only slot is free again at once: a quick agent gets it.
+        let t = Instant::now();
+        let (status, body) = s.json(&format!("/api/v1/agent?game={game}&agent=greedy"));
+        assert_eq!(status, 200, "after {agent}: {body}");
+        assert!(
+            t.elapsed() < Duration::from_millis(900),
+            "after {agent}: the slot was freed after {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+#[test]
+fn sigterm_ends_the_server_within_a_second_whatever_is_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Server::start(dir.path(), &["--max-solves", "1"]);
+    let _half: Vec<TcpStream> = (0..20).map(|_| half_sent(&s.addr)).collect();
+    let _idle: Vec<TcpStream> = (0..5)
+        .map(|_| TcpStream::connect(&s.addr).unwrap())
+        .collect();
+    // A long agent move under way, and a request waiting for its slot.
+    let waiting: Vec<_> = (0..2)
+        .map(|_| {
+            let addr = s.addr.clone();
+            std::thread::spawn(move || {
+                common::server::get(&addr, "/api/v1/agent?game=kalah:10:12&agent=heuristic:12")
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let Some((status, took)) = terminate(&mut s, Duration::from_secs(5)) else {
+        panic!("the server was still running 5 s after SIGTERM");
+    };
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_millis(1500), "stopped after {took:?}");
+    for w in waiting {
+        let (status, body) = w.join().unwrap();
+        assert_eq!(status, 503, "{body}");
+        assert!(body.contains("shutting down"), "{body}");
+    }
+}
+
+#[test]
+fn half_sent_and_idle_connections_are_closed_after_the_idle_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--idle-timeout-ms", "300"]);
+    let t = Instant::now();
+    let mut half: Vec<TcpStream> = (0..10).map(|_| half_sent(&s.addr)).collect();
+    let mut idle = TcpStream::connect(&s.addr).unwrap();
+    // A keep-alive connection after its answer.
+    let mut kept = TcpStream::connect(&s.addr).unwrap();
+    kept.write_all(format!("GET /api/v1/games HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr).as_bytes())
+        .unwrap();
+    let mut head = [0u8; 12];
+    kept.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    for c in half.iter_mut().chain([&mut idle, &mut kept]) {
+        assert!(closed_within(c, Duration::from_secs(5)), "still open");
+    }
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(3), "closed after {took:?}");
+    // A client that asks for the page 2,000 times (28 MB, more than the
+    // socket buffers hold) and reads nothing: its connection is closed
+    // while the answers wait, so it gets only part of them.
+    let page = s.get("/").1.len();
+    let mut greedy = TcpStream::connect(&s.addr).unwrap();
+    let ask = format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+    greedy.write_all(ask.repeat(2000).as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    greedy
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut got = Vec::new();
+    let end = greedy.read_to_end(&mut got);
+    assert!(
+        end.is_ok() || end.unwrap_err().kind() == std::io::ErrorKind::ConnectionReset,
+        "not closed"
+    );
+    assert!(got.len() < 1000 * page, "{} bytes", got.len());
+    // The server goes on.
+    assert_eq!(s.get("/api/v1/start?game=kalah:6:4").0, 200);
+}
+
+#[test]
+fn connections_beyond_the_bound_get_503() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--max-connections", "3"]);
+    let held: Vec<TcpStream> = (0..3)
+        .map(|_| TcpStream::connect(&s.addr).unwrap())
+        .collect();
+    // Let the server take them.
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, body) = s.get("/api/v1/games");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("3 connections already open"), "{body}");
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(s.get("/api/v1/games").0, 200);
+}
+
+#[test]
+fn a_fresh_server_answers_large_kalah_positions_as_after_other_requests() {
+    // Each position has more seeds than any table can hold (64): on an
+    // empty table directory they are searched with proven bounds, as
+    // `mancala solve` does, whether or not a smaller game was asked first.
+    let cases = [
+        ("kalah:6:6", None),
+        ("kalah:5:7", None),
+        ("kalah:2:20", None),
+        ("kalah:6:6:capture-needs-opposite", None),
+        ("kalah:6:4", Some("21 21 21 21 21 21 0 21 21 21 21 21 21 3")),
+    ];
+    for first in [None, Some("kalah:6:4")] {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Server::start(dir.path(), &["--solve-ms", "150"]);
+        if let Some(game) = first {
+            assert_eq!(s.json(&format!("/api/v1/query?game={game}")).0, 200);
+        }
+        for (game, position) in cases {
+            let path = match position {
+                None => format!("/api/v1/query?game={game}"),
+                Some(p) => format!("/api/v1/query?game={game}&position={}", enc(p)),
+            };
+            let (status, a) = s.json(&path);
+            assert_eq!(status, 200, "{path} (after {first:?}): {a}");
+            assert_eq!(a["source"], "search", "{path}");
+            let (lo, hi) = (a["lower"].as_i64().unwrap(), a["upper"].as_i64().unwrap());
+            assert!(lo <= hi, "{path}: {lo}..{hi}");
+        }
+    }
+}
+
+#[test]
+fn closed_standard_output_and_error_do_not_stop_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let closed = || {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        writer
+    };
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["serve", "--addr", &addr, "--db"])
+        .arg(dir.path())
+        .stdout(closed())
+        .stderr(closed())
+        .spawn()
+        .unwrap();
+    let mut s = Server {
+        child,
+        addr: addr.clone(),
+    };
+    let t = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            panic!("the server ended with {status:?}");
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "never listened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(s.get("/api/v1/start?game=kalah:6:4").0, 200);
+    let (status, _) = terminate(&mut s, Duration::from_secs(5)).expect("ended");
+    assert!(status.success(), "{status:?}");
 }

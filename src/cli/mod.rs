@@ -4,6 +4,7 @@
 //! ([`mancala_solver::family`]), and commands that serve every game are written
 //! once, generic over [`mancala_solver::game::Game`].
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -196,7 +197,9 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", render::error_message(&e));
+            // No panic when standard error is a closed pipe (the server
+            // ignores SIGPIPE).
+            let _ = writeln!(std::io::stderr(), "error: {}", render::error_message(&e));
             if e.is_usage() {
                 ExitCode::from(2)
             } else {

@@ -28,12 +28,13 @@ use crate::game::Game;
 use crate::tablebase::TableGame;
 
 use crate::kalah::rules::KalahRules;
-use crate::play::agents::{AgentSpec, Budget};
+use crate::play::agents::{rovaris, AgentSpec, Budget, Stop};
 use crate::play::state::GameSpec;
 use crate::play::state::Playable;
 use crate::side::Side;
 use crate::tablebase::SharedTables;
 use crate::tablebase::{BuildSettings, OnDemand, TableSet};
+use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::with_rules;
 
 pub use analysis::{Analysis, MoveAnalysis, SearchBudget, Source};
@@ -202,7 +203,9 @@ impl Oracle {
     }
 
     /// The tables of `g` at `pits` with `seeds`, built on demand within the
-    /// limit; `None` when they are beyond it.
+    /// limit; `None` when they are beyond it, or when no table can hold
+    /// `seeds` (more than [`MAX_INDEX_SEEDS`]): the answer then comes from
+    /// above the tables there are, whatever was asked before.
     fn tables_for<G: TableGame>(
         &self,
         g: G,
@@ -216,6 +219,7 @@ impl Oracle {
         let key = (g.table_game(), pits);
         let refused = self.cache().get(&key).and_then(|c| c.refused);
         if !g.table_pits_range().contains(&pits)
+            || seeds > MAX_INDEX_SEEDS
             || self.config.build_limit == 0
             || refused.is_some_and(|r| seeds >= r)
         {
@@ -333,13 +337,16 @@ impl Oracle {
 
     /// The move `agent` (a spec such as `alphabeta:6`, `mcts:2000`,
     /// `perfect:500ms`) chooses in `position` (the start when `None`),
-    /// seeded with `seed`.
+    /// seeded with `seed`. The agent's thinking ends early once `stop` is
+    /// raised (by another thread: the caller's time limit has passed, its
+    /// client has gone), and the answer is then [`Error::Stopped`].
     pub fn agent_move(
         &self,
         game: &str,
         position: Option<&str>,
         agent: &str,
         seed: u64,
+        stop: &Stop,
     ) -> Result<AgentMove> {
         let spec = parse_game(game)?;
         // Parsing `weights=FILE` reads the file: a served oracle reads no
@@ -352,7 +359,7 @@ impl Oracle {
         }
         let agent: AgentSpec = agent.parse()?;
         self.check_agent(&agent)?;
-        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed))
+        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed, stop))
     }
 
     fn agent_move_in<G: Playable + TableGame>(
@@ -362,6 +369,7 @@ impl Oracle {
         position: Option<&str>,
         agent: &AgentSpec,
         seed: u64,
+        stop: &Stop,
     ) -> Result<AgentMove> {
         let mut pos = position_of(g, spec, position)?;
         if g.settle(&mut pos) {
@@ -376,7 +384,13 @@ impl Oracle {
         } else {
             None
         };
-        let choice = agent.build(spec.rules, tables, seed)?.choose(&state);
+        let choice = agent
+            .build_with_stop(spec.rules, tables, seed, stop.clone())?
+            .choose(&state);
+        if stop.is_raised() {
+            // The move of an agent cut short is not its choice.
+            return Err(Error::Stopped(format!("agent {agent}'s move")));
+        }
         let mut after = pos;
         g.play(&mut after, choice.pit)
             .map_err(|reason| Error::IllegalMove {
@@ -403,45 +417,68 @@ impl Oracle {
         Ok((set.max_seeds() > 0).then(|| SharedTables::new(set)))
     }
 
-    /// Refuse agents whose budget is above the oracle's limits.
+    /// Refuse agents whose budget is above the oracle's limits. The match
+    /// names every kind of agent, so that a new one must say its bound here.
     fn check_agent(&self, agent: &AgentSpec) -> Result<()> {
         let limit = self.config.agent_time;
-        let too_long = |t: Duration| {
-            Error::Unsupported(format!(
-                "agent {agent}: {} a move is above this oracle's limit of {}",
-                crate::play::agents::format_duration(t),
-                crate::play::agents::format_duration(limit)
-            ))
-        };
-        let depth = |d: u32, max: u32| {
-            if d > max {
+        let time = |t: Duration| {
+            if t > limit {
                 Err(Error::Unsupported(format!(
-                    "agent {agent}: depth {d} is above this oracle's limit of {max}"
+                    "agent {agent}: {} a move is above this oracle's limit of {}",
+                    crate::play::agents::format_duration(t),
+                    crate::play::agents::format_duration(limit)
                 )))
             } else {
                 Ok(())
             }
         };
+        let depth = |d: u32, max: u32, why: &str| {
+            if d > max {
+                Err(Error::Unsupported(format!(
+                    "agent {agent}: depth {d} is above this oracle's limit of {max}{why}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let budget = |b: Budget| match b {
+            Budget::Time(t) => time(t),
+            Budget::Iterations(n) if n > MAX_AGENT_ITERATIONS => Err(Error::Unsupported(format!(
+                "agent {agent}: {n} iterations a move is above this oracle's limit of \
+                 {MAX_AGENT_ITERATIONS}"
+            ))),
+            Budget::Iterations(_) => Ok(()),
+        };
         match *agent {
-            AgentSpec::Perfect(t) if t > limit => Err(too_long(t)),
-            AgentSpec::Mcts { budget, .. } | AgentSpec::StudyMcts { budget, .. } => match budget {
-                Budget::Time(t) if t > limit => Err(too_long(t)),
-                Budget::Iterations(n) if n > MAX_AGENT_ITERATIONS => {
-                    Err(Error::Unsupported(format!(
-                        "agent {agent}: {n} iterations a move is above this oracle's limit of \
-                     {MAX_AGENT_ITERATIONS}"
-                    )))
-                }
-                _ => Ok(()),
-            },
+            // One look at each move: nothing to bound.
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::Max
+            | AgentSpec::RovarisGreedy(_)
+            | AgentSpec::EpsGreedy(_) => Ok(()),
+            // One pass through the shipped network.
+            AgentSpec::A3c(None) => Ok(()),
             // A served oracle reads no file a request names.
             AgentSpec::A3c(Some(_)) => Err(Error::Unsupported(format!(
                 "agent {agent}: this oracle plays only the shipped a3c weights (spec a3c)"
             ))),
-            AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4),
-            AgentSpec::AlphaBeta(d) | AgentSpec::Heuristic(d) => depth(d, MAX_AGENT_DEPTH),
-            AgentSpec::Heuristic10 { depth: d, .. } => depth(d, MAX_AGENT_DEPTH),
-            _ => Ok(()),
+            AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4, " (minimax does not prune)"),
+            AgentSpec::AlphaBeta(d)
+            | AgentSpec::Heuristic(d)
+            | AgentSpec::Heuristic10 { depth: d, .. }
+            | AgentSpec::RovarisHeuristic {
+                depth: d,
+                h6: rovaris::H6::Store,
+            } => depth(d, MAX_AGENT_DEPTH, ""),
+            AgentSpec::RovarisHeuristic { depth: d, .. } => depth(
+                d,
+                MAX_AGENT_DEPTH - 1,
+                " (its H6 looks one ply past the horizon)",
+            ),
+            AgentSpec::Mcts { budget: b, .. }
+            | AgentSpec::StudyMcts { budget: b, .. }
+            | AgentSpec::RovarisUct { budget: b, .. } => budget(b),
+            AgentSpec::Perfect(t) => time(t),
         }
     }
 }

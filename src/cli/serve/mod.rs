@@ -5,9 +5,19 @@
 //! work and render JSON. Work that can take long (a search above the
 //! tables, an on-demand build, an agent's move) runs on blocking threads,
 //! at most `--max-solves` at once; a request that waits longer than
-//! `--queue-ms` for a slot gets 503.
+//! `--queue-ms` for a slot gets 503. An agent's work polls a stop flag
+//! that the request raises when it ends for any reason (answered, timed
+//! out, client gone, server stopping), so its slot is freed promptly.
+//!
+//! Connections are served by hyper's HTTP/1 connection builder rather than
+//! `axum::serve`, which has no header-read timeout: `conn` bounds the
+//! connections, the time a client may leave one idle (a request head not
+//! sent, an answer not read), and the wait at shutdown.
+
+mod conn;
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,10 +33,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use clap::Args;
 use serde::Serialize;
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Semaphore};
 
 use mancala_solver::error::{Error, Result};
 use mancala_solver::oracle::{self, Oracle, OracleConfig, SearchBudget};
+use mancala_solver::play::agents::Stop;
 
 /// The analysis board, embedded in the binary.
 const PAGE: &str = include_str!("page.html");
@@ -69,9 +80,20 @@ pub struct ServeArgs {
     /// Transposition table of each search, in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
-    /// Longest time any request may take, in milliseconds (503 after it).
+    /// Longest time any request may take, in milliseconds (503 after it;
+    /// an agent's work stops then).
     #[arg(long, default_value_t = 60_000)]
     pub timeout_ms: u64,
+    /// Longest time a client may leave its connection idle, in
+    /// milliseconds: to send a whole request head after the opening or the
+    /// previous answer (a half-sent request, an idle keep-alive connection),
+    /// or to read an answer being written. The connection is closed after
+    /// it.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub idle_timeout_ms: u64,
+    /// Connections open at once; one more is answered 503 and closed.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub max_connections: u64,
 }
 
 /// What every handler shares.
@@ -82,6 +104,18 @@ struct App {
     max_solves: usize,
     queue: Duration,
     timeout: Duration,
+    /// Set to true when the server stops: requests under way end with 503.
+    shutdown: Arc<watch::Sender<bool>>,
+}
+
+/// Raises its flag when dropped: whatever ends a request (its answer, its
+/// time limit, the client going away, the server stopping) stops its work.
+struct RaiseOnDrop(Stop);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.raise();
+    }
 }
 
 /// An error answer: a status and a one-line message.
@@ -178,11 +212,27 @@ impl Params {
 
 impl App {
     /// Run `work` on a blocking thread, holding a slot when `slot`, within
-    /// the request's time.
+    /// the request's time; `work` should end soon once its stop flag is
+    /// raised, which happens when the request ends for any reason. A
+    /// server that stops answers 503 at once.
     async fn run<T: Send + 'static>(
         &self,
         slot: bool,
-        work: impl FnOnce(&Oracle) -> Result<T> + Send + 'static,
+        work: impl FnOnce(&Oracle, &Stop) -> Result<T> + Send + 'static,
+    ) -> std::result::Result<T, ApiError> {
+        let mut shutdown = self.shutdown.subscribe();
+        tokio::select! {
+            out = self.run_until_done(slot, work) => out,
+            _ = shutdown.wait_for(|&stopping| stopping) => Err(ApiError::unavailable(
+                "the server is shutting down; try again when it is back",
+            )),
+        }
+    }
+
+    async fn run_until_done<T: Send + 'static>(
+        &self,
+        slot: bool,
+        work: impl FnOnce(&Oracle, &Stop) -> Result<T> + Send + 'static,
     ) -> std::result::Result<T, ApiError> {
         let permit = if slot {
             let wait = tokio::time::timeout(self.queue, self.slots.clone().acquire_owned()).await;
@@ -201,10 +251,12 @@ impl App {
             None
         };
         let oracle = self.oracle.clone();
+        let stop = Stop::raisable();
+        let _stop_on_end = RaiseOnDrop(stop.clone());
         // The permit moves into the task: the slot stays taken until the
-        // work ends, even when the request has timed out.
+        // work ends, which the stop flag hastens once the request is over.
         let task = tokio::task::spawn_blocking(move || {
-            let out = work(&oracle);
+            let out = work(&oracle, &stop);
             drop(permit);
             out
         });
@@ -252,7 +304,7 @@ async fn start(
 ) -> Answer<oracle::PositionReport> {
     let p = Params::read(q, &["game"])?;
     let game = p.need("game")?.to_string();
-    Ok(Json(app.run(false, move |o| o.start(&game)).await?))
+    Ok(Json(app.run(false, move |o, _| o.start(&game)).await?))
 }
 
 async fn play(
@@ -264,8 +316,10 @@ async fn play(
     let position = p.get("position").map(str::to_string);
     let moves = p.get("moves").unwrap_or("").to_string();
     Ok(Json(
-        app.run(false, move |o| o.play(&game, position.as_deref(), &moves))
-            .await?,
+        app.run(false, move |o, _| {
+            o.play(&game, position.as_deref(), &moves)
+        })
+        .await?,
     ))
 }
 
@@ -279,13 +333,13 @@ async fn query(
     // Inside the tables: no slot, a few look-ups.
     let (g, pos) = (game.clone(), position.clone());
     if let Some(a) = app
-        .run(false, move |o| o.query_from_tables(&g, pos.as_deref()))
+        .run(false, move |o, _| o.query_from_tables(&g, pos.as_deref()))
         .await?
     {
         return Ok(Json(a));
     }
     Ok(Json(
-        app.run(true, move |o| o.query(&game, position.as_deref()))
+        app.run(true, move |o, _| o.query(&game, position.as_deref()))
             .await?,
     ))
 }
@@ -308,8 +362,8 @@ async fn agent(
         })?,
     };
     Ok(Json(
-        app.run(true, move |o| {
-            o.agent_move(&game, position.as_deref(), &agent, seed)
+        app.run(true, move |o, stop| {
+            o.agent_move(&game, position.as_deref(), &agent, seed, stop)
         })
         .await?,
     ))
@@ -390,7 +444,15 @@ fn app_from(args: &ServeArgs) -> Result<App> {
         max_solves,
         queue: Duration::from_millis(args.queue_ms),
         timeout: Duration::from_millis(args.timeout_ms.max(args.solve_ms)),
+        shutdown: Arc::new(watch::channel(false).0),
     })
+}
+
+/// Write `line` on `stream`, ignoring errors: a server whose standard
+/// output or error is a closed pipe goes on serving (`mancala serve |
+/// head -1`) instead of panicking on a failed print.
+fn say(mut stream: impl Write, line: std::fmt::Arguments<'_>) {
+    let _ = stream.write_fmt(line).and_then(|()| stream.flush());
 }
 
 /// Resolve on SIGINT or SIGTERM.
@@ -413,7 +475,10 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = term => {},
     }
-    eprintln!("shutting down: finishing the requests under way");
+    say(
+        std::io::stderr(),
+        format_args!("shutting down: stopping the work under way\n"),
+    );
 }
 
 /// Run `mancala serve` until SIGINT or SIGTERM.
@@ -424,27 +489,38 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .max_blocking_threads(app.max_solves + 64)
         .build()
         .map_err(|e| Error::io("the server's runtime", e))?;
-    runtime.block_on(async move {
+    let limits = conn::Limits {
+        idle_timeout: Duration::from_millis(args.idle_timeout_ms),
+        max_connections: args.max_connections as usize,
+    };
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| Error::io(format!("address {}", args.addr), e))?;
         let local = listener
             .local_addr()
             .map_err(|e| Error::io(format!("address {}", args.addr), e))?;
-        println!("listening on http://{local}/");
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
-        eprintln!(
-            "tables in {}; {} searches at once, {} ms each; stop with Ctrl-C",
-            args.db.display(),
-            app.max_solves,
-            args.solve_ms
+        say(
+            std::io::stdout(),
+            format_args!("listening on http://{local}/\n"),
         );
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-            .map_err(|e| Error::io("the server", e))
-    })?;
+        say(
+            std::io::stderr(),
+            format_args!(
+                "tables in {}; {} searches at once, {} ms each; stop with Ctrl-C\n",
+                args.db.display(),
+                app.max_solves,
+                args.solve_ms
+            ),
+        );
+        let shutdown = app.shutdown.clone();
+        conn::serve(listener, router(app), limits, shutdown, shutdown_signal()).await;
+        Ok::<(), Error>(())
+    });
+    // Work still running on blocking threads (an on-demand build) does not
+    // hold the process: its request has been answered or dropped.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    served?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,5 +1,6 @@
-//! The server's behaviour that needs a route of its own: panics and busy
-//! slots. The endpoints are tested over real HTTP in `tests/serve.rs`.
+//! The server's behaviour that needs a route of its own: panics, busy
+//! slots, work stopped when its request ends. The endpoints are tested over
+//! real HTTP in `tests/serve.rs`.
 
 use super::*;
 use axum::body::Body;
@@ -16,6 +17,8 @@ fn test_app(dir: &std::path::Path, max_solves: usize, queue_ms: u64) -> App {
         build_limit: 0,
         tt_mb: 1,
         timeout_ms: 5000,
+        idle_timeout_ms: 10_000,
+        max_connections: 256,
     };
     app_from(&args).unwrap()
 }
@@ -53,7 +56,7 @@ async fn a_panicking_handler_answers_500_and_the_server_goes_on() {
                 "/boom-blocking",
                 get(move || async move {
                     blocking
-                        .run(true, |_| -> Result<()> {
+                        .run(true, |_, _| -> Result<()> {
                             panic!("boom on a blocking thread")
                         })
                         .await
@@ -100,4 +103,91 @@ async fn a_request_that_finds_no_free_slot_gets_503() {
     drop(held);
     let (status, body) = call(&r, "/api/v1/agent?game=kalah:4:3&agent=greedy").await;
     assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+/// A router with `/wait`: work that runs until its stop flag is raised (at
+/// most 10 s), then sends how long it ran.
+fn waiting_route(app: &App) -> (Router, std::sync::mpsc::Receiver<Duration>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker = app.clone();
+    let r = layered(
+        routes()
+            .route(
+                "/wait",
+                get(move || {
+                    let (worker, tx) = (worker.clone(), tx.clone());
+                    async move {
+                        worker
+                            .run(true, move |_, stop| -> Result<()> {
+                                let t = std::time::Instant::now();
+                                while !stop.is_raised() && t.elapsed() < Duration::from_secs(10) {
+                                    std::thread::sleep(Duration::from_millis(1));
+                                }
+                                let _ = tx.send(t.elapsed());
+                                Ok(())
+                            })
+                            .await
+                            .map(|()| Json(()))
+                    }
+                }),
+            )
+            .with_state(app.clone()),
+    );
+    (r, rx)
+}
+
+/// Wait up to a second for every slot of `app` to be free again.
+async fn slots_all_free(app: &App) -> bool {
+    for _ in 0..100 {
+        if app.slots.available_permits() == app.max_solves {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn a_request_that_times_out_stops_its_work_and_frees_its_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App {
+        timeout: Duration::from_millis(200),
+        ..test_app(dir.path(), 1, 50)
+    };
+    let (r, ran) = waiting_route(&app);
+    let (status, body) = call(&r, "/wait").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        body["error"].as_str().unwrap().contains("timed out"),
+        "{body}"
+    );
+    let ran = ran
+        .recv_timeout(Duration::from_secs(2))
+        .expect("the work ended");
+    assert!(ran < Duration::from_secs(1), "{ran:?}");
+    assert!(slots_all_free(&app).await);
+}
+
+#[tokio::test]
+async fn a_stopping_server_answers_503_and_stops_the_work_under_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = test_app(dir.path(), 1, 50);
+    let (r, ran) = waiting_route(&app);
+    let request = tokio::spawn({
+        let r = r.clone();
+        async move { call(&r, "/wait").await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    app.shutdown.send_replace(true);
+    let (status, body) = request.await.unwrap();
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        body["error"].as_str().unwrap().contains("shutting down"),
+        "{body}"
+    );
+    let ran = ran
+        .recv_timeout(Duration::from_secs(2))
+        .expect("the work ended");
+    assert!(ran < Duration::from_secs(1), "{ran:?}");
+    assert!(slots_all_free(&app).await);
 }

@@ -25,7 +25,7 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::mcts::{heavy_pick, PLAYOUT_MAX_PLIES};
-use super::{Agent, Budget, Choice};
+use super::{Agent, Budget, Choice, Stop};
 use crate::play::state::State;
 use crate::rng::SeededRng;
 use crate::side::{side_index, Side};
@@ -128,6 +128,7 @@ pub struct StudyMcts {
     heavy: bool,
     rng: SeededRng,
     name: String,
+    stop: Stop,
 }
 
 impl StudyMcts {
@@ -145,7 +146,15 @@ impl StudyMcts {
             heavy,
             rng,
             name,
+            stop: Stop::never(),
         }
+    }
+
+    /// The same agent, ending its search early once `stop` is raised
+    /// (polled once an iteration).
+    pub fn with_stop(mut self, stop: Stop) -> StudyMcts {
+        self.stop = stop;
+        self
     }
 
     fn node(pos: State, just_moved: Side, pit: usize) -> Node {
@@ -212,7 +221,7 @@ impl StudyMcts {
         let mut path = Vec::new();
         let mut iterations = 0u64;
         loop {
-            if self.budget.spent(iterations, start) {
+            if self.budget.spent(iterations, start) || self.stop.is_raised() {
                 break;
             }
             iterations += 1;
@@ -275,13 +284,16 @@ impl Agent for StudyMcts {
     fn choose(&mut self, pos: &State) -> Choice {
         let children = self.search(pos);
         // The study's final selection: the best mean, the leftmost of equals.
-        let best = children
+        let Some(best) = children
             .iter()
             .fold(None::<(usize, u32, f64)>, |acc, &c| match acc {
                 Some(a) if a.2 >= c.2 => Some(a),
                 _ => Some(c),
             })
-            .expect("at least one iteration expands a root move");
+        else {
+            // Stopped before any iteration: any legal move.
+            return Choice::bare(pos.moves().0[0]);
+        };
         Choice {
             pit: best.0,
             value: Some(best.2),

@@ -15,7 +15,7 @@ use crate::rng::SeededRng;
 use rand::Rng;
 
 use super::greedy::greedy_move;
-use super::{Agent, Budget, Choice, Playout};
+use super::{Agent, Budget, Choice, Playout, Stop};
 use crate::play::state::State;
 
 /// Longest play-out, in plies; Kalah play-outs always end well before.
@@ -51,6 +51,7 @@ pub struct MctsAgent {
     name: String,
     greedy: fn(&State) -> (usize, i32),
     ties: Ties,
+    stop: Stop,
 }
 
 /// Which of equal children an MCTS agent takes, in the tree policy (equal
@@ -99,7 +100,15 @@ impl MctsAgent {
             name,
             greedy: greedy_move,
             ties: Ties::FirstLeftmost,
+            stop: Stop::never(),
         }
+    }
+
+    /// The same agent, ending its search early once `stop` is raised
+    /// (polled once an iteration).
+    pub fn with_stop(mut self, stop: Stop) -> MctsAgent {
+        self.stop = stop;
+        self
     }
 
     /// The same agent taking equal children as `ties` says.
@@ -157,7 +166,8 @@ impl MctsAgent {
     }
 
     /// Run the search from `pos`; the root's children as (pit, visits, mean
-    /// reward for the mover).
+    /// reward for the mover): none when the stop flag was raised before the
+    /// first iteration.
     pub fn search(&mut self, pos: &State) -> Vec<(usize, f64, f64)> {
         let start = Instant::now();
         let me = pos.to_move();
@@ -166,7 +176,7 @@ impl MctsAgent {
         let mut path = Vec::new();
         let last_of_equals = self.ties == Ties::LastExpanded;
         loop {
-            if self.budget.spent(iterations, start) {
+            if self.budget.spent(iterations, start) || self.stop.is_raised() {
                 break;
             }
             iterations += 1;
@@ -234,6 +244,10 @@ impl Agent for MctsAgent {
 
     fn choose(&mut self, pos: &State) -> Choice {
         let children = self.search(pos);
+        if children.is_empty() {
+            // Stopped before any iteration: any legal move.
+            return Choice::bare(pos.moves().0[0]);
+        }
         // Most visited; ties to the leftmost pit, or to the last expanded.
         let mut sorted = children;
         let last = self.ties == Ties::LastExpanded;

@@ -43,6 +43,8 @@
 //! tables.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use std::time::Duration;
 
@@ -92,6 +94,53 @@ pub trait Agent: Send {
     /// Pick a move in `state` (seen from the side to move, which is this
     /// agent's side; a state of the game the agent was built for).
     fn choose(&mut self, state: &State) -> Choice;
+}
+
+/// A request, from another thread, that an agent thinking about a move
+/// stop soon: its searches poll it every few nodes or iterations (a relaxed
+/// load of a flag nobody writes while it thinks). A stopped agent still
+/// answers with a legal move, but not a considered one: whoever raised the
+/// flag should discard it. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Option<Arc<AtomicBool>>);
+
+impl Stop {
+    /// A flag that is never raised (the default): agents think their whole
+    /// budget.
+    pub fn never() -> Stop {
+        Stop(None)
+    }
+
+    /// A flag that [`Stop::raise`] raises, for this value and its clones.
+    pub fn raisable() -> Stop {
+        Stop(Some(Arc::new(AtomicBool::new(false))))
+    }
+
+    /// Ask every holder of the flag to stop (nothing for [`Stop::never`]).
+    pub fn raise(&self) {
+        if let Some(flag) = &self.0 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the flag is raised.
+    #[inline]
+    pub fn is_raised(&self) -> bool {
+        match &self.0 {
+            Some(flag) => flag.load(Ordering::Relaxed),
+            None => false,
+        }
+    }
+
+    /// The flag itself, for the solver ([`crate::search::SolveOptions::stop`]).
+    pub fn flag(&self) -> Option<Arc<AtomicBool>> {
+        self.0.clone()
+    }
+
+    /// The flag, borrowed (`None` for [`Stop::never`]).
+    pub(crate) fn as_flag(&self) -> Option<&AtomicBool> {
+        self.0.as_deref()
+    }
 }
 
 /// How long an agent may think about a move.

@@ -11,9 +11,10 @@
 use crate::rng::SeededRng;
 use crate::side::Side;
 use rand::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::eval::{heuristic_eval, store_eval, Flags, H5, H7};
-use super::{Agent, Choice};
+use super::{Agent, Choice, Stop};
 use crate::play::state::{Child, State};
 
 /// The evaluation at the search horizon, with the path flags it reads.
@@ -65,10 +66,70 @@ impl Eval {
     }
 }
 
+/// Subtrees at least this many plies deep poll the stop flag on entry, so
+/// that between two polls lie at most a few hundred nodes, and the leaves,
+/// most of the nodes, pay nothing. A stopped subtree is worth 0.
+const POLL_DEPTH: u32 = 3;
+
+/// How a search learns that it should stop: a searcher that nobody can
+/// stop is compiled without the polls ([`NoStop`]), so that `match` and
+/// the other commands search exactly as fast as before the flag.
+trait Poll: Copy {
+    /// Whether the search should end now.
+    fn raised(self) -> bool;
+}
+
+/// A search nobody stops.
+#[derive(Clone, Copy)]
+struct NoStop;
+
+impl Poll for NoStop {
+    #[inline(always)]
+    fn raised(self) -> bool {
+        false
+    }
+}
+
+impl Poll for &AtomicBool {
+    #[inline]
+    fn raised(self) -> bool {
+        self.load(Ordering::Relaxed)
+    }
+}
+
+/// Run `search` with the polls `stop` needs: none for [`Stop::never`].
+macro_rules! with_poll {
+    ($stop:expr, $poll:ident => $search:expr) => {
+        match $stop.as_flag() {
+            None => {
+                let $poll = NoStop;
+                $search
+            }
+            Some($poll) => $search,
+        }
+    };
+}
+
 /// Plain minimax value of `state` to `depth` plies for agent `me`.
 pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flags: Flags) -> f64 {
+    minimax_until(state, depth, me, eval, flags, NoStop)
+}
+
+/// [`minimax`], ending early (with a meaningless value) once `stop` is
+/// raised.
+fn minimax_until<P: Poll>(
+    state: &State,
+    depth: u32,
+    me: Side,
+    eval: Eval,
+    flags: Flags,
+    stop: P,
+) -> f64 {
     if depth == 0 || state.is_over() {
         return eval.value(state, me, flags);
+    }
+    if depth >= POLL_DEPTH && stop.raised() {
+        return 0.0;
     }
     let maximizing = state.to_move() == me;
     let mut best = if maximizing {
@@ -79,12 +140,13 @@ pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flags: Flags) ->
     let children = state.children();
     for i in 0..children.len() {
         let c = children.get(i);
-        let v = minimax(
+        let v = minimax_until(
             &c.state,
             depth - 1,
             me,
             eval,
             eval.child_flags(state, me, &c, flags),
+            stop,
         );
         if maximizing {
             best = best.max(v);
@@ -100,14 +162,33 @@ pub fn minimax(state: &State, depth: u32, me: Side, eval: Eval, flags: Flags) ->
 pub fn alphabeta(
     state: &State,
     depth: u32,
+    alpha: f64,
+    beta: f64,
+    me: Side,
+    eval: Eval,
+    flags: Flags,
+) -> f64 {
+    alphabeta_until(state, depth, alpha, beta, me, eval, flags, NoStop)
+}
+
+/// [`alphabeta`], ending early (with a meaningless value) once `stop` is
+/// raised.
+#[allow(clippy::too_many_arguments)]
+fn alphabeta_until<P: Poll>(
+    state: &State,
+    depth: u32,
     mut alpha: f64,
     mut beta: f64,
     me: Side,
     eval: Eval,
     flags: Flags,
+    stop: P,
 ) -> f64 {
     if depth == 0 || state.is_over() {
         return eval.value(state, me, flags);
+    }
+    if depth >= POLL_DEPTH && stop.raised() {
+        return 0.0;
     }
     let maximizing = state.to_move() == me;
     let children = state.children();
@@ -115,7 +196,7 @@ pub fn alphabeta(
         let mut best = f64::NEG_INFINITY;
         for i in 0..children.len() {
             let c = children.get(i);
-            let v = alphabeta(
+            let v = alphabeta_until(
                 &c.state,
                 depth - 1,
                 alpha,
@@ -123,6 +204,7 @@ pub fn alphabeta(
                 me,
                 eval,
                 eval.child_flags(state, me, &c, flags),
+                stop,
             );
             best = best.max(v);
             alpha = alpha.max(v);
@@ -135,7 +217,7 @@ pub fn alphabeta(
         let mut best = f64::INFINITY;
         for i in 0..children.len() {
             let c = children.get(i);
-            let v = alphabeta(
+            let v = alphabeta_until(
                 &c.state,
                 depth - 1,
                 alpha,
@@ -143,6 +225,7 @@ pub fn alphabeta(
                 me,
                 eval,
                 eval.child_flags(state, me, &c, flags),
+                stop,
             );
             best = best.min(v);
             beta = beta.min(v);
@@ -157,12 +240,18 @@ pub fn alphabeta(
 /// The value of every root move of `state` at `depth` with the full window
 /// (each move exactly), for the side to move.
 pub fn root_values(state: &State, depth: u32, eval: Eval) -> Vec<(usize, f64)> {
+    root_values_until(state, depth, eval, NoStop)
+}
+
+/// [`root_values`], ending early (with meaningless values) once `stop` is
+/// raised.
+fn root_values_until<P: Poll>(state: &State, depth: u32, eval: Eval, stop: P) -> Vec<(usize, f64)> {
     let me = state.to_move();
     state
         .children()
         .iter()
         .map(|c| {
-            let v = alphabeta(
+            let v = alphabeta_until(
                 &c.state,
                 depth - 1,
                 f64::NEG_INFINITY,
@@ -170,6 +259,7 @@ pub fn root_values(state: &State, depth: u32, eval: Eval) -> Vec<(usize, f64)> {
                 me,
                 eval,
                 eval.child_flags(state, me, &c, 0),
+                stop,
             );
             (c.pit, v)
         })
@@ -187,6 +277,7 @@ pub struct MinimaxAgent {
     pruning: bool,
     eval: Eval,
     name: String,
+    stop: Stop,
 }
 
 impl MinimaxAgent {
@@ -203,11 +294,22 @@ impl MinimaxAgent {
             pruning,
             eval,
             name,
+            stop: Stop::never(),
         }
+    }
+
+    /// The same agent, ending its search early once `stop` is raised.
+    pub fn with_stop(mut self, stop: Stop) -> MinimaxAgent {
+        self.stop = stop;
+        self
     }
 
     /// The chosen move and its value in `state`.
     pub fn best(&self, state: &State) -> (usize, f64) {
+        with_poll!(self.stop, poll => self.best_polling(state, poll))
+    }
+
+    fn best_polling<P: Poll>(&self, state: &State, stop: P) -> (usize, f64) {
         let me = state.to_move();
         let children = state.children();
         assert!(!children.is_empty(), "asked for a move in a finished game");
@@ -217,7 +319,7 @@ impl MinimaxAgent {
             let flags = self.eval.child_flags(state, me, &c, 0);
             let v = if self.pruning {
                 // Moves that cannot beat the best so far only need a bound.
-                alphabeta(
+                alphabeta_until(
                     &c.state,
                     self.depth - 1,
                     best.1,
@@ -225,9 +327,10 @@ impl MinimaxAgent {
                     me,
                     self.eval,
                     flags,
+                    stop,
                 )
             } else {
-                minimax(&c.state, self.depth - 1, me, self.eval, flags)
+                minimax_until(&c.state, self.depth - 1, me, self.eval, flags, stop)
             };
             if v > best.1 {
                 best = (c.pit, v);
@@ -266,6 +369,7 @@ pub struct HeuristicAgent {
     eval: Eval,
     rng: SeededRng,
     name: String,
+    stop: Stop,
 }
 
 impl HeuristicAgent {
@@ -277,7 +381,14 @@ impl HeuristicAgent {
             eval,
             rng,
             name,
+            stop: Stop::never(),
         }
+    }
+
+    /// The same agent, ending its search early once `stop` is raised.
+    pub fn with_stop(mut self, stop: Stop) -> HeuristicAgent {
+        self.stop = stop;
+        self
     }
 }
 
@@ -303,7 +414,9 @@ impl Agent for HeuristicAgent {
     }
 
     fn choose(&mut self, state: &State) -> Choice {
-        let values = root_values(state, self.depth, self.eval);
+        let values = with_poll!(self.stop, poll => {
+            root_values_until(state, self.depth, self.eval, poll)
+        });
         let near = near_best(&values);
         let (pit, v) = near[self.rng.gen_range(0..near.len())];
         Choice {

@@ -147,43 +147,60 @@ impl AgentSpec {
         tables: Option<SharedTables>,
         seed: u64,
     ) -> Result<Box<dyn Agent>> {
+        self.build_with_stop(rules, tables, seed, Stop::never())
+    }
+
+    /// [`AgentSpec::build`], the agent ending its thinking early once
+    /// `stop` is raised (see [`Stop`]: the move it then plays is legal but
+    /// not considered). The agents that search poll it; the others answer
+    /// at once anyway.
+    pub fn build_with_stop(
+        &self,
+        rules: Rules,
+        tables: Option<SharedTables>,
+        seed: u64,
+        stop: Stop,
+    ) -> Result<Box<dyn Agent>> {
         let name = self.to_string();
         let rng = crate::rng::seeded(seed);
         Ok(match *self {
             AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
             AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
             AgentSpec::Max => Box::new(hunter::MaxAgent),
-            AgentSpec::Minimax(d) => Box::new(search::MinimaxAgent::new(d, false, name)),
-            AgentSpec::AlphaBeta(d) => Box::new(search::MinimaxAgent::new(d, true, name)),
-            AgentSpec::Heuristic(d) => Box::new(search::HeuristicAgent::new(
-                d,
-                search::Eval::Heuristic,
-                rng,
-                name,
-            )),
+            AgentSpec::Minimax(d) => {
+                Box::new(search::MinimaxAgent::new(d, false, name).with_stop(stop))
+            }
+            AgentSpec::AlphaBeta(d) => {
+                Box::new(search::MinimaxAgent::new(d, true, name).with_stop(stop))
+            }
+            AgentSpec::Heuristic(d) => Box::new(
+                search::HeuristicAgent::new(d, search::Eval::Heuristic, rng, name).with_stop(stop),
+            ),
             AgentSpec::Heuristic10 { depth, weights, .. } => {
                 let eval = search::Eval::Heuristic10(weights);
-                Box::new(search::MinimaxAgent::with_eval(depth, true, eval, name))
+                Box::new(search::MinimaxAgent::with_eval(depth, true, eval, name).with_stop(stop))
             }
             AgentSpec::RovarisGreedy(ties) => Box::new(rovaris::GreedyAgent { ties }),
             AgentSpec::RovarisHeuristic { depth, h6 } => {
                 let eval = search::Eval::Rovaris(h6);
-                Box::new(search::HeuristicAgent::new(depth, eval, rng, name))
+                Box::new(search::HeuristicAgent::new(depth, eval, rng, name).with_stop(stop))
             }
             AgentSpec::RovarisUct { budget, playout } => {
-                Box::new(rovaris::uct(budget, playout, rng, name))
+                Box::new(rovaris::uct(budget, playout, rng, name).with_stop(stop))
             }
             AgentSpec::Mcts {
                 budget,
                 uct,
                 playout,
-            } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name)),
+            } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name).with_stop(stop)),
             AgentSpec::EpsGreedy(eps) => Box::new(awale_study::EpsGreedyAgent::new(eps, rng)),
             AgentSpec::StudyMcts {
                 budget,
                 tree,
                 heavy,
-            } => Box::new(awale_study::StudyMcts::new(budget, tree, heavy, rng, name)),
+            } => Box::new(
+                awale_study::StudyMcts::new(budget, tree, heavy, rng, name).with_stop(stop),
+            ),
             AgentSpec::A3c(ref file) => {
                 let weights = a3c::weights_of(file.as_deref())?;
                 if let Rules::Kalah(r) = rules {
@@ -197,7 +214,7 @@ impl AgentSpec {
                 }
                 Box::new(a3c::A3cAgent::new(weights, name))
             }
-            AgentSpec::Perfect(time) => perfect::build(rules, tables, time, name)?,
+            AgentSpec::Perfect(time) => perfect::build(rules, tables, time, name, stop)?,
         })
     }
 

@@ -28,7 +28,7 @@ use std::time::Instant;
 use super::{deepen, PerfectPlay, SearchOutcome};
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
-use crate::play::agents::Choice;
+use crate::play::agents::{Choice, Stop};
 use crate::play::state::State;
 use crate::tablebase::TableSet;
 
@@ -103,12 +103,13 @@ impl AwariEngine {
         board: &[u8; 12],
         m: usize,
         deadline: Instant,
+        stop: &Stop,
     ) -> SearchOutcome {
         if m != self.tt_pits {
             self.tt.clear();
             self.tt_pits = m;
         }
-        search_awari(board, m, game, tables, deadline, &mut self.tt)
+        search_awari(board, m, game, tables, deadline, stop, &mut self.tt)
     }
 }
 
@@ -140,8 +141,16 @@ impl PerfectPlay for AwariGame {
         tables: Option<&TableSet<Self>>,
         pos: &AwariPosition,
         deadline: Instant,
+        stop: &Stop,
     ) -> Choice {
-        let out = engine.search(self, tables, &pos.cells(), pos.pits_per_side(), deadline);
+        let out = engine.search(
+            self,
+            tables,
+            &pos.cells(),
+            pos.pits_per_side(),
+            deadline,
+            stop,
+        );
         Choice {
             pit: out.pit,
             value: Some(out.value as f64),
@@ -161,6 +170,7 @@ struct Searcher<'a> {
     tables: Option<&'a TableSet<AwariGame>>,
     tt: &'a mut Tt,
     deadline: Instant,
+    stop: &'a Stop,
     can_abort: bool,
     aborted: bool,
     horizon: bool,
@@ -202,7 +212,10 @@ impl Searcher<'_> {
 
     fn negamax(&mut self, board: &[u8; 12], depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.can_abort && self.nodes.is_multiple_of(256) && Instant::now() >= self.deadline {
+        if self.can_abort
+            && self.nodes.is_multiple_of(256)
+            && (Instant::now() >= self.deadline || self.stop.is_raised())
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -292,6 +305,7 @@ fn search_awari(
     game: AwariGame,
     tables: Option<&TableSet<AwariGame>>,
     deadline: Instant,
+    stop: &Stop,
     tt: &mut Tt,
 ) -> SearchOutcome {
     let AwariTurn::Play(moves) = awari_turn(board, m, game) else {
@@ -303,6 +317,7 @@ fn search_awari(
         tables,
         tt,
         deadline,
+        stop,
         can_abort: false,
         aborted: false,
         horizon: false,
@@ -388,6 +403,7 @@ mod tests {
                     &s.cells(),
                     m,
                     Instant::now() + Duration::from_secs(5),
+                    &Stop::never(),
                 );
                 // A tree that ends within 14 plies has no cycle: the search
                 // must prove its value.
@@ -422,7 +438,7 @@ mod tests {
                     continue;
                 }
                 let deadline = Instant::now() + Duration::from_millis(5);
-                let out = agent.search(game, None, &s.cells(), m, deadline);
+                let out = agent.search(game, None, &s.cells(), m, deadline, &Stop::never());
                 if out.exact {
                     proved += 1;
                     assert_eq!(out.value, awari_value(&s.cells(), m, game), "{game} {s:?}");

@@ -20,7 +20,7 @@ use crate::tablebase::TableGame;
 
 use crate::kalah::position::Position;
 use crate::ohvalhu::Ohvalhu;
-use crate::play::agents::Choice;
+use crate::play::agents::{Choice, Stop};
 use crate::play::state::State;
 use crate::tablebase::TableSet;
 use crate::vai_lung_thlan::VaiLungThlan;
@@ -68,6 +68,7 @@ struct Searcher<'a, G: TableGame<Position = Position>> {
     tables: Option<&'a TableSet<G>>,
     tt: &'a mut Tt,
     deadline: Instant,
+    stop: &'a Stop,
     can_abort: bool,
     aborted: bool,
     horizon: bool,
@@ -78,7 +79,10 @@ impl<G: TableGame<Position = Position>> Searcher<'_, G> {
     /// The value of `pos` for its mover, searched `depth` plies.
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.can_abort && self.nodes.is_multiple_of(1024) && Instant::now() >= self.deadline {
+        if self.can_abort
+            && self.nodes.is_multiple_of(1024)
+            && (Instant::now() >= self.deadline || self.stop.is_raised())
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -168,12 +172,14 @@ fn search<G: TableGame<Position = Position>>(
     tables: Option<&TableSet<G>>,
     pos: &Position,
     deadline: Instant,
+    stop: &Stop,
 ) -> Choice {
     let mut searcher = Searcher {
         game,
         tables,
         tt: &mut engine.tt,
         deadline,
+        stop,
         can_abort: false,
         aborted: false,
         horizon: false,
@@ -248,8 +254,9 @@ macro_rules! perfect_play {
                 tables: Option<&TableSet<Self>>,
                 pos: &Position,
                 deadline: Instant,
+                stop: &Stop,
             ) -> Choice {
-                search(self, engine, tables, pos, deadline)
+                search(self, engine, tables, pos, deadline, stop)
             }
         }
     };

@@ -16,7 +16,7 @@ use super::{deepen, PerfectPlay};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::play::agents::moves;
-use crate::play::agents::Choice;
+use crate::play::agents::{Choice, Stop};
 use crate::play::state::State;
 use crate::tablebase::TableSet;
 
@@ -111,6 +111,7 @@ struct Searcher<'a> {
     tables: Option<&'a TableSet<KalahRules>>,
     table_seeds: usize,
     deadline: Instant,
+    stop: &'a Stop,
     can_abort: bool,
     aborted: bool,
     horizon: bool,
@@ -165,7 +166,10 @@ impl Searcher<'_> {
 
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.can_abort && self.nodes.is_multiple_of(256) && Instant::now() >= self.deadline {
+        if self.can_abort
+            && self.nodes.is_multiple_of(256)
+            && (Instant::now() >= self.deadline || self.stop.is_raised())
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -268,6 +272,7 @@ pub fn search_beyond_tables(
     tables: Option<&TableSet<KalahRules>>,
     deadline: Instant,
     cache: &mut SearchCache,
+    stop: &Stop,
 ) -> SearchOutcome {
     if pos.pits_per_side() <= crate::tables::MAX_TABLE_PITS {
         let opts = crate::search::SolveOptions {
@@ -276,6 +281,7 @@ pub fn search_beyond_tables(
             id_step: SOLVER_ID_STEP,
             id_jump: SOLVER_ID_JUMP,
             deadline: Some(deadline),
+            stop: stop.flag(),
             shared_tt: Some(cache.solver_tt.clone()),
             ..Default::default()
         };
@@ -301,6 +307,7 @@ pub fn search_beyond_tables(
         table_seeds,
         tt: &mut cache.tt,
         deadline,
+        stop,
         can_abort: false,
         aborted: false,
         horizon: false,
@@ -358,8 +365,9 @@ impl PerfectPlay for KalahRules {
         tables: Option<&TableSet<Self>>,
         pos: &Position,
         deadline: Instant,
+        stop: &Stop,
     ) -> Choice {
-        let out = search_beyond_tables(pos, self, tables, deadline, engine);
+        let out = search_beyond_tables(pos, self, tables, deadline, engine, stop);
         Choice {
             pit: out.pit,
             value: Some(out.value as f64),

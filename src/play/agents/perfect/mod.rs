@@ -13,7 +13,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Agent, Choice};
+use super::{Agent, Choice, Stop};
 use crate::error::Result;
 use crate::play::state::State;
 use crate::tablebase::TableGame;
@@ -83,13 +83,15 @@ pub trait PerfectPlay: TableGame {
     fn position(state: &State) -> Option<Self::Position>;
     /// A best move by the tables when they cover `pos`.
     fn table_choice(self, tables: &TableSet<Self>, pos: &Self::Position) -> Option<Choice>;
-    /// A move by the game's search until `deadline`, probing `tables`.
+    /// A move by the game's search until `deadline` (or until `stop` is
+    /// raised), probing `tables`.
     fn search_choice(
         self,
         engine: &mut Self::Engine,
         tables: Option<&TableSet<Self>>,
         pos: &Self::Position,
         deadline: Instant,
+        stop: &Stop,
     ) -> Choice;
 }
 
@@ -101,20 +103,24 @@ pub fn build(
     tables: Option<SharedTables>,
     time: Duration,
     name: String,
+    stop: Stop,
 ) -> Result<Box<dyn Agent>> {
     fn agent<G: PerfectPlay>(
         game: G,
         tables: Option<SharedTables>,
         time: Duration,
         name: String,
+        stop: Stop,
     ) -> Result<Box<dyn Agent>> {
         let tables = match tables {
             None => None,
             Some(t) => Some(t.get(game, t.pits())?),
         };
-        Ok(Box::new(PerfectAgent::new(game, tables, time, name)?))
+        Ok(Box::new(
+            PerfectAgent::new(game, tables, time, name)?.with_stop(stop),
+        ))
     }
-    crate::with_rules!(rules, g => agent(g, tables, time, name))
+    crate::with_rules!(rules, g => agent(g, tables, time, name, stop.clone()))
 }
 
 /// The agent `perfect[:TIME]` of the game `G`.
@@ -125,6 +131,7 @@ pub struct PerfectAgent<G: PerfectPlay> {
     time: Duration,
     name: String,
     engine: G::Engine,
+    stop: Stop,
 }
 
 impl<G: PerfectPlay> PerfectAgent<G> {
@@ -146,7 +153,14 @@ impl<G: PerfectPlay> PerfectAgent<G> {
             time,
             name,
             engine: G::Engine::default(),
+            stop: Stop::never(),
         })
+    }
+
+    /// The same agent, ending its search early once `stop` is raised.
+    pub fn with_stop(mut self, stop: Stop) -> PerfectAgent<G> {
+        self.stop = stop;
+        self
     }
 
     /// The largest number of seeds the agent reads from tables for `pits`
@@ -185,7 +199,12 @@ impl<G: PerfectPlay> Agent for PerfectAgent<G> {
                 value_kind: "the only legal move",
             };
         }
-        self.game
-            .search_choice(&mut self.engine, tables, &pos, start + self.time)
+        self.game.search_choice(
+            &mut self.engine,
+            tables,
+            &pos,
+            start + self.time,
+            &self.stop,
+        )
     }
 }
