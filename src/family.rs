@@ -91,6 +91,32 @@ impl Rules {
             .collect()
     }
 
+    /// The names of the rule sets of the game named `game` when it has
+    /// several (`default` for the one without a name); empty when it has
+    /// one.
+    pub fn rule_names(game: &str) -> Vec<&'static str> {
+        let sets = Rules::of_game(game);
+        if sets.len() < 2 {
+            return Vec::new();
+        }
+        sets.iter()
+            .map(|r| r.rules_name().unwrap_or("default"))
+            .collect()
+    }
+
+    /// How the games are named with their board, for messages and help:
+    /// `kalah:M:N[:RULES] (RULES: default, ...), awari:M:N, ...`.
+    pub fn spec_forms() -> String {
+        Rules::game_names()
+            .into_iter()
+            .map(|g| match Rules::rule_names(g).as_slice() {
+                [] => format!("{g}:M:N"),
+                names => format!("{g}:M:N[:RULES] (RULES: {})", names.join(", ")),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     pub(crate) fn game_id(self) -> u8 {
         with_rules!(self, g => Game::table_ids(g).0)
     }

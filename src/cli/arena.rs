@@ -59,9 +59,8 @@ pub struct ArenaArgs {
     /// Worker threads (0 or omitted: all cores; at most 4 per core).
     #[arg(long, value_parser = render::parse_threads)]
     pub threads: Option<usize>,
-    /// Directory of the endgame tables read by the perfect agent.
-    #[arg(long, default_value = "db")]
-    pub db: PathBuf,
+    #[command(flatten)]
+    pub tables: super::TablesArg,
     /// Print the figures as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -244,7 +243,7 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
     let game: GameSpec = args.arena.game.parse()?;
     let a: AgentSpec = args.a.parse()?;
     let b: AgentSpec = args.b.parse()?;
-    let tables = load_tables(&[a.clone(), b.clone()], &args.arena.db, &game.start())?;
+    let tables = load_tables(&[a.clone(), b.clone()], &args.arena.tables.db, &game.start())?;
     let opts = MatchOptions {
         game,
         a,
@@ -285,7 +284,7 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         .iter()
         .map(|a| a.parse())
         .collect::<Result<Vec<AgentSpec>>>()?;
-    let tables = load_tables(&agents, &args.arena.db, &game.start())?;
+    let tables = load_tables(&agents, &args.arena.tables.db, &game.start())?;
     let opts = TournamentOptions {
         game,
         agents,

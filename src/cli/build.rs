@@ -27,8 +27,12 @@ with k seeds on the board (retrograde analysis with cycles, endless play worth 0
 pub struct BuildArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Pits per side (Kalah 1..=6, Awari and Oware 2..=6).
-    #[arg(long)]
+    /// Pits per side (Kalah 1..=6, Awari and Oware 2..=6; or give them in
+    /// the game's name, kalah:6).
+    #[arg(long = "pits", value_name = "PITS")]
+    pub pits_flag: Option<usize>,
+    /// The pits per side resolved from the name or --pits.
+    #[arg(skip)]
     pub pits: usize,
     /// Build the tables for 1 up to this many seeds.
     #[arg(long)]
@@ -50,7 +54,8 @@ pub struct BuildArgs {
 }
 
 /// Run `mancala build`.
-pub fn run(args: BuildArgs) -> Result<ExitCode> {
+pub fn run(mut args: BuildArgs) -> Result<ExitCode> {
+    args.pits = args.game.pits(args.pits_flag)?;
     with_rules!(args.game.rules()?, g => run_game(g, &args))
 }
 
@@ -62,7 +67,7 @@ fn run_game<G: TableGame>(game: G, args: &BuildArgs) -> Result<ExitCode> {
         )));
     }
     let opts = BuildOptions {
-        dir: args.game.db.clone(),
+        dir: args.game.tables.db.clone(),
         game,
         pits: args.pits,
         max_seeds: args.max_seeds,

@@ -47,9 +47,8 @@ pub struct GradeArgs {
     /// Worker threads (0 or omitted: all cores).
     #[arg(long, value_parser = render::parse_threads)]
     pub threads: Option<usize>,
-    /// Directory of the endgame tables.
-    #[arg(long, default_value = "db")]
-    pub db: PathBuf,
+    #[command(flatten)]
+    pub tables: super::TablesArg,
     /// Draw the mean loss and the share of perfect moves by phase as SVG.
     #[arg(long, value_parser = render::parse_output_file)]
     pub plot: Option<PathBuf>,
@@ -75,7 +74,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
     }
     let start = game.start();
     spec.check_start(&start)?;
-    let tables = SharedTables::open_available(game.rules(), &args.db, game.pits)?;
+    let tables = SharedTables::open_available(game.rules(), &args.tables.db, game.pits)?;
     let is_kalah = matches!(start, mancala_solver::play::state::State::Kalah(..));
     if tables.is_none() && !is_kalah {
         return Err(Error::Unsupported(format!(
@@ -83,7 +82,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
              `mancala build`)",
             game.rules(),
             game.pits,
-            args.db.display()
+            args.tables.db.display()
         )));
     }
     if let Some(t) = &tables {
@@ -97,7 +96,7 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
         eprintln!(
             "note: no tables in {}: every value comes from the solver (build them with \
              `mancala build kalah --pits {} --max-seeds 20`)",
-            args.db.display(),
+            args.tables.db.display(),
             game.pits
         );
     }

@@ -56,9 +56,8 @@ pub struct GraphArgs {
     pits: usize,
     /// Seeds per pit at the start.
     seeds: usize,
-    /// Directory of the tables (missing ones are built there).
-    #[arg(long, default_value = "db")]
-    db: PathBuf,
+    #[command(flatten)]
+    tables: super::TablesArg,
     /// Rule set: default, capture-needs-opposite or end-when-mover-empty.
     #[arg(long, default_value = "default")]
     rules: KalahRules,
@@ -106,7 +105,7 @@ fn tables(args: &GraphArgs, k: usize) -> Result<TableSet<KalahRules>> {
         progress: progress::observer(args.quiet),
         ..BuildSettings::default()
     };
-    TableSet::open_or_build(&args.db, args.rules, m, k, &policy, &settings).map_err(|err| {
+    TableSet::open_or_build(&args.tables.db, args.rules, m, k, &policy, &settings).map_err(|err| {
         match err {
             Error::MissingTable { .. } if !args.no_build => Error::Unsupported(format!(
                 "Kalah({m},{}) needs the {m}-pit tables up to {k} seeds ({} positions), too many to build on demand: {}",

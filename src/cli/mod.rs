@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use mancala_solver::error::Result;
+use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
 use mancala_solver::with_rules;
 
@@ -61,21 +61,18 @@ fn games_help() -> String {
             continue;
         };
         let pits = with_rules!(rules, g => mancala_solver::game::Game::pits_range(g));
-        let spec = if rules.rules_name().is_some() {
-            format!("{name}:M:N[:RULES]")
-        } else {
+        let names = Rules::rule_names(name);
+        let spec = if names.is_empty() {
             format!("{name}:M:N")
+        } else {
+            format!("{name}:M:N[:RULES]")
         };
         out.push_str(&format!(
             "  {spec:<20} M = {}..{} pits per side, N seeds per pit",
             pits.start(),
             pits.end()
         ));
-        if rules.rules_name().is_some() {
-            let names: Vec<&str> = mancala_solver::kalah::KalahRules::ALL
-                .iter()
-                .map(|r| r.name())
-                .collect();
+        if !names.is_empty() {
             out.push_str(&format!("; RULES: {}", names.join(", ")));
         }
         out.push('\n');
@@ -86,17 +83,108 @@ fn games_help() -> String {
     out
 }
 
+/// The table directory: one argument, shared by every command that reads
+/// or builds endgame tables.
+#[derive(Args, Clone, Debug)]
+pub struct TablesArg {
+    /// Directory of the endgame tables (built there on first use where the
+    /// command builds them).
+    #[arg(long, default_value = "db")]
+    pub db: PathBuf,
+}
+
+/// A game as every command names it: its name (`kalah`, `awari`, `oware`,
+/// `awale`, `vai-lung-thlan`, `ohvalhu`), optionally followed by the board
+/// and the rule set: `kalah:6:4`, `kalah:6:4:capture-needs-opposite`,
+/// `awari:6:4`, `kalah:6` (pits only), `kalah:capture-needs-opposite`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameName {
+    /// The game's name.
+    pub name: String,
+    /// Pits per side, when given.
+    pub pits: Option<usize>,
+    /// Seeds per pit, when given.
+    pub seeds: Option<usize>,
+    /// The rule set, when given.
+    pub rules: Option<String>,
+}
+
+impl GameName {
+    /// Parse `NAME[:M[:N]][:RULES]` (a clap value parser).
+    pub fn parse(text: &str) -> std::result::Result<GameName, String> {
+        let parts: Vec<&str> = text.trim().split(':').collect();
+        let name = parts[0].to_ascii_lowercase();
+        let names = Rules::game_names();
+        if !names.contains(&name.as_str()) {
+            return Err(format!(
+                "unknown game \"{}\": the games are {} (NAME, or NAME:M:N[:RULES] \
+                 such as kalah:6:4 or kalah:6:4:capture-needs-opposite)",
+                parts[0],
+                names.join(", ")
+            ));
+        }
+        let mut g = GameName {
+            name,
+            pits: None,
+            seeds: None,
+            rules: None,
+        };
+        let last = parts.len() - 1;
+        for (i, part) in parts.iter().enumerate().skip(1) {
+            match part.parse::<usize>() {
+                Ok(n) if g.pits.is_none() && g.rules.is_none() => g.pits = Some(n),
+                Ok(n) if g.seeds.is_none() && g.rules.is_none() => g.seeds = Some(n),
+                Err(_) if i == last && !part.is_empty() => g.rules = Some(part.to_string()),
+                _ => {
+                    return Err(format!(
+                        "\"{text}\": write NAME, NAME:M:N or NAME:M:N:RULES (M pits per \
+                         side, N seeds per pit), e.g. kalah:6:4"
+                    ))
+                }
+            }
+        }
+        if let Some(r) = &g.rules {
+            Rules::from_name(&g.name, Some(r)).map_err(|e| e.to_string())?;
+        }
+        Ok(g)
+    }
+
+    /// The rule set: the one the name gives, or `--rules` (`flag`); both
+    /// given must agree.
+    pub fn rules(&self, flag: &str) -> Result<Rules> {
+        match &self.rules {
+            Some(r) if flag != "default" && flag != r => Err(Error::Unsupported(format!(
+                "the game names the rules {r} and --rules {flag}: give one"
+            ))),
+            Some(r) => Rules::from_name(&self.name, Some(r)),
+            None => Rules::from_name(&self.name, Some(flag)),
+        }
+    }
+
+    /// A count the name and an option both may give (`what`: the option,
+    /// for the message); they must agree.
+    pub fn with(given: Option<usize>, flag: Option<usize>, what: &str) -> Result<Option<usize>> {
+        match (given, flag) {
+            (Some(a), Some(b)) if a != b => Err(Error::Unsupported(format!(
+                "the game says {a} and {what} {b}: give one"
+            ))),
+            (a, b) => Ok(a.or(b)),
+        }
+    }
+}
+
 /// The game and the table directory, shared by the table commands.
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {
-    /// The game: kalah, awari or oware.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(Rules::game_names()))]
-    pub game: String,
-    /// Directory of the tables.
-    #[arg(long, default_value = "db")]
-    pub db: PathBuf,
+    /// The game: kalah, awari, oware, awale, vai-lung-thlan or ohvalhu, or
+    /// a full name such as kalah:6:4:capture-needs-opposite (its pits
+    /// stand for --pits, its rules for --rules).
+    #[arg(value_parser = GameName::parse)]
+    pub game: GameName,
+    #[command(flatten)]
+    pub tables: TablesArg,
     /// Kalah rule set: default, capture-needs-opposite or end-when-mover-empty
-    /// (Awari and Oware have one rule set each).
+    /// (the other games have one rule set each).
     #[arg(long, default_value = "default")]
     pub rules: String,
 }
@@ -104,7 +192,17 @@ pub struct GameArgs {
 impl GameArgs {
     /// The rule set named by the game and `--rules`.
     pub fn rules(&self) -> Result<Rules> {
-        Rules::from_name(&self.game, Some(&self.rules))
+        self.game.rules(&self.rules)
+    }
+
+    /// Pits per side, from the game's name or `--pits`.
+    pub fn pits(&self, flag: Option<usize>) -> Result<usize> {
+        GameName::with(self.game.pits, flag, "--pits")?.ok_or_else(|| {
+            Error::Unsupported(format!(
+                "give the pits per side: --pits M, or {}:M",
+                self.game.name
+            ))
+        })
     }
 }
 

@@ -18,6 +18,7 @@ use mancala_solver::tablebase::TableGame;
 use mancala_solver::with_rules;
 
 use super::arena::{self, VsArgs};
+use super::GameName;
 
 /// Arguments of `mancala play`.
 #[derive(Args, Clone, Debug)]
@@ -31,9 +32,10 @@ a dash passes the turn. Awari and Oware: one move per turn, separated by dashes.
 Awari/Oware positions: 2m numbers from the side to move, or 2m+2 with the captured \
 totals in brackets in the places of the Kalah stores.")]
 pub struct PlayArgs {
-    /// The game: kalah, awari or oware.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(Rules::game_names()))]
-    pub game: String,
+    /// The game: kalah, awari, oware, awale, vai-lung-thlan or ohvalhu, or a
+    /// full name such as kalah:6:4 (for M N) or kalah:6:4:capture-needs-opposite.
+    #[arg(value_parser = GameName::parse)]
+    pub game: GameName,
     /// Pits per side (with seeds per pit, the start position).
     pub pits: Option<usize>,
     /// Seeds per pit at the start.
@@ -55,8 +57,15 @@ pub struct PlayArgs {
 }
 
 /// Run `mancala play`.
-pub fn run(args: PlayArgs) -> Result<ExitCode> {
-    let rules = Rules::from_name(&args.game, Some(&args.rules))?;
+pub fn run(mut args: PlayArgs) -> Result<ExitCode> {
+    let rules = args.game.rules(&args.rules)?;
+    args.pits = GameName::with(args.game.pits, args.pits, "pits per side")?;
+    args.seeds = GameName::with(args.game.seeds, args.seeds, "seeds per pit")?;
+    if args.position.is_some() && (args.pits.is_some() || args.seeds.is_some()) {
+        return Err(Error::Unsupported(
+            "--position gives the board: drop the pits and seeds".into(),
+        ));
+    }
     if let Rules::Kalah(k) = rules {
         if let Some(pos) = wide_start(&args)? {
             return run_wide(k, pos, &args);

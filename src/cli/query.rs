@@ -61,7 +61,7 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
     };
     with_rules!(args.game.rules()?, g => {
         let pos = g.parse(&args.position)?;
-        let v = value_position(g, pos, &args.game.db, &policy)?;
+        let v = value_position(g, pos, &args.game.tables.db, &policy)?;
         show(&v, args.json);
         Ok(ExitCode::SUCCESS)
     })

@@ -1,6 +1,6 @@
 //! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
 
-use super::progress;
+use super::{progress, GameName, TablesArg};
 use mancala_solver::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,16 +39,18 @@ The principal variation uses the published notation: pits 0..m-1 from the mover'
 left, the moves of one turn together, a dash where the turn passes. Depth counts \
 plies (single sowings).")]
 pub struct SolveArgs {
-    /// The game: kalah, awari, oware, vai-lung-thlan or ohvalhu.
-    #[arg(value_parser = ["kalah", "awari", "oware", "vai-lung-thlan", "ohvalhu"])]
-    pub game: String,
+    /// The game: kalah, awari, oware, awale, vai-lung-thlan or ohvalhu, or a
+    /// full name such as kalah:6:4 (the start of Kalah(6,4)) or
+    /// kalah:6:4:capture-needs-opposite.
+    #[arg(value_parser = GameName::parse)]
+    pub game: GameName,
     /// Either M N (pits per side, seeds per pit: the start of Kalah(M, N)) or
-    /// one quoted position from the side to move (2m+2 numbers).
-    #[arg(required = true, num_args = 1..=2)]
+    /// one quoted position from the side to move (2m+2 numbers); none when
+    /// the game's name gives the board (kalah:6:4).
+    #[arg(num_args = 0..=2)]
     pub board: Vec<String>,
-    /// Directory of the endgame tables.
-    #[arg(long, default_value = "db")]
-    pub db: PathBuf,
+    #[command(flatten)]
+    pub tables: TablesArg,
     /// Rule set: default, capture-needs-opposite or end-when-mover-empty.
     #[arg(long, default_value = "default")]
     pub rules: String,
@@ -163,8 +165,8 @@ fn missing_tables_note(args: &SolveArgs, missing: &MissingTables) -> String {
     if args.rules != "default" {
         cmd.push_str(&format!(" --rules {}", args.rules));
     }
-    if args.db != std::path::Path::new("db") {
-        cmd.push_str(&format!(" --db {}", args.db.display()));
+    if args.tables.db != std::path::Path::new("db") {
+        cmd.push_str(&format!(" --db {}", args.tables.db.display()));
     }
     format!(
         "note: searching with {} where {m}-pit tables up to {cheap} seeds ({} positions, \
@@ -204,14 +206,30 @@ fn parse_board(board: &[String]) -> Result<Position> {
 }
 
 /// Run `mancala solve`.
-pub fn run(args: SolveArgs) -> Result<ExitCode> {
-    if args.game != "kalah" && (args.checkpoint.is_some() || args.resume.is_some()) {
+pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
+    match (args.board.is_empty(), args.game.pits, args.game.seeds) {
+        (true, Some(m), Some(n)) => args.board = vec![m.to_string(), n.to_string()],
+        (true, _, _) => {
+            return Err(Error::Unsupported(format!(
+                "give the board: `solve {0} M N`, `solve {0}:M:N` or `solve {0} \"<position>\"`",
+                args.game.name
+            )))
+        }
+        (false, None, None) => {}
+        (false, _, _) => {
+            return Err(Error::Unsupported(format!(
+                "the game's name gives the board ({}:M:N): drop the board after it",
+                args.game.name
+            )))
+        }
+    }
+    if args.game.name != "kalah" && (args.checkpoint.is_some() || args.resume.is_some()) {
         return Err(Error::Unsupported(format!(
             "--checkpoint and --resume apply to the Kalah solver; {} is solved from its tables",
-            args.game
+            args.game.name
         )));
     }
-    let rules = match Rules::from_name(&args.game, Some(&args.rules))? {
+    let rules = match args.game.rules(&args.rules)? {
         Rules::Kalah(rules) => rules,
         Rules::Awari(game) => return solve_by_tables(game, &args),
         Rules::Ohvalhu => return solve_by_tables(Ohvalhu, &args),
@@ -274,7 +292,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         TableSource::None
     } else {
         TableSource::Directory {
-            dir: args.db.clone(),
+            dir: args.tables.db.clone(),
             max_seeds: args.max_table_seeds,
             build: !args.no_build,
             memory: args.table_memory_mb.saturating_mul(1 << 20),
@@ -521,7 +539,7 @@ fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Resul
     } else {
         OnDemand::UpTo(u64::MAX)
     };
-    let v = super::query::value_position(game, pos, &args.db, &policy)?;
+    let v = super::query::value_position(game, pos, &args.tables.db, &policy)?;
     super::query::show(&v, args.json);
     Ok(ExitCode::SUCCESS)
 }

@@ -34,8 +34,11 @@ values must agree; a solve over --limit seconds is skipped and counted."
 pub struct VerifyArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Pits per side.
-    #[arg(long)]
+    /// Pits per side (or give them in the game's name, kalah:6).
+    #[arg(long = "pits", value_name = "PITS")]
+    pub pits_flag: Option<usize>,
+    /// The pits per side resolved from the name or --pits.
+    #[arg(skip)]
     pub pits: usize,
     /// The table to check (its seeds).
     #[arg(long)]
@@ -70,14 +73,15 @@ fn parse_limit(s: &str) -> std::result::Result<f64, String> {
 }
 
 /// Run `mancala verify`.
-pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+pub fn run(mut args: VerifyArgs) -> Result<ExitCode> {
+    args.pits = args.game.pits(args.pits_flag)?;
     if let Some(probe) = args.by_search {
         return match args.game.rules()? {
             Rules::Kalah(rules) => run_by_search(rules, probe, &args),
             _ => Err(Error::Unsupported(format!(
                 "--by-search: only Kalah has a solver to cross-check {} tables against; \
                  drop --by-search",
-                args.game.game
+                args.game.game.name
             ))),
         };
     }
@@ -162,10 +166,10 @@ fn run_by_search(rules: KalahRules, probe: usize, args: &VerifyArgs) -> Result<E
 /// The table set holding table `--seeds` of `game`, after the checks that
 /// give the clearest message (directory, pits, seeds).
 fn open<G: TableGame>(game: G, args: &VerifyArgs) -> Result<TableSet<G>> {
-    TableSet::empty(&args.game.db, game, args.pits)?;
+    TableSet::empty(&args.game.tables.db, game, args.pits)?;
     check_seeds(args.seeds)
         .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;
-    TableSet::open(&args.game.db, game, args.pits, args.seeds)
+    TableSet::open(&args.game.tables.db, game, args.pits, args.seeds)
 }
 
 /// One line per mismatch; `what` names the value it was compared with.

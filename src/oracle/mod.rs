@@ -133,11 +133,7 @@ pub fn games() -> Vec<GameInfo> {
                     name: Game::name(g),
                     pits: [*p.start(), *p.end()],
                     table_pits: [*t.start(), *t.end()],
-                    rules: if rules.rules_name().is_some() {
-                        KalahRules::ALL.iter().map(|r| r.name()).collect()
-                    } else {
-                        Vec::new()
-                    },
+                    rules: Rules::rule_names(rules.game_name()),
                 }
             })
         })

@@ -19,7 +19,6 @@ mod conn;
 use std::collections::HashMap;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,9 +57,8 @@ pub struct ServeArgs {
     /// Address to listen on (loopback by default; port 0 picks a free one).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// Directory of the endgame tables.
-    #[arg(long, default_value = "db")]
-    pub db: PathBuf,
+    #[command(flatten)]
+    pub tables: crate::cli::TablesArg,
     /// Time for a Kalah position above the tables, in milliseconds: the
     /// answer is exact when the search finishes, else proven bounds.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -429,7 +427,7 @@ fn app_from(args: &ServeArgs) -> Result<App> {
     let cores = mancala_solver::threads::resolve(None)?;
     let max_solves = args.max_solves.map_or(cores, |n| n as usize);
     let oracle = Oracle::new(OracleConfig {
-        dir: args.db.clone(),
+        dir: args.tables.db.clone(),
         search: SearchBudget {
             time: Duration::from_millis(args.solve_ms),
             tt_mb: args.tt_mb as usize,
@@ -508,7 +506,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             std::io::stderr(),
             format_args!(
                 "tables in {}; {} searches at once, {} ms each; stop with Ctrl-C\n",
-                args.db.display(),
+                args.tables.db.display(),
                 app.max_solves,
                 args.solve_ms
             ),

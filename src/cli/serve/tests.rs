@@ -10,7 +10,9 @@ use tower::ServiceExt;
 fn test_app(dir: &std::path::Path, max_solves: usize, queue_ms: u64) -> App {
     let args = ServeArgs {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db: dir.to_path_buf(),
+        tables: crate::cli::TablesArg {
+            db: dir.to_path_buf(),
+        },
         solve_ms: 200,
         max_solves: Some(max_solves as u64),
         queue_ms,

@@ -6,7 +6,6 @@ use std::fmt;
 use super::State;
 use crate::error::{Error, Result};
 use crate::family::Rules;
-use crate::kalah::rules::KalahRules;
 
 /// A game and its start position, as named on the command line:
 /// `NAME:M:N` (M pits per side, N seeds per pit) with `:RULES` for a rule
@@ -43,12 +42,9 @@ impl GameSpec {
 impl fmt::Display for GameSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}", self.rules.game_name(), self.pits, self.seeds)?;
-        match self.rules {
-            Rules::Kalah(KalahRules::Default) => Ok(()),
-            r => match r.rules_name() {
-                Some(name) => write!(f, ":{name}"),
-                None => Ok(()),
-            },
+        match self.rules.rules_name() {
+            Some(name) if name != "default" => write!(f, ":{name}"),
+            _ => Ok(()),
         }
     }
 }
@@ -59,10 +55,10 @@ impl std::str::FromStr for GameSpec {
     fn from_str(text: &str) -> Result<GameSpec> {
         let bad = |reason: String| {
             Error::Unsupported(format!(
-                "bad game \"{}\": {reason}; write kalah:M:N (M pits per side, N seeds per pit, \
-                 optionally :RULES, one of default, capture-needs-opposite, end-when-mover-empty), \
-                 awari:M:N, oware:M:N, awale:M:N, vai-lung-thlan:M:N or ohvalhu:M:N",
-                crate::error::clip(text)
+                "bad game \"{}\": {reason}; write NAME:M:N (M pits per side, N seeds per \
+                 pit): {}",
+                crate::error::clip(text),
+                Rules::spec_forms()
             ))
         };
         let parts: Vec<&str> = text.trim().split(':').collect();
@@ -81,7 +77,11 @@ impl std::str::FromStr for GameSpec {
         if parts.len() < 3 {
             return Err(bad("give the pits per side and seeds per pit".into()));
         }
-        let max_parts = if head == "kalah" { 4 } else { 3 };
+        let max_parts = if Rules::rule_names(&head).is_empty() {
+            3
+        } else {
+            4
+        };
         if parts.len() > max_parts {
             return Err(bad(format!("too many parts for {head}")));
         }
