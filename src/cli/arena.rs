@@ -243,7 +243,11 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
     let game: GameSpec = args.arena.game.parse()?;
     let a: AgentSpec = args.a.parse()?;
     let b: AgentSpec = args.b.parse()?;
-    let tables = load_tables(&[a.clone(), b.clone()], &args.arena.tables.db, &game.start())?;
+    let tables = load_tables(
+        &[a.clone(), b.clone()],
+        &args.arena.tables.db,
+        &game.start(),
+    )?;
     let opts = MatchOptions {
         game,
         a,
