@@ -66,6 +66,7 @@ impl Rules {
         Rules::Awari(AwariGame::Awari),
         Rules::Awari(AwariGame::Oware),
         Rules::Awari(AwariGame::Awale),
+        Rules::Awari(AwariGame::OwareGrandSlamCapturesNothing),
         Rules::VaiLungThlan,
         Rules::Ohvalhu,
     ];

@@ -42,7 +42,7 @@ impl Game for AwariGame {
     }
 
     fn rules_name(self) -> Option<&'static str> {
-        None
+        AwariGame::rules_name(self)
     }
 
     fn can_repeat(self) -> bool {

@@ -97,6 +97,10 @@ pub enum AwariGame {
     /// left count for nobody). Matches add the study's 500-move cap, scored
     /// a draw.
     Awale,
+    /// Oware as several rule books and engines play it: a move that would
+    /// capture every seed of the opponent's row is legal, and captures
+    /// nothing (instead of being refused unless forced).
+    OwareGrandSlamCapturesNothing,
 }
 
 /// Captures that end a game of Awale (more than half of 48 seeds).
@@ -104,18 +108,43 @@ pub const AWALE_GOAL: u8 = 25;
 
 impl AwariGame {
     /// The games with endgame tables, in the order of their ids.
-    pub const ALL: [AwariGame; 2] = [AwariGame::Awari, AwariGame::Oware];
+    pub const ALL: [AwariGame; 3] = [
+        AwariGame::Awari,
+        AwariGame::Oware,
+        AwariGame::OwareGrandSlamCapturesNothing,
+    ];
 
     /// Every game of the family, the table-less Awale included.
-    pub const PLAYED: [AwariGame; 3] = [AwariGame::Awari, AwariGame::Oware, AwariGame::Awale];
+    pub const PLAYED: [AwariGame; 4] = [
+        AwariGame::Awari,
+        AwariGame::Oware,
+        AwariGame::Awale,
+        AwariGame::OwareGrandSlamCapturesNothing,
+    ];
 
     /// The name used on the command line and in file names.
     pub fn name(self) -> &'static str {
         match self {
             AwariGame::Awari => "awari",
-            AwariGame::Oware => "oware",
+            AwariGame::Oware | AwariGame::OwareGrandSlamCapturesNothing => "oware",
             AwariGame::Awale => "awale",
         }
+    }
+
+    /// The rule set's name where the game has several (Oware's variant);
+    /// `None` for the game's own rules.
+    pub fn rules_name(self) -> Option<&'static str> {
+        match self {
+            AwariGame::OwareGrandSlamCapturesNothing => Some("grand-slam-captures-nothing"),
+            _ => None,
+        }
+    }
+
+    /// Whether a move that would capture the whole opponent row is played
+    /// and captures nothing (else it is refused unless forced).
+    #[inline(always)]
+    pub fn grand_slam_captures_nothing(self) -> bool {
+        self == AwariGame::OwareGrandSlamCapturesNothing
     }
 
     /// The game id stored in table headers (1 is Kalah; Awale has no
@@ -125,6 +154,7 @@ impl AwariGame {
             AwariGame::Awari => 2,
             AwariGame::Oware => 3,
             AwariGame::Awale => 4,
+            AwariGame::OwareGrandSlamCapturesNothing => 5,
         }
     }
 
@@ -169,7 +199,7 @@ impl AwariGame {
     pub fn max_capture(self) -> u8 {
         match self {
             AwariGame::Awari | AwariGame::Awale => 3,
-            AwariGame::Oware => 4,
+            AwariGame::Oware | AwariGame::OwareGrandSlamCapturesNothing => 4,
         }
     }
 }
@@ -184,8 +214,13 @@ impl FromStr for AwariGame {
 }
 
 impl fmt::Display for AwariGame {
+    /// The game, with its rule set when not the game's own (`oware`,
+    /// `oware:grand-slam-captures-nothing`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self.rules_name() {
+            Some(r) => write!(f, "{}:{r}", self.name()),
+            None => f.write_str(self.name()),
+        }
     }
 }
 
@@ -336,12 +371,18 @@ pub fn awari_turn(cells: &[u8], m: usize, game: AwariGame) -> AwariTurn {
             // Does not feed the empty opponent row: not legal.
             continue;
         }
+        let sown = b;
         let mut captured = 0u8;
         let mut i = last;
         while i >= m && (2..=max_capture).contains(&b[i]) {
             captured += b[i];
             b[i] = 0;
             i -= 1;
+        }
+        if captured > 0 && game.grand_slam_captures_nothing() && b[m..n].iter().all(|&c| c == 0) {
+            // A grand slam is played and captures nothing.
+            b = sown;
+            captured = 0;
         }
         if feeds && captured > 0 && b[m..n].iter().all(|&c| c == 0) {
             // Grand slam: legal only if every legal move is one.
@@ -552,6 +593,41 @@ mod tests {
         assert_eq!(awari[1].board, board(&[2, 2, 2, 2, 4, 0, 2, 1, 1, 1, 1, 0]));
         let oware = play(&cells, 6, AwariGame::Oware);
         assert_eq!(oware.iter().map(|mv| mv.pit).collect::<Vec<_>>(), vec![0]);
+    }
+
+    #[test]
+    fn a_grand_slam_captures_nothing_in_owares_variant() {
+        // The Oware grand slam above is legal in the variant and captures
+        // nothing: both moves, the slam leaving the opponent's row sown.
+        let cells = [1, 0, 0, 0, 0, 17, 0, 0, 0, 0, 2, 0];
+        let moves = play(&cells, 6, AwariGame::OwareGrandSlamCapturesNothing);
+        assert_eq!(
+            moves.iter().map(|mv| mv.pit).collect::<Vec<_>>(),
+            vec![0, 5]
+        );
+        let slam = moves[1];
+        assert_eq!(
+            (slam.captured, slam.game_over, slam.end_gain),
+            (0, false, 0)
+        );
+        assert_eq!(slam.board, board(&[2, 2, 2, 2, 4, 2, 2, 1, 1, 1, 1, 0]));
+        // Forced (no other move): still played, still no capture, and the
+        // game goes on.
+        let moves = play(&[0, 5, 0, 1], 2, AwariGame::OwareGrandSlamCapturesNothing);
+        assert_eq!(moves.len(), 1);
+        assert_eq!((moves[0].captured, moves[0].game_over), (0, false));
+        assert_eq!(moves[0].board, board(&[2, 3, 1, 0]));
+        // A capture that leaves a seed in the opponent's row is taken.
+        let moves = play(
+            &[0, 5, 0, 1, 0, 0],
+            3,
+            AwariGame::OwareGrandSlamCapturesNothing,
+        );
+        assert!(moves.iter().all(|mv| !mv.game_over));
+        assert_eq!(
+            "oware:grand-slam-captures-nothing".to_string(),
+            AwariGame::OwareGrandSlamCapturesNothing.to_string()
+        );
     }
 
     #[test]
