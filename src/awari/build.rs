@@ -149,12 +149,14 @@ pub(crate) fn build_awari_layer(
 /// `s` seeds takes one seed back from each of the `s` cells after `i`
 /// (skipping `i`), puts `s` into `i`. The move was quiet unless its last
 /// seed made an opponent pit capturable. It was legal: a quiet move is never
-/// a grand slam, and it fed the opponent's row (`c`'s mover row is
-/// non-empty), so the feeding rule allows it.
+/// a grand slam (in the variant `grand-slam-captures-nothing` a grand slam
+/// is one, and is played), and it fed the opponent's row (`c`'s mover row
+/// is non-empty), so the feeding rule allows it.
 #[inline]
 pub fn quiet_predecessors(c: &[u8; 12], m: usize, game: AwariGame, mut f: impl FnMut(&[u8; 12])) {
     let n = 2 * m;
     let max_capture = game.max_capture();
+    let slam_is_quiet = game.grand_slam_captures_nothing();
     let mut b = [0u8; 12];
     b[..m].copy_from_slice(&c[m..n]);
     b[m..n].copy_from_slice(&c[..m]);
@@ -179,13 +181,26 @@ pub fn quiet_predecessors(c: &[u8; 12], m: usize, game: AwariGame, mut f: impl F
             q[cell] -= 1;
             s += 1;
             let captures = cell >= m && (2..=max_capture).contains(&b[cell]);
-            if !captures {
+            if !captures || (slam_is_quiet && takes_every_seed(&b, m, cell, max_capture)) {
                 let mut p = q;
                 p[i] = s;
                 f(&p);
             }
         }
     }
+}
+
+/// Whether the captures from opponent pit `last` back along the row of the
+/// sown board `b` (cells `m..2m`) would take every seed of that row: a
+/// grand slam, which the variant `grand-slam-captures-nothing` plays as a
+/// quiet move.
+fn takes_every_seed(b: &[u8; 12], m: usize, last: usize, max_capture: u8) -> bool {
+    let mut i = last;
+    while i >= m && (2..=max_capture).contains(&b[i]) {
+        i -= 1;
+    }
+    let before: &[u8] = if i >= m { &b[m..=i] } else { &[] };
+    before.iter().all(|&c| c == 0) && b[last + 1..2 * m].iter().all(|&c| c == 0)
 }
 
 /// One layer under construction. `M` is the number of pits per side.

@@ -147,14 +147,15 @@ impl AwariGame {
         self == AwariGame::OwareGrandSlamCapturesNothing
     }
 
-    /// The game id stored in table headers (1 is Kalah; Awale has no
-    /// tables, its id only names it).
-    pub fn id(self) -> u8 {
+    /// The ids stored in table headers: the game's (1 is Kalah; Awale has
+    /// no tables, its id only names it) and the rule set's (0 for the
+    /// game's own rules, 1 for Oware's `grand-slam-captures-nothing`).
+    pub fn ids(self) -> (u8, u8) {
         match self {
-            AwariGame::Awari => 2,
-            AwariGame::Oware => 3,
-            AwariGame::Awale => 4,
-            AwariGame::OwareGrandSlamCapturesNothing => 5,
+            AwariGame::Awari => (2, 0),
+            AwariGame::Oware => (3, 0),
+            AwariGame::Awale => (4, 0),
+            AwariGame::OwareGrandSlamCapturesNothing => (3, 1),
         }
     }
 
@@ -183,9 +184,9 @@ impl AwariGame {
         self != AwariGame::Awale
     }
 
-    /// The game with header id `id`, if any.
-    pub fn from_id(id: u8) -> Option<AwariGame> {
-        AwariGame::ALL.into_iter().find(|g| g.id() == id)
+    /// The game with header ids `ids`, if it has tables.
+    pub fn from_ids(ids: (u8, u8)) -> Option<AwariGame> {
+        AwariGame::ALL.into_iter().find(|g| g.ids() == ids)
     }
 
     /// The game called `s` ("awari", "oware" or "awale"), if any.
@@ -452,20 +453,32 @@ mod tests {
     #[test]
     fn names_and_ids() {
         for g in AwariGame::ALL {
-            assert_eq!(AwariGame::from_id(g.id()), Some(g));
-            assert_eq!(AwariGame::from_name(g.name()), Some(g));
-            assert_eq!(g.to_string(), g.name());
+            assert_eq!(AwariGame::from_ids(g.ids()), Some(g));
+            match g.rules_name() {
+                None => {
+                    assert_eq!(AwariGame::from_name(g.name()), Some(g));
+                    assert_eq!(g.to_string(), g.name());
+                }
+                Some(rules) => {
+                    assert_eq!(g.to_string(), format!("{}:{rules}", g.name()));
+                    assert_eq!(
+                        AwariGame::from_name(g.name()).map(|b| b.ids().0),
+                        Some(g.ids().0)
+                    );
+                }
+            }
         }
-        assert_eq!(AwariGame::Awari.id(), 2);
-        assert_eq!(AwariGame::Oware.id(), 3);
-        assert_eq!(AwariGame::from_id(1), None);
+        assert_eq!(AwariGame::Awari.ids(), (2, 0));
+        assert_eq!(AwariGame::Oware.ids(), (3, 0));
+        assert_eq!(AwariGame::OwareGrandSlamCapturesNothing.ids(), (3, 1));
+        assert_eq!(AwariGame::from_ids((1, 0)), None);
         assert_eq!(AwariGame::from_name("kalah"), None);
         assert_eq!("oware".parse::<AwariGame>().unwrap(), AwariGame::Oware);
         let err = "kalah".parse::<AwariGame>().unwrap_err().to_string();
         assert!(err.contains("use awari, oware or awale"), "{err}");
         // Awale is played, not tabled: no table id resolves to it.
         assert_eq!(AwariGame::from_name("awale"), Some(AwariGame::Awale));
-        assert_eq!(AwariGame::from_id(AwariGame::Awale.id()), None);
+        assert_eq!(AwariGame::from_ids(AwariGame::Awale.ids()), None);
         assert!(!AwariGame::Awale.has_tables());
     }
 

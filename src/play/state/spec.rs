@@ -61,8 +61,23 @@ impl std::str::FromStr for GameSpec {
                 Rules::spec_forms()
             ))
         };
-        let parts: Vec<&str> = text.trim().split(':').collect();
+        let mut parts: Vec<&str> = text.trim().split(':').collect();
         let head = parts[0].to_ascii_lowercase();
+        // A rule set's own name (`oware:grand-slam-captures-nothing`, as the
+        // registry prints it) may come before the board: NAME:RULES[:M:N].
+        if parts.len() == 2 || parts.len() == 4 {
+            let second = parts[1].to_ascii_lowercase();
+            if Rules::rule_names(&head).contains(&second.as_str()) {
+                let rules = parts.remove(1);
+                if parts.len() == 1 {
+                    let rules =
+                        Rules::from_name(&head, Some(rules)).map_err(|e| bad(e.to_string()))?;
+                    let (pits, seeds) = rules.default_size();
+                    return Ok(GameSpec { rules, pits, seeds });
+                }
+                parts.push(rules);
+            }
+        }
         if !Rules::game_names().contains(&head.as_str()) {
             return Err(bad(format!(
                 "unknown game \"{}\"",
@@ -117,6 +132,21 @@ mod tests {
     use super::*;
     use crate::awari::rules::AwariGame;
     use crate::kalah::rules::KalahRules;
+
+    #[test]
+    fn a_rule_set_named_as_the_registry_prints_it() {
+        let g: GameSpec = "oware:grand-slam-captures-nothing:4:2".parse().unwrap();
+        assert_eq!(
+            g.rules,
+            Rules::Awari(AwariGame::OwareGrandSlamCapturesNothing)
+        );
+        assert_eq!((g.pits, g.seeds), (4, 2));
+        let g: GameSpec = "kalah:capture-needs-opposite".parse().unwrap();
+        assert_eq!(g.rules, Rules::Kalah(KalahRules::CaptureNeedsOpposite));
+        assert_eq!((g.pits, g.seeds), (6, 4));
+        let same: GameSpec = "kalah:6:4:capture-needs-opposite".parse().unwrap();
+        assert_eq!(same.rules, g.rules);
+    }
 
     #[test]
     fn game_specs() {
