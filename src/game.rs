@@ -24,12 +24,27 @@ use crate::tables::index::Layout;
 
 pub use crate::moves::{Moves, Step};
 
+/// What every position shows without knowing the rule set: its board, its
+/// width, the side to move and the scores. Each game's position type
+/// implements it once ([`crate::kalah::Position`], which Ohvalhu and Vai
+/// Lung Thlan play on too, and [`crate::awari::AwariPosition`]).
+pub trait Board {
+    /// A readable board, the mover at the bottom.
+    fn diagram(&self) -> String;
+    /// Pits per side.
+    fn pits(&self) -> usize;
+    /// The side to move.
+    fn to_move(&self) -> Side;
+    /// The scores `[south, north]` (stores, or seeds captured).
+    fn scores(&self) -> [u8; 2];
+}
+
 /// A rule set of the mancala family. See the module documentation.
 ///
 /// Values are always from the view of the side to move.
 pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// A position, seen from the side to move.
-    type Position: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync;
+    type Position: Board + Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync;
 
     /// What a player's score is called (`stores`, `captured`).
     const SCORE: &'static str;
@@ -75,14 +90,6 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     fn start(self, pits: usize, seeds: usize) -> Result<Self::Position>;
     /// A position in the game's notation, South to move.
     fn parse(self, text: &str) -> Result<Self::Position>;
-    /// A readable board, the mover at the bottom.
-    fn diagram(pos: &Self::Position) -> String;
-    /// Pits per side.
-    fn pits(pos: &Self::Position) -> usize;
-    /// The side to move.
-    fn to_move(pos: &Self::Position) -> Side;
-    /// The scores `[south, north]` (stores, or seeds captured).
-    fn scores(pos: &Self::Position) -> [u8; 2];
     /// Whether the game is over by the rules.
     fn is_over(self, pos: &Self::Position) -> bool;
     /// The legal moves (none when the game is over).
@@ -93,8 +100,19 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     /// rules say.
     fn play(self, pos: &mut Self::Position, pit: usize) -> std::result::Result<Step, String>;
     /// Play a line of moves in the game's notation; the number of moves
-    /// played. A bad line leaves the position as it was.
-    fn play_line(self, pos: &mut Self::Position, line: &str) -> Result<usize>;
+    /// played. A bad line leaves the position as it was. By default the
+    /// Kalah-style grammar (the moves of one turn written together, a dash
+    /// where the turn passes) over [`Game::play`].
+    fn play_line(self, pos: &mut Self::Position, line: &str) -> Result<usize> {
+        crate::notation::play_line_with(
+            pos,
+            line,
+            |p, pit| self.play(p, pit),
+            |p| self.is_over(p),
+            |s: &Step| (s.extra_turn, s.game_over),
+        )
+        .map(|played| played.len())
+    }
     /// Settle a position that is over by the rules (the seeds left go where
     /// the rules say); whether the game is over.
     fn settle(self, pos: &mut Self::Position) -> bool {

@@ -143,6 +143,75 @@ pub fn format_turns<T: AsRef<[usize]>>(turns: &[T]) -> String {
         .join("-")
 }
 
+/// Play a line of moves in the Kalah-style grammar (the moves of one turn
+/// written together, a dash where the turn passes) on any board: `play` plays one pit,
+/// `is_over` says whether the game is over and `turn` what a move did
+/// (extra turn, game over). On an error the board is as it was.
+pub(crate) fn play_line_with<P: Copy, M>(
+    pos: &mut P,
+    line: &str,
+    mut play: impl FnMut(&mut P, usize) -> std::result::Result<M, String>,
+    is_over: impl Fn(&P) -> bool,
+    turn: impl Fn(&M) -> (bool, bool),
+) -> Result<Vec<(usize, M)>> {
+    #[derive(PartialEq)]
+    enum Expect {
+        Move,
+        Dash,
+    }
+    let start = *pos;
+    let mut expect = Expect::Move;
+    let mut played = Vec::new();
+    let mut any_move = false;
+    let fail = |pos: &mut P, at: usize, reason: String| {
+        *pos = start;
+        Err(bad_moves(line, at, reason))
+    };
+    for (at, token) in move_tokens(line) {
+        match token {
+            Ok(Token::Dash) => {
+                if expect != Expect::Dash {
+                    let reason = if !any_move {
+                        "a dash passes the turn, but no move was played yet".to_string()
+                    } else if is_over(pos) {
+                        "the game is over".to_string()
+                    } else {
+                        "the turn does not pass here (the last move gave an extra turn)".to_string()
+                    };
+                    return fail(pos, at, reason);
+                }
+                expect = Expect::Move;
+            }
+            Ok(Token::Pit(pit)) => {
+                if expect == Expect::Dash {
+                    return fail(
+                        pos,
+                        at,
+                        "the turn passed after the last move: write a dash before this move"
+                            .to_string(),
+                    );
+                }
+                match play(pos, pit) {
+                    Ok(mv) => {
+                        any_move = true;
+                        let (extra_turn, game_over) = turn(&mv);
+                        played.push((pit, mv));
+                        if game_over {
+                            // Nothing may follow but the end of the line.
+                            expect = Expect::Move;
+                        } else if !extra_turn {
+                            expect = Expect::Dash;
+                        }
+                    }
+                    Err(reason) => return fail(pos, at, reason),
+                }
+            }
+            Err(reason) => return fail(pos, at, reason),
+        }
+    }
+    Ok(played)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use mancala_solver::awari::reference::awari_value;
+use mancala_solver::game::Board;
 use mancala_solver::kalah::reference::Minimax;
 use mancala_solver::ohvalhu::Ohvalhu;
 use mancala_solver::tablebase::verify::verify;
@@ -48,9 +49,9 @@ fn random_position<G: TableGame>(
 /// Final score difference for the side to move in `start` once the game
 /// has reached `end`.
 fn score_difference<G: TableGame>(start: &G::Position, end: &G::Position) -> i32 {
-    let s = G::scores(end);
+    let s = end.scores();
     let d = s[0] as i32 - s[1] as i32;
-    match G::to_move(start) {
+    match start.to_move() {
         Side::South => d,
         Side::North => -d,
     }
@@ -63,7 +64,7 @@ fn notation_round_trips<G: TableGame>(game: G, pits: usize, seeds: usize) {
         let back = game.parse(&pos.to_string()).unwrap();
         // Notation carries no side to move: compare the board as written.
         assert_eq!(back.to_string(), pos.to_string(), "{game}");
-        assert_eq!(G::pits(&back), pits);
+        assert_eq!(back.pits(), pits);
     }
 }
 
@@ -336,7 +337,7 @@ fn replays<G: TableGame>(
         assert_eq!(record.left_on_board, 0);
     }
     assert_eq!(
-        G::scores(&pos).map(u16::from),
+        pos.scores().map(u16::from),
         record.stores,
         "{spec} {}",
         record.moves

@@ -13,7 +13,6 @@ use crate::awari::rules::{AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
 use crate::error::{Error, Result};
 use crate::game::{Game, Moves, Step};
 
-use crate::side::Side;
 use crate::tables::index::Layout;
 
 /// Check that `pits` is a board width Awari and Oware are played on.
@@ -58,7 +57,7 @@ impl Game for AwariGame {
     }
 
     fn table_ids(self) -> (u8, u8) {
-        (self.id(), 0)
+        self.ids()
     }
 
     fn table_layout(self) -> Layout {
@@ -80,22 +79,6 @@ impl Game for AwariGame {
 
     fn parse(self, text: &str) -> Result<AwariPosition> {
         AwariPosition::parse(text)
-    }
-
-    fn diagram(pos: &AwariPosition) -> String {
-        pos.board_diagram()
-    }
-
-    fn pits(pos: &AwariPosition) -> usize {
-        pos.pits_per_side()
-    }
-
-    fn to_move(pos: &AwariPosition) -> Side {
-        pos.to_move()
-    }
-
-    fn scores(pos: &AwariPosition) -> [u8; 2] {
-        pos.captured()
     }
 
     fn is_over(self, pos: &AwariPosition) -> bool {

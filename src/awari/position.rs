@@ -35,6 +35,7 @@ use crate::awari::rules::{
     awari_turn, AwariGame, AwariMove, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
 };
 use crate::error::{Error, Result};
+use crate::game::Board;
 use crate::moves::Step;
 use crate::notation::{self, CountRules, Token};
 
@@ -482,6 +483,24 @@ fn check_pits(m: usize) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+impl Board for AwariPosition {
+    fn diagram(&self) -> String {
+        self.board_diagram()
+    }
+
+    fn pits(&self) -> usize {
+        self.pits_per_side()
+    }
+
+    fn to_move(&self) -> Side {
+        AwariPosition::to_move(self)
+    }
+
+    fn scores(&self) -> [u8; 2] {
+        self.captured()
+    }
 }
 
 #[cfg(test)]

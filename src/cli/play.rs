@@ -8,7 +8,7 @@ use serde_json::json;
 
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
-use mancala_solver::game::Game;
+use mancala_solver::game::{Board, Game};
 use mancala_solver::kalah::position::{Position, MAX_SEEDS};
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::kalah::wide::WidePosition;
@@ -203,10 +203,10 @@ fn run_game<G: Playable + TableGame>(game: G, args: &PlayArgs) -> Result<ExitCod
     let report = Report {
         game: game.name(),
         position: pos.to_string(),
-        diagram: G::diagram(&pos),
+        diagram: pos.diagram(),
         score: G::SCORE,
-        to_move: G::to_move(&pos),
-        scores: G::scores(&pos).map(u16::from),
+        to_move: pos.to_move(),
+        scores: pos.scores().map(u16::from),
         over,
         played,
     };

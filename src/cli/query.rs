@@ -10,7 +10,7 @@ use clap::Args;
 use mancala_solver::awari::game::banked;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::{Error, Result};
-use mancala_solver::game::Game;
+use mancala_solver::game::{Board, Game};
 use mancala_solver::tablebase::TableGame;
 use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 
@@ -89,7 +89,7 @@ pub fn value_position<G: TableGame>(
     dir: &Path,
     policy: &OnDemand,
 ) -> Result<Valued<G>> {
-    let m = G::pits(&pos);
+    let m = pos.pits();
     let empty = TableSet::empty(dir, game, m)?;
     let k = G::table_seeds(&pos);
     if k > MAX_INDEX_SEEDS {

@@ -8,7 +8,6 @@ use crate::game::Game;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::moves::{Moves, Step};
-use crate::side::Side;
 use crate::sow::MAX_PITS;
 use crate::tables::index::Layout;
 
@@ -57,24 +56,17 @@ impl Game for KalahRules {
         Position::parse(text)
     }
 
-    fn diagram(pos: &Position) -> String {
-        pos.board()
-    }
-
-    fn pits(pos: &Position) -> usize {
-        pos.pits_per_side()
-    }
-
-    fn to_move(pos: &Position) -> Side {
-        pos.to_move()
-    }
-
-    fn scores(pos: &Position) -> [u8; 2] {
-        pos.stores()
-    }
-
     fn is_over(self, pos: &Position) -> bool {
         pos.is_game_over(self)
+    }
+
+    fn settle(self, pos: &mut Position) -> bool {
+        let over = pos.is_game_over(self);
+        if over {
+            let m = pos.pits_per_side();
+            crate::kalah::rules::sweep(pos.cells_mut(), m);
+        }
+        over
     }
 
     fn legal_moves(self, pos: &Position) -> Moves {

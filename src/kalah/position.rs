@@ -13,9 +13,10 @@ use crate::sow::MAX_PITS;
 use std::fmt;
 
 use crate::error::{Error, Result};
+use crate::game::Board;
 use crate::kalah::rules::{self, KalahRules};
 use crate::moves::{Moves, Step};
-use crate::notation::{self, CountRules, Token};
+use crate::notation::{self, play_line_with, CountRules};
 use crate::side::Side;
 
 /// Most seeds a position may hold (pits and stores together).
@@ -308,75 +309,6 @@ pub(crate) fn moves_of(pos: &Position, over: bool) -> Moves {
     moves
 }
 
-/// Play a line of Kalah moves on a board of either cell width
-/// ([`Position`], [`super::wide::WidePosition`]): `play` plays one pit,
-/// `is_over` says whether the game is over and `turn` what a move did
-/// (extra turn, game over). On an error the board is as it was.
-pub(crate) fn play_line_with<P: Copy, M>(
-    pos: &mut P,
-    line: &str,
-    mut play: impl FnMut(&mut P, usize) -> std::result::Result<M, String>,
-    is_over: impl Fn(&P) -> bool,
-    turn: impl Fn(&M) -> (bool, bool),
-) -> Result<Vec<(usize, M)>> {
-    #[derive(PartialEq)]
-    enum Expect {
-        Move,
-        Dash,
-    }
-    let start = *pos;
-    let mut expect = Expect::Move;
-    let mut played = Vec::new();
-    let mut any_move = false;
-    let fail = |pos: &mut P, at: usize, reason: String| {
-        *pos = start;
-        Err(notation::bad_moves(line, at, reason))
-    };
-    for (at, token) in notation::move_tokens(line) {
-        match token {
-            Ok(Token::Dash) => {
-                if expect != Expect::Dash {
-                    let reason = if !any_move {
-                        "a dash passes the turn, but no move was played yet".to_string()
-                    } else if is_over(pos) {
-                        "the game is over".to_string()
-                    } else {
-                        "the turn does not pass here (the last move gave an extra turn)".to_string()
-                    };
-                    return fail(pos, at, reason);
-                }
-                expect = Expect::Move;
-            }
-            Ok(Token::Pit(pit)) => {
-                if expect == Expect::Dash {
-                    return fail(
-                        pos,
-                        at,
-                        "the turn passed after the last move: write a dash before this move"
-                            .to_string(),
-                    );
-                }
-                match play(pos, pit) {
-                    Ok(mv) => {
-                        any_move = true;
-                        let (extra_turn, game_over) = turn(&mv);
-                        played.push((pit, mv));
-                        if game_over {
-                            // Nothing may follow but the end of the line.
-                            expect = Expect::Move;
-                        } else if !extra_turn {
-                            expect = Expect::Dash;
-                        }
-                    }
-                    Err(reason) => return fail(pos, at, reason),
-                }
-            }
-            Err(reason) => return fail(pos, at, reason),
-        }
-    }
-    Ok(played)
-}
-
 /// A readable two-row board of either cell width, the mover at the bottom;
 /// `stores` is the mover's, then the opponent's. Columns widen for counts
 /// of more than three digits.
@@ -449,52 +381,23 @@ fn check_pits(m: usize) -> Result<()> {
     Ok(())
 }
 
-/// The [`crate::game::Game`] methods of a game played on Kalah's board
-/// ([`Position`]) that only read the board or go through the calling
-/// module's own `is_over(&Position) -> bool` and `play(&mut Position, usize)
-/// -> Result<Step, String>` (Ohvalhu, Vai Lung Thlan): `diagram`, `pits`,
-/// `to_move`, `scores`, `is_over`, `legal_moves`, `play`, `play_line`.
-/// Expanded inside the game's `impl Game`, where those functions, `Moves`,
-/// `Step`, `Side`, `Result`, `moves_of` and `play_line_with` are in scope.
-macro_rules! kalah_board_methods {
-    () => {
-        fn diagram(pos: &Position) -> String {
-            pos.board()
-        }
+impl Board for Position {
+    fn diagram(&self) -> String {
+        self.board()
+    }
 
-        fn pits(pos: &Position) -> usize {
-            pos.pits_per_side()
-        }
+    fn pits(&self) -> usize {
+        self.pits_per_side()
+    }
 
-        fn to_move(pos: &Position) -> Side {
-            pos.to_move()
-        }
+    fn to_move(&self) -> Side {
+        Position::to_move(self)
+    }
 
-        fn scores(pos: &Position) -> [u8; 2] {
-            pos.stores()
-        }
-
-        fn is_over(self, pos: &Position) -> bool {
-            is_over(pos)
-        }
-
-        fn legal_moves(self, pos: &Position) -> Moves {
-            moves_of(pos, is_over(pos))
-        }
-
-        fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
-            play(pos, pit)
-        }
-
-        fn play_line(self, pos: &mut Position, line: &str) -> Result<usize> {
-            play_line_with(pos, line, play, is_over, |s: &Step| {
-                (s.extra_turn, s.game_over)
-            })
-            .map(|played| played.len())
-        }
-    };
+    fn scores(&self) -> [u8; 2] {
+        self.stores()
+    }
 }
-pub(crate) use kalah_board_methods;
 
 #[cfg(test)]
 mod tests {

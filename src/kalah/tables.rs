@@ -9,10 +9,10 @@ use std::ops::RangeInclusive;
 
 use crate::error::Result;
 use crate::family::Rules;
-use crate::kalah::position::{format_line, Position};
+use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::progress::Observer;
-use crate::tablebase::{Builder, Line, MoveValue, PvEnd, TableGame, TableSet};
+use crate::tablebase::{Builder, TableGame, TableSet};
 use crate::tables::{TableSpec, MAX_TABLE_PITS};
 
 /// The spec of one Kalah table.
@@ -82,51 +82,6 @@ impl TableGame for KalahRules {
 
     fn table_value(set: &TableSet<Self>, pos: &Position) -> Option<i32> {
         Some(set.active_value(pos)? + pos.mover_store() as i32 - pos.opponent_store() as i32)
-    }
-
-    fn move_values(set: &TableSet<Self>, pos: &Position) -> Option<Vec<MoveValue>> {
-        let rules = set.game();
-        let mut out = Vec::new();
-        for pit in pos.legal_moves(rules) {
-            let mut child = *pos;
-            let mv = child.play(pit, rules).expect("legal move");
-            let value = if mv.game_over {
-                child.final_difference()
-            } else if mv.extra_turn {
-                Self::table_value(set, &child)?
-            } else {
-                -Self::table_value(set, &child)?
-            };
-            out.push(MoveValue {
-                pit,
-                value,
-                extra_turn: Some(mv.extra_turn),
-                captured: None,
-            });
-        }
-        Some(out)
-    }
-
-    fn principal_variation(set: &TableSet<Self>, pos: &Position) -> Option<Line> {
-        let rules = set.game();
-        let mut p = *pos;
-        let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
-        let mut plies = 0;
-        while !p.is_game_over(rules) {
-            let (pit, _) = Self::best_move(set, &p)?;
-            let mv = p.play(pit, rules).expect("legal move");
-            turns.last_mut().expect("a turn").push(pit);
-            plies += 1;
-            if !mv.extra_turn && !mv.game_over {
-                turns.push(Vec::new());
-            }
-        }
-        turns.retain(|t| !t.is_empty());
-        Some(Line {
-            moves: format_line(&turns),
-            plies,
-            end: PvEnd::GameOver,
-        })
     }
 
     fn build_memory(

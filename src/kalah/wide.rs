@@ -12,9 +12,10 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::kalah::position::{diagram, play_line_with, Position, MAX_SEEDS};
+use crate::kalah::position::{diagram, Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
 use crate::moves::Step;
+use crate::notation::play_line_with;
 use crate::notation::{self, CountRules};
 use crate::side::Side;
 use crate::sow::{sow, MAX_PITS};

@@ -11,12 +11,11 @@ use std::ops::RangeInclusive;
 
 use crate::error::Result;
 use crate::family::Rules;
-use crate::game::Game;
-use crate::kalah::position::{format_line, Position};
-use crate::ohvalhu::game::{play, OHVALHU_MIN_PITS};
-use crate::ohvalhu::{final_difference, is_over, Ohvalhu};
+use crate::kalah::position::Position;
+use crate::ohvalhu::game::OHVALHU_MIN_PITS;
+use crate::ohvalhu::Ohvalhu;
 use crate::progress::Observer;
-use crate::tablebase::{Builder, Line, MoveValue, PvEnd, TableGame, TableSet};
+use crate::tablebase::{Builder, TableGame, TableSet};
 use crate::tables::MAX_TABLE_PITS;
 
 impl TableSet<Ohvalhu> {
@@ -61,49 +60,6 @@ impl TableGame for Ohvalhu {
         }
         let board = set.rows_value(pos.mover_pits(), pos.opponent_pits())?;
         Some(board + pos.mover_store() as i32 - pos.opponent_store() as i32)
-    }
-
-    fn move_values(set: &TableSet<Self>, pos: &Position) -> Option<Vec<MoveValue>> {
-        let mut out = Vec::new();
-        for pit in Ohvalhu.legal_moves(pos).iter() {
-            let mut child = *pos;
-            let step = play(&mut child, pit).expect("legal move");
-            let value = if step.game_over {
-                final_difference(&child)
-            } else if step.extra_turn {
-                Self::table_value(set, &child)?
-            } else {
-                -Self::table_value(set, &child)?
-            };
-            out.push(MoveValue {
-                pit,
-                value,
-                extra_turn: Some(step.extra_turn),
-                captured: None,
-            });
-        }
-        Some(out)
-    }
-
-    fn principal_variation(set: &TableSet<Self>, pos: &Position) -> Option<Line> {
-        let mut p = *pos;
-        let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
-        let mut plies = 0;
-        while !is_over(&p) {
-            let (pit, _) = Self::best_move(set, &p)?;
-            let step = play(&mut p, pit).expect("legal move");
-            turns.last_mut().expect("a turn").push(pit);
-            plies += 1;
-            if !step.extra_turn && !step.game_over {
-                turns.push(Vec::new());
-            }
-        }
-        turns.retain(|t| !t.is_empty());
-        Some(Line {
-            moves: format_line(&turns),
-            plies,
-            end: PvEnd::GameOver,
-        })
     }
 
     fn build_memory(

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::error::Result;
+use crate::game::Board;
 use crate::tablebase::TableGame;
 
 use crate::kalah::position::Position;
@@ -125,8 +126,8 @@ pub fn verdict(lower: i32, upper: i32) -> Option<&'static str> {
 /// What the side to move has banked over the opponent (stores or seeds
 /// captured).
 fn banked<G: TableGame>(pos: &G::Position) -> i32 {
-    let [south, north] = G::scores(pos).map(i32::from);
-    match G::to_move(pos) {
+    let [south, north] = pos.scores().map(i32::from);
+    match pos.to_move() {
         Side::South => south - north,
         Side::North => north - south,
     }
@@ -147,7 +148,7 @@ fn frame<G: TableGame>(game: G, pos: &G::Position, source: Source) -> Analysis {
         game: game.name(),
         rules: game.table_game().rules_name(),
         position: pos.to_string(),
-        to_move: G::to_move(pos),
+        to_move: pos.to_move(),
         seeds_in_play: seeds,
         seeds_on_board: seeds,
         value: None,

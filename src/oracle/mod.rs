@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::family::Rules;
-use crate::game::Game;
+use crate::game::{Board, Game};
 use crate::tablebase::TableGame;
 
 use crate::kalah::rules::KalahRules;
@@ -394,7 +394,7 @@ impl Oracle {
                 pit: choice.pit,
                 reason,
                 position: pos.to_string(),
-                side: G::to_move(&pos),
+                side: pos.to_move(),
             })?;
         g.settle(&mut after);
         Ok(AgentMove {
@@ -495,12 +495,12 @@ fn position_of<G: TableGame>(g: G, spec: &GameSpec, text: Option<&str>) -> Resul
         return g.start(spec.pits, spec.seeds);
     };
     let pos = g.parse(text)?;
-    if G::pits(&pos) != spec.pits {
+    if pos.pits() != spec.pits {
         return Err(crate::notation::bad_position(
             text,
             format!(
                 "it has {} pits per side where {spec} has {}",
-                G::pits(&pos),
+                pos.pits(),
                 spec.pits
             ),
         ));
@@ -517,7 +517,7 @@ fn report<G: Playable + TableGame>(
     let state = g.state(*pos);
     let mover: Vec<u16> = state.mover_pits().iter().collect();
     let opponent: Vec<u16> = state.opponent_pits().iter().collect();
-    let (south, north) = match G::to_move(pos) {
+    let (south, north) = match pos.to_move() {
         Side::South => (mover, opponent),
         Side::North => (opponent, mover),
     };
@@ -527,10 +527,10 @@ fn report<G: Playable + TableGame>(
         rules: spec.rules.rules_name(),
         pits: spec.pits,
         position: pos.to_string(),
-        to_move: G::to_move(pos),
+        to_move: pos.to_move(),
         south,
         north,
-        stores: G::scores(pos).map(u16::from),
+        stores: pos.scores().map(u16::from),
         game_over: g.is_over(pos),
         legal_moves: g.legal_moves(pos).iter().collect(),
         moves_played: played,

@@ -14,8 +14,9 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::family::Rules;
-use crate::game::Game;
+use crate::game::{Board, Game};
 use crate::progress::Observer;
+use crate::side::Side;
 use crate::tables::driver::BuildLimits;
 use crate::tables::{write_table, WriteInfo};
 
@@ -111,8 +112,40 @@ pub trait TableGame: Game {
     /// The value of a position from the tables (`None` when a table it
     /// needs is not in `set`).
     fn table_value(set: &TableSet<Self>, pos: &Self::Position) -> Option<i32>;
-    /// The value of every legal move from the tables.
-    fn move_values(set: &TableSet<Self>, pos: &Self::Position) -> Option<Vec<MoveValue>>;
+    /// The value of every legal move from the tables. By default each move
+    /// is played by the rules and its child read from the tables (a child
+    /// whose mover is the same side keeps the sign; a move that ends the
+    /// game is worth the final score difference).
+    fn move_values(set: &TableSet<Self>, pos: &Self::Position) -> Option<Vec<MoveValue>> {
+        let game = set.game();
+        let mover = pos.to_move();
+        let mut out = Vec::new();
+        for pit in game.legal_moves(pos).iter() {
+            let mut child = *pos;
+            let step = game.play(&mut child, pit).expect("legal move");
+            let value = if step.game_over {
+                let [south, north] = child.scores().map(i32::from);
+                match mover {
+                    Side::South => south - north,
+                    Side::North => north - south,
+                }
+            } else {
+                let v = Self::table_value(set, &child)?;
+                if child.to_move() == mover {
+                    v
+                } else {
+                    -v
+                }
+            };
+            out.push(MoveValue {
+                pit,
+                value,
+                extra_turn: Some(step.extra_turn),
+                captured: None,
+            });
+        }
+        Some(out)
+    }
     /// A best move and its value. Games with cycles must return a move
     /// that makes progress towards the value, not only one that keeps it.
     fn best_move(set: &TableSet<Self>, pos: &Self::Position) -> Option<(usize, i32)> {
@@ -124,8 +157,30 @@ pub trait TableGame: Game {
             .map(|m| (m.pit, m.value))
     }
     /// A principal variation: best moves for both sides to the end of the
-    /// game, or until a position repeats.
-    fn principal_variation(set: &TableSet<Self>, pos: &Self::Position) -> Option<Line>;
+    /// game, or until a position repeats. By default [`TableGame::best_move`]
+    /// played to the end of the game, the moves of one turn written
+    /// together (for games whose positions cannot repeat).
+    fn principal_variation(set: &TableSet<Self>, pos: &Self::Position) -> Option<Line> {
+        let game = set.game();
+        let mut p = *pos;
+        let mut turns: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut plies = 0;
+        while !game.is_over(&p) {
+            let (pit, _) = Self::best_move(set, &p)?;
+            let step = game.play(&mut p, pit).expect("legal move");
+            turns.last_mut().expect("a turn").push(pit);
+            plies += 1;
+            if !step.extra_turn && !step.game_over {
+                turns.push(Vec::new());
+            }
+        }
+        turns.retain(|t| !t.is_empty());
+        Some(Line {
+            moves: crate::notation::format_turns(&turns),
+            plies,
+            end: PvEnd::GameOver,
+        })
+    }
 
     /// Check that tables for 1..=`max_seeds` seeds of `pits` pits can be
     /// built within `limits`; the estimated peak memory in bytes.

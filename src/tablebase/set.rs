@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+use crate::game::Board;
 use crate::tablebase::build::{build, BuildOptions};
 use crate::tablebase::TableGame;
 
@@ -282,7 +283,7 @@ impl<G: TableGame> TableSet<G> {
     /// The value of `pos` for the side to move (final score difference
     /// under perfect play), or `None` when it needs a table not loaded.
     pub fn value(&self, pos: &G::Position) -> Option<i32> {
-        if G::pits(pos) != self.pits {
+        if pos.pits() != self.pits {
             return None;
         }
         G::table_value(self, pos)
@@ -290,7 +291,7 @@ impl<G: TableGame> TableSet<G> {
 
     /// The value of every legal move of `pos`.
     pub fn move_values(&self, pos: &G::Position) -> Option<Vec<MoveValue>> {
-        if G::pits(pos) != self.pits {
+        if pos.pits() != self.pits {
             return None;
         }
         G::move_values(self, pos)
@@ -299,7 +300,7 @@ impl<G: TableGame> TableSet<G> {
     /// A best move of `pos` and its value (`None` when the game is over or
     /// the tables do not cover it).
     pub fn best_move(&self, pos: &G::Position) -> Option<(usize, i32)> {
-        if G::pits(pos) != self.pits {
+        if pos.pits() != self.pits {
             return None;
         }
         G::best_move(self, pos)
@@ -307,7 +308,7 @@ impl<G: TableGame> TableSet<G> {
 
     /// A principal variation from `pos`.
     pub fn principal_variation(&self, pos: &G::Position) -> Option<Line> {
-        if G::pits(pos) != self.pits {
+        if pos.pits() != self.pits {
             return None;
         }
         G::principal_variation(self, pos)

@@ -6,9 +6,8 @@ use std::ops::RangeInclusive;
 
 use crate::error::Result;
 use crate::game::Game;
-use crate::kalah::position::{check_width, moves_of, play_line_with, start_of, Position};
+use crate::kalah::position::{check_width, moves_of, start_of, Position};
 use crate::moves::{Moves, Step};
-use crate::side::Side;
 use crate::sow::MAX_PITS;
 use crate::tables::index::Layout;
 use crate::vai_lung_thlan::{is_over, normalize, play, VaiLungThlan};
@@ -73,9 +72,17 @@ impl Game for VaiLungThlan {
         Ok(pos)
     }
 
-    // Board access, moves and move lines through this module's `is_over`
-    // and `play`.
-    crate::kalah::position::kalah_board_methods!();
+    fn is_over(self, pos: &Position) -> bool {
+        is_over(pos)
+    }
+
+    fn legal_moves(self, pos: &Position) -> Moves {
+        moves_of(pos, is_over(pos))
+    }
+
+    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+        play(pos, pit)
+    }
 
     fn settle(self, pos: &mut Position) -> bool {
         normalize(pos);

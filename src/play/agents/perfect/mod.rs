@@ -4,8 +4,10 @@
 //! Within the tables' range the agent plays a best move by the tables
 //! ([`PerfectPlay::table_choice`]), so it never gives away any of the value
 //! of the position; above it, the game's search ([`PerfectPlay::search_choice`]:
-//! Kalah's MTD(f) solver with table probes in [`kalah`], Awari's
-//! iterative-deepening alpha-beta with table probes in [`awari`]) thinks
+//! one iterative-deepening alpha-beta with table probes for any game in
+//! [`generic`], with two faster paths kept because they pay: Kalah's MTD(f)
+//! solver on packed boards in [`kalah`] and Awari's search on bare boards
+//! in [`awari`]) thinks
 //! TIME per move and plays its best move so far; when the search finishes in
 //! time the value is proven and the move is perfect too. Tables of another
 //! board width are never used on this one.
@@ -15,12 +17,13 @@ use std::time::{Duration, Instant};
 
 use super::{Agent, Choice, Stop};
 use crate::error::Result;
+use crate::game::Board;
 use crate::play::state::State;
 use crate::tablebase::TableGame;
 use crate::tablebase::{SharedTables, TableSet};
 
 pub mod awari;
-pub mod family;
+pub mod generic;
 pub mod kalah;
 
 /// A fast FxHash-style hasher for the boards the searches key their
@@ -186,7 +189,7 @@ impl<G: PerfectPlay> Agent for PerfectAgent<G> {
             );
         };
         let start = Instant::now();
-        let tables = self.tables.as_deref().filter(|t| t.pits() == G::pits(&pos));
+        let tables = self.tables.as_deref().filter(|t| t.pits() == pos.pits());
         if let Some(choice) = tables.and_then(|t| self.game.table_choice(t, &pos)) {
             return choice;
         }
