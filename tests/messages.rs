@@ -1,0 +1,75 @@
+//! Messages that told the user something false or useless (issue 43,
+//! fault 11): each says what is wrong and what to do, with a non-zero exit
+//! code, or the input it refused is now read.
+
+mod common;
+
+use std::path::Path;
+
+use common::mancala;
+
+/// An error (stderr starting with "error: ") with exit code `code`,
+/// containing every one of `has` and none of `lacks`.
+fn expect_error(args: &[&str], cwd: &Path, code: i32, has: &[&str], lacks: &[&str]) -> String {
+    let (got, out, err) = mancala(args, cwd);
+    assert_eq!(got, code, "{args:?}: {out}{err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    for h in has {
+        assert!(err.contains(h), "{args:?}: no {h:?} in {err}");
+    }
+    for l in lacks {
+        assert!(!err.contains(l), "{args:?}: {l:?} in {err}");
+    }
+    err
+}
+
+#[test]
+fn grade_says_a_kalah_board_of_7_pits_is_beyond_any_table() {
+    let dir = tempfile::tempdir().unwrap();
+    expect_error(
+        &["grade", "greedy", "--game", "kalah:7:2", "--positions", "5"],
+        dir.path(),
+        2,
+        &[
+            "beyond any table",
+            "1 to 6 pits",
+            "--game kalah:6:2",
+            "mancala match",
+        ],
+        &["mancala build", "note:"],
+    );
+}
+
+#[test]
+fn grade_says_awale_has_no_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    expect_error(
+        &["grade", "greedy", "--game", "awale:6:4", "--positions", "5"],
+        dir.path(),
+        2,
+        &[
+            "awale has no endgame tables",
+            "mancala match greedy greedy --game awale:6:4",
+        ],
+        &["mancala build"],
+    );
+}
+
+#[test]
+fn grade_says_1200_seeds_are_beyond_any_table() {
+    let dir = tempfile::tempdir().unwrap();
+    expect_error(
+        &[
+            "grade",
+            "greedy",
+            "--game",
+            "kalah:6:100",
+            "--positions",
+            "5",
+        ],
+        dir.path(),
+        2,
+        &["1200 seeds", "beyond any table", "mancala match"],
+        &["mancala build", "no kalah tables"],
+    );
+}
