@@ -73,3 +73,38 @@ fn grade_says_1200_seeds_are_beyond_any_table() {
         &["mancala build", "no kalah tables"],
     );
 }
+
+#[test]
+fn tune_plays_kalah_boards_of_two_byte_cells() {
+    // kalah:6:22 (264 seeds) is Kalah: heuristic10 plays it, and the
+    // tuner tunes it.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = mancala(
+        &[
+            "tune",
+            "heuristic10",
+            "--game",
+            "kalah:6:22",
+            "--population",
+            "2",
+            "--generations",
+            "1",
+            "--depth",
+            "1",
+            "--out",
+            "w.txt",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let weights = std::fs::read_to_string(dir.path().join("w.txt")).unwrap();
+    assert!(weights.contains("game=kalah:6:22"), "{weights}");
+    // Another game is still refused, saying which games are.
+    expect_error(
+        &["tune", "heuristic10", "--game", "awari:6:4"],
+        dir.path(),
+        2,
+        &["tuned on Kalah", "kalah:M:N"],
+        &[],
+    );
+}
