@@ -108,3 +108,16 @@ fn tune_plays_kalah_boards_of_two_byte_cells() {
         &[],
     );
 }
+
+#[test]
+fn verify_names_one_build_of_every_table_needed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("db")).unwrap();
+    expect_error(
+        &["verify", "kalah", "--pits", "3", "--seeds", "5"],
+        dir.path(),
+        1,
+        &["mancala build kalah --pits 3 --max-seeds 5`"],
+        &["--max-seeds 1`"],
+    );
+}

@@ -91,11 +91,23 @@ impl<G: TableGame> TableSet<G> {
     }
 
     /// Open the tables for 1..=`max_seeds` seeds from `dir`; every one must
-    /// be present and sound.
+    /// be present and sound (a missing one is [`Error::MissingTable`],
+    /// naming the first missing file and the tables up to `max_seeds`).
     pub fn open(dir: &Path, game: G, pits: usize, max_seeds: usize) -> Result<TableSet<G>> {
         let mut set = TableSet::empty(dir, game, pits)?;
         for k in 1..=max_seeds {
-            set.push(Table::open(dir, set.spec(k))?);
+            match Table::open(dir, set.spec(k)) {
+                Ok(t) => set.push(t),
+                // Name the first missing file and the tables needed (all
+                // of them up to `max_seeds`, which one build makes).
+                Err(Error::MissingTable { path, .. }) => {
+                    return Err(Error::MissingTable {
+                        path,
+                        table: set.spec(max_seeds).label(),
+                    })
+                }
+                Err(e) => return Err(e),
+            }
         }
         Ok(set)
     }
