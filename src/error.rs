@@ -148,6 +148,16 @@ pub enum Error {
         /// What it is instead (`a named pipe`).
         kind: &'static str,
     },
+    /// A directory the tool writes into (a table directory, an output
+    /// directory) is, or lies under, something that is not a directory.
+    #[error("{} is {kind}, not a folder: give the path of a folder, or of one to create", path.display())]
+    NotADirectory {
+        /// The path that is not a directory (the one given, or the part of
+        /// it that is a file).
+        path: PathBuf,
+        /// What it is instead (`a file`).
+        kind: &'static str,
+    },
     /// A file the tool reads is larger than any file of its kind can be.
     #[error("{} is larger than {max} bytes, more than {what} can be: give the right file", path.display())]
     FileTooLarge {
@@ -229,6 +239,7 @@ impl Error {
                 | Error::RulesNotFor { .. }
                 | Error::BadInputFile { .. }
                 | Error::NotAFile { .. }
+                | Error::NotADirectory { .. }
                 | Error::FileTooLarge { .. }
                 | Error::BadSetting { .. }
                 | Error::WrongTuneState { .. }

@@ -121,3 +121,45 @@ fn verify_names_one_build_of_every_table_needed() {
         &["--max-seeds 1`"],
     );
 }
+
+#[test]
+fn a_file_given_for_a_folder_is_named_as_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("FILE"), "keep me").unwrap();
+    std::fs::write(d.join("input.txt"), "1\n1\n2\n3 3 3\n3 3 3\n0\n0\n").unwrap();
+    for args in [
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "2",
+            "--max-seeds",
+            "2",
+            "--db",
+            "FILE",
+        ][..],
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "2",
+            "--max-seeds",
+            "2",
+            "--db",
+            "FILE/sub",
+        ],
+        &["assignment", "input.txt", "--out-dir", "FILE"],
+        &["assignment", "input.txt", "--out-dir", "FILE/out"],
+    ] {
+        let err = expect_error(
+            args,
+            d,
+            2,
+            &["FILE is a file, not a folder"],
+            &["os error", "File exists"],
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(d.join("FILE")).unwrap(), "keep me");
+}
