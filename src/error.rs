@@ -303,17 +303,46 @@ pub fn clip(text: &str) -> String {
 
 /// `text` quoted around its 1-based character `at`: whole when short,
 /// else about [`QUOTE_MAX`] characters around `at`, with its length.
+/// Characters that cannot be seen (control characters but spaces, tabs
+/// and line breaks; a byte-order mark, zero-width spaces and joiners,
+/// direction marks) are named instead (`<U+FEFF>`), so that a message
+/// never blames text that looks right.
 pub fn clip_around(text: &str, at: usize) -> String {
     let n = text.chars().count();
     if n <= QUOTE_MAX {
-        return text.to_string();
+        return visible(text.chars());
     }
     let window = QUOTE_MAX * 3 / 4;
     let from = at.saturating_sub(1 + window / 2).min(n - window);
-    let shown: String = text.chars().skip(from).take(window).collect();
+    let shown = visible(text.chars().skip(from).take(window));
     format!(
         "{}{shown}{} ({n} characters in all)",
         if from > 0 { "..." } else { "" },
         if from + window < n { "..." } else { "" }
     )
+}
+
+/// The characters, each invisible one named as `<U+XXXX>`.
+fn visible(chars: impl Iterator<Item = char>) -> String {
+    let mut out = String::new();
+    for c in chars {
+        let invisible = (c.is_control() && !c.is_whitespace())
+            || matches!(
+                c,
+                '\u{00ad}'
+                    | '\u{061c}'
+                    | '\u{180e}'
+                    | '\u{200b}'..='\u{200f}'
+                    | '\u{202a}'..='\u{202e}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{2066}'..='\u{206f}'
+                    | '\u{feff}'
+            );
+        if invisible {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

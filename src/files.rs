@@ -76,6 +76,13 @@ pub fn open_regular_with(path: &Path, options: &mut OpenOptions) -> Result<File>
     Ok(file)
 }
 
+/// `text` without a leading byte-order mark (U+FEFF), which some editors
+/// put at the start of a UTF-8 text file: it says nothing in UTF-8, and
+/// left in place it makes the first word unreadable.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Create the directory `path` and its missing parents (nothing when it
 /// exists); [`Error::NotADirectory`] when `path`, or a part of it, is a
 /// file or anything else but a directory (the operating system would say

@@ -163,3 +163,46 @@ fn a_file_given_for_a_folder_is_named_as_a_file() {
     }
     assert_eq!(std::fs::read_to_string(d.join("FILE")).unwrap(), "keep me");
 }
+
+#[test]
+fn a_byte_order_mark_is_read_or_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // An assignment input saved with a byte-order mark.
+    std::fs::write(d.join("input.txt"), "\u{feff}1\n1\n2\n3 3 3\n3 3 3\n0\n0\n").unwrap();
+    let (code, out, err) = mancala(&["assignment", "input.txt", "--out-dir", "out"], d);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(d.join("out/next_state.txt").is_file());
+    // A weights file saved with one.
+    std::fs::write(d.join("w.txt"), "\u{feff}1 0 0 0 0 0 0 0 0 0\n").unwrap();
+    let (code, out, err) = mancala(
+        &[
+            "match",
+            "heuristic10:1:weights=w.txt",
+            "greedy",
+            "--games",
+            "2",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // A position pasted from such a file.
+    let (code, out, err) = mancala(
+        &["play", "kalah", "--position", "\u{feff}1 0 1 0 1 0 1 0"],
+        d,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // Anywhere else it is named, not printed invisibly.
+    std::fs::write(
+        d.join("input2.txt"),
+        "1\n\u{feff}1\n2\n3 3 3\n3 3 3\n0\n0\n",
+    )
+    .unwrap();
+    expect_error(
+        &["assignment", "input2.txt", "--out-dir", "out2"],
+        d,
+        2,
+        &["line 2", "\"<U+FEFF>1\""],
+        &["\u{feff}"],
+    );
+}

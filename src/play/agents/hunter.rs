@@ -244,7 +244,8 @@ pub fn read_weights(path: &Path) -> Result<Weights> {
         line: 1,
         reason: "the file is not text (UTF-8); a weights file holds ten numbers, W1..W10".into(),
     })?;
-    parse_weights(&text).map_err(|(line, reason)| Error::BadInputFile {
+    let text = crate::files::strip_bom(&text);
+    parse_weights(text).map_err(|(line, reason)| Error::BadInputFile {
         path: path.to_path_buf(),
         line,
         reason: format!("{reason} (a weights file holds ten numbers, W1..W10)"),
