@@ -102,11 +102,11 @@ pub enum Error {
         reason: String,
     },
     /// An input file (the course assignment's `input.txt`) is malformed.
-    #[error("{}, line {line}: {reason}", path.display())]
+    #[error("{}{}: {reason}", path.display(), if *line > 0 { format!(", line {line}") } else { String::new() })]
     BadInputFile {
         /// The file.
         path: PathBuf,
-        /// The line at fault, from 1.
+        /// The line at fault, from 1 (0: the whole file, no one line).
         line: usize,
         /// What is wrong with it.
         reason: String,

@@ -206,3 +206,25 @@ fn a_byte_order_mark_is_read_or_named() {
         &["\u{feff}"],
     );
 }
+
+#[test]
+fn an_empty_weights_file_is_not_blamed_on_line_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("empty.txt"), "").unwrap();
+    std::fs::write(d.join("three.txt"), "# three\n0.1 0.2\n0.3\n").unwrap();
+    expect_error(
+        &["match", "heuristic10:2:weights=empty.txt", "greedy"],
+        d,
+        2,
+        &["empty.txt: the file is empty", "ten numbers"],
+        &["line 0"],
+    );
+    expect_error(
+        &["match", "heuristic10:2:weights=three.txt", "greedy"],
+        d,
+        2,
+        &["three.txt: 3 weights, not ten"],
+        &["line 0"],
+    );
+}
