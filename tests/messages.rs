@@ -228,3 +228,25 @@ fn an_empty_weights_file_is_not_blamed_on_line_0() {
         &["line 0"],
     );
 }
+
+#[test]
+fn an_absurd_memory_size_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    expect_error(
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "2",
+            "--max-seeds",
+            "2",
+            "--memory",
+            "99999999T",
+        ],
+        dir.path(),
+        2,
+        &["\"99999999T\" is too large", "1024T"],
+        &["16777216"],
+    );
+    assert!(!dir.path().join("db").exists());
+}
