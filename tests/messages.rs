@@ -7,6 +7,7 @@ mod common;
 use std::path::Path;
 
 use common::mancala;
+use common::server::{enc, Server};
 
 /// An error (stderr starting with "error: ") with exit code `code`,
 /// containing every one of `has` and none of `lacks`.
@@ -249,4 +250,38 @@ fn an_absurd_memory_size_is_refused() {
         &["16777216"],
     );
     assert!(!dir.path().join("db").exists());
+}
+
+#[test]
+fn the_server_plays_large_kalah_boards_with_agents_that_need_no_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let (status, start) = s.json("/api/v1/start?game=kalah:10:1000");
+    assert_eq!(status, 200, "{start}");
+    assert_eq!(start["south"][0], 1000);
+    for agent in ["greedy", "alphabeta:2"] {
+        let (status, mv) = s.json(&format!("/api/v1/agent?game=kalah:10:1000&agent={agent}"));
+        assert_eq!(status, 200, "{agent}: {mv}");
+        let pit = mv["move"].as_u64().unwrap();
+        let (status, played) = s.json(&format!("/api/v1/play?game=kalah:10:1000&moves={pit}"));
+        assert_eq!(status, 200, "{played}");
+        assert_eq!(mv["after"], played, "{agent}");
+    }
+    // From a position given, too.
+    let position = enc("0 900 900 0 1000 1000 1000 0");
+    let (status, mv) = s.json(&format!(
+        "/api/v1/agent?game=kalah:3:800&agent=greedy&position={position}"
+    ));
+    assert_eq!(status, 200, "{mv}");
+    assert_ne!(mv["move"], 0, "pit 0 is empty: {mv}");
+    assert_eq!(mv["after"]["moves_played"], 1);
+    // What needs a solve says so.
+    let (status, e) = s.json("/api/v1/agent?game=kalah:10:1000&agent=perfect");
+    assert_eq!(status, 400, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("255 seeds"), "{e}");
+    let (status, e) = s.json("/api/v1/query?game=kalah:10:1000");
+    assert_eq!(status, 400, "{e}");
+    let e = e["error"].as_str().unwrap();
+    assert!(e.contains("needs a solve") && e.contains("greedy"), "{e}");
+    assert!(!e.contains("not solved"), "{e}");
 }
