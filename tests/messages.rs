@@ -285,3 +285,22 @@ fn the_server_plays_large_kalah_boards_with_agents_that_need_no_solve() {
     assert!(e.contains("needs a solve") && e.contains("greedy"), "{e}");
     assert!(!e.contains("not solved"), "{e}");
 }
+
+#[test]
+fn games_show_no_table_range_for_a_game_without_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let (status, games) = s.json("/api/v1/games");
+    assert_eq!(status, 200);
+    let game = |name: &str| {
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {games}"))
+    };
+    assert!(game("awale")["table_pits"].is_null(), "{games}");
+    assert_eq!(game("kalah")["table_pits"], serde_json::json!([1, 6]));
+}

@@ -120,8 +120,9 @@ pub struct GameInfo {
     pub name: &'static str,
     /// Pits per side it plays.
     pub pits: [usize; 2],
-    /// Pits per side with tables.
-    pub table_pits: [usize; 2],
+    /// Pits per side with tables, first and last; `None` (JSON `null`)
+    /// for a game without tables (Awale).
+    pub table_pits: Option<[usize; 2]>,
     /// Its rule sets (empty when it has one).
     pub rules: Vec<&'static str>,
 }
@@ -137,7 +138,7 @@ pub fn games() -> Vec<GameInfo> {
                 GameInfo {
                     name: Game::name(g),
                     pits: [*p.start(), *p.end()],
-                    table_pits: [*t.start(), *t.end()],
+                    table_pits: (!t.is_empty()).then(|| [*t.start(), *t.end()]),
                     rules: Rules::rule_names(rules.game_name()),
                 }
             })
