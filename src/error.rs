@@ -67,6 +67,35 @@ pub enum Error {
         /// Why they cannot be built here, with the sizes.
         reason: String,
     },
+    /// Tables a job needs are missing, and building them is more than its
+    /// caller lets it build on demand
+    /// ([`crate::tablebase::OnDemand::UpTo`]): nothing was built.
+    #[error(
+        "the {}-pit {} tables up to {} seeds are not all in {}, and building them ({entries} {unit}, \
+         about {} of disk and {} of memory) is more than is built on demand (up to {limit} {unit})",
+        table.pits,
+        table.game,
+        table.seeds,
+        dir.display(),
+        gib(*disk_bytes),
+        gib(*memory_bytes)
+    )]
+    BuildTooLarge {
+        /// The table directory.
+        dir: PathBuf,
+        /// The largest table needed.
+        table: TableLabel,
+        /// Entries of the missing tables, in all.
+        entries: u64,
+        /// What an entry is called (`positions`, `boards`).
+        unit: &'static str,
+        /// Their estimated size on disk, in bytes.
+        disk_bytes: u64,
+        /// The build's estimated peak memory, in bytes.
+        memory_bytes: u64,
+        /// The most entries the caller builds on demand.
+        limit: u64,
+    },
     /// Tables were given for other rules (or another board width) than the
     /// position or game asked about.
     #[error("the tables in {dir} are for {found}, not for {asked}")]
@@ -290,6 +319,16 @@ pub enum MemoryUse {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A byte count in GiB with one decimal (`16.8 GiB`), or in MiB below
+/// one GiB, for messages.
+pub fn gib(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
+}
 
 /// Longest user text an error message quotes whole, in characters.
 pub const QUOTE_MAX: usize = 80;

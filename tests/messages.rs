@@ -5,9 +5,44 @@
 mod common;
 
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use common::mancala;
 use common::server::{enc, Server};
+
+/// Run `mancala` with `args` in `cwd`, killing it after `limit`: exit code,
+/// stdout, stderr and the time it took. A command that outlives the limit
+/// fails the test (it started work it should have refused).
+fn mancala_within(args: &[&str], cwd: &Path, limit: Duration) -> (i32, String, String, Duration) {
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mancala");
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > limit {
+            child.kill().expect("kill");
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "mancala {args:?} still running after {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let took = start.elapsed();
+    let out = child.wait_with_output().expect("output");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        took,
+    )
+}
 
 /// An error (stderr starting with "error: ") with exit code `code`,
 /// containing every one of `has` and none of `lacks`.
@@ -303,4 +338,48 @@ fn games_show_no_table_range_for_a_game_without_tables() {
     };
     assert!(game("awale")["table_pits"].is_null(), "{games}");
     assert_eq!(game("kalah")["table_pits"], serde_json::json!([1, 6]));
+}
+
+#[test]
+fn solve_refuses_a_large_build_and_names_its_size_and_command() {
+    // 24 seeds on an Awari board: 1.25 billion boards to build (about
+    // 0.6 GiB of disk, 2 GiB of memory, an hour on two cores).
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err, _) = mancala_within(
+        &["solve", "awari", "0 0 2 2 2 2 2 2 2 2 4 4", "--time", "5"],
+        dir.path(),
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    for needle in [
+        "up to 24 seeds",
+        "1251083925 boards",
+        "GiB of memory",
+        "`mancala build awari --pits 6 --max-seeds 24`",
+    ] {
+        assert!(err.contains(needle), "no {needle:?} in {err}");
+    }
+    assert!(!dir.path().join("db").join("awari-m6-k1.tbl").exists());
+}
+
+#[test]
+fn solve_time_bounds_the_tables_built_on_first_use() {
+    // 17 seeds: 52 million boards, built on first use (below the on-demand
+    // limit), far longer than one second.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err, took) = mancala_within(
+        &["solve", "awari", "0 0 1 1 1 1 1 1 1 2 4 4", "--time", "1"],
+        dir.path(),
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let last = err.trim().lines().last().unwrap();
+    assert!(
+        last.starts_with("error: --time 1 s ran out")
+            && last.contains("`mancala build awari --pits 6 --max-seeds 17`"),
+        "{err}"
+    );
+    // What was finished is kept and sound.
+    assert!(dir.path().join("db").join("awari-m6-k1.tbl").exists());
 }

@@ -88,6 +88,10 @@ pub fn error_message(e: &Error) -> String {
                 build_command(table, dir_of(path))
             )
         }
+        Error::BuildTooLarge { table, dir, .. } => format!(
+            "{e}: build them first with `{}` (kept for later), then run this again",
+            build_command(table, dir)
+        ),
         Error::BadTable { table, path, .. } => format!(
             "{e}; delete it and rebuild it with `{}`",
             build_command(table, dir_of(path))

@@ -240,7 +240,11 @@ impl Oracle {
                 c.set = Some(SharedTables::new(set.clone()));
                 Ok(Some(set))
             }
-            Err(Error::BeyondTables { .. } | Error::MissingTable { .. }) => {
+            Err(
+                Error::BeyondTables { .. }
+                | Error::MissingTable { .. }
+                | Error::BuildTooLarge { .. },
+            ) => {
                 let mut cache = self.cache();
                 let c = cache.entry(key).or_default();
                 c.refused = Some(c.refused.map_or(seeds, |r| r.min(seeds)));
