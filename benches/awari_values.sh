@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Values of the start positions of small Awari and Oware games, from the
-# tables (`mancala solve awari|oware M N`, release build), as a Markdown
-# table, with the time each solve took (tables built on first use count).
+# tables (`mancala build`, then `mancala solve awari|oware M N`, release
+# build), as a Markdown table, with the time each took (the build counts).
 #
 # Usage: benches/awari_values.sh [GAMES...]   (default: every M = 2..=5 with
 #   N = 1..=3, and M = 6 with N = 1, 2; a game is written M,N)
@@ -23,6 +23,9 @@ for g in awari oware; do
   for mn in "${games[@]}"; do
     m=${mn%,*}; n=${mn#*,}
     start=$(date +%s.%N)
+    # A solve builds only small tables on first use: the larger ones here
+    # (5 pits up to 30 seeds, 6 pits up to 24) are built first.
+    "$BIN" build "$g" --pits "$m" --max-seeds $((2 * m * n)) --db "$DB" >/dev/null 2>&1
     out=$("$BIN" solve "$g" "$m" "$n" --db "$DB" --json 2>/dev/null)
     end=$(date +%s.%N)
     python3 - "$g" "$mn" "$out" "$start" "$end" <<'PY'

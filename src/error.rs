@@ -67,6 +67,35 @@ pub enum Error {
         /// Why they cannot be built here, with the sizes.
         reason: String,
     },
+    /// Tables a job needs are missing, and building them is more than its
+    /// caller lets it build on demand
+    /// ([`crate::tablebase::OnDemand::UpTo`]): nothing was built.
+    #[error(
+        "the {}-pit {} tables up to {} seeds are not all in {}, and building them ({entries} {unit}, \
+         about {} of disk and {} of memory) is more than is built on demand (up to {limit} {unit})",
+        table.pits,
+        table.game,
+        table.seeds,
+        dir.display(),
+        gib(*disk_bytes),
+        gib(*memory_bytes)
+    )]
+    BuildTooLarge {
+        /// The table directory.
+        dir: PathBuf,
+        /// The largest table needed.
+        table: TableLabel,
+        /// Entries of the missing tables, in all.
+        entries: u64,
+        /// What an entry is called (`positions`, `boards`).
+        unit: &'static str,
+        /// Their estimated size on disk, in bytes.
+        disk_bytes: u64,
+        /// The build's estimated peak memory, in bytes.
+        memory_bytes: u64,
+        /// The most entries the caller builds on demand.
+        limit: u64,
+    },
     /// Tables were given for other rules (or another board width) than the
     /// position or game asked about.
     #[error("the tables in {dir} are for {found}, not for {asked}")]
@@ -102,11 +131,11 @@ pub enum Error {
         reason: String,
     },
     /// An input file (the course assignment's `input.txt`) is malformed.
-    #[error("{}, line {line}: {reason}", path.display())]
+    #[error("{}{}: {reason}", path.display(), if *line > 0 { format!(", line {line}") } else { String::new() })]
     BadInputFile {
         /// The file.
         path: PathBuf,
-        /// The line at fault, from 1.
+        /// The line at fault, from 1 (0: the whole file, no one line).
         line: usize,
         /// What is wrong with it.
         reason: String,
@@ -146,6 +175,16 @@ pub enum Error {
         /// The path given.
         path: PathBuf,
         /// What it is instead (`a named pipe`).
+        kind: &'static str,
+    },
+    /// A directory the tool writes into (a table directory, an output
+    /// directory) is, or lies under, something that is not a directory.
+    #[error("{} is {kind}, not a folder: give the path of a folder, or of one to create", path.display())]
+    NotADirectory {
+        /// The path that is not a directory (the one given, or the part of
+        /// it that is a file).
+        path: PathBuf,
+        /// What it is instead (`a file`).
         kind: &'static str,
     },
     /// A file the tool reads is larger than any file of its kind can be.
@@ -229,6 +268,7 @@ impl Error {
                 | Error::RulesNotFor { .. }
                 | Error::BadInputFile { .. }
                 | Error::NotAFile { .. }
+                | Error::NotADirectory { .. }
                 | Error::FileTooLarge { .. }
                 | Error::BadSetting { .. }
                 | Error::WrongTuneState { .. }
@@ -280,6 +320,16 @@ pub enum MemoryUse {
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// A byte count in GiB with one decimal (`16.8 GiB`), or in MiB below
+/// one GiB, for messages.
+pub fn gib(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
+}
+
 /// Longest user text an error message quotes whole, in characters.
 pub const QUOTE_MAX: usize = 80;
 
@@ -292,17 +342,46 @@ pub fn clip(text: &str) -> String {
 
 /// `text` quoted around its 1-based character `at`: whole when short,
 /// else about [`QUOTE_MAX`] characters around `at`, with its length.
+/// Characters that cannot be seen (control characters but spaces, tabs
+/// and line breaks; a byte-order mark, zero-width spaces and joiners,
+/// direction marks) are named instead (`<U+FEFF>`), so that a message
+/// never blames text that looks right.
 pub fn clip_around(text: &str, at: usize) -> String {
     let n = text.chars().count();
     if n <= QUOTE_MAX {
-        return text.to_string();
+        return visible(text.chars());
     }
     let window = QUOTE_MAX * 3 / 4;
     let from = at.saturating_sub(1 + window / 2).min(n - window);
-    let shown: String = text.chars().skip(from).take(window).collect();
+    let shown = visible(text.chars().skip(from).take(window));
     format!(
         "{}{shown}{} ({n} characters in all)",
         if from > 0 { "..." } else { "" },
         if from + window < n { "..." } else { "" }
     )
+}
+
+/// The characters, each invisible one named as `<U+XXXX>`.
+fn visible(chars: impl Iterator<Item = char>) -> String {
+    let mut out = String::new();
+    for c in chars {
+        let invisible = (c.is_control() && !c.is_whitespace())
+            || matches!(
+                c,
+                '\u{00ad}'
+                    | '\u{061c}'
+                    | '\u{180e}'
+                    | '\u{200b}'..='\u{200f}'
+                    | '\u{202a}'..='\u{202e}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{2066}'..='\u{206f}'
+                    | '\u{feff}'
+            );
+        if invisible {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

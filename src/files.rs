@@ -76,6 +76,36 @@ pub fn open_regular_with(path: &Path, options: &mut OpenOptions) -> Result<File>
     Ok(file)
 }
 
+/// `text` without a leading byte-order mark (U+FEFF), which some editors
+/// put at the start of a UTF-8 text file: it says nothing in UTF-8, and
+/// left in place it makes the first word unreadable.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// Create the directory `path` and its missing parents (nothing when it
+/// exists); [`Error::NotADirectory`] when `path`, or a part of it, is a
+/// file or anything else but a directory (the operating system would say
+/// only "File exists" or "Not a directory").
+pub fn create_dir(path: &Path) -> Result<()> {
+    for part in path.ancestors().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok(meta) = std::fs::metadata(part) {
+            if meta.is_dir() {
+                break;
+            }
+            return Err(Error::NotADirectory {
+                path: part.to_path_buf(),
+                kind: if meta.is_file() {
+                    "a file"
+                } else {
+                    describe(&meta.file_type())
+                },
+            });
+        }
+    }
+    std::fs::create_dir_all(path).map_err(|e| Error::io(path, e))
+}
+
 /// The whole of the regular file `path`, if it holds at most `max` bytes;
 /// else [`Error::FileTooLarge`] naming `what` it should have been. Never
 /// reads more than `max + 1` bytes, whatever the file.
@@ -119,6 +149,18 @@ mod tests {
         assert_eq!(read_limited(&f, 5, "a test file").unwrap(), b"12345");
         let e = read_limited(&f, 4, "a test file").unwrap_err();
         assert!(matches!(e, Error::FileTooLarge { max: 4, .. }), "{e}");
+        let e = create_dir(&f).unwrap_err();
+        assert!(
+            matches!(&e, Error::NotADirectory { path, kind: "a file" } if path == &f),
+            "{e}"
+        );
+        let e = create_dir(&f.join("sub")).unwrap_err();
+        assert!(
+            matches!(&e, Error::NotADirectory { path, .. } if path == &f),
+            "{e}"
+        );
+        create_dir(&dir.path().join("a/b")).unwrap();
+        create_dir(&dir.path().join("a/b")).unwrap();
         let e = open_regular(&dir.path().join("missing")).unwrap_err();
         assert!(
             matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound),

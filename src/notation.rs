@@ -42,7 +42,9 @@ pub fn bad_position(text: &str, reason: String) -> Error {
 pub fn read_counts(text: &str, rules: CountRules<'_>) -> Result<Vec<Count>> {
     let bad = |reason: String| bad_position(text, reason);
     let mut out = Vec::new();
-    for (i, word) in text
+    // A position pasted from a file may start with the file's byte-order
+    // mark.
+    for (i, word) in crate::files::strip_bom(text)
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .enumerate()

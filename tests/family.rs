@@ -158,11 +158,19 @@ fn on_demand_policy_and_wrong_tables<G: TableGame>(game: G, other: Option<G>, pi
         }
         other => panic!("{game}: {other:?}"),
     }
-    // Too large for the policy: the same error, nothing built.
-    assert!(matches!(
-        TableSet::open_or_build(d, game, pits, 4, &OnDemand::UpTo(1), &settings),
-        Err(Error::MissingTable { .. })
-    ));
+    // Too large for the policy: the size, nothing built.
+    match TableSet::open_or_build(d, game, pits, 4, &OnDemand::UpTo(1), &settings) {
+        Err(Error::BuildTooLarge {
+            table,
+            entries,
+            limit: 1,
+            ..
+        }) => {
+            assert_eq!((table.pits, table.seeds), (pits, 4));
+            assert!(entries > 1);
+        }
+        other => panic!("{game}: {other:?}"),
+    }
     assert_eq!(
         TableSet::open_available(d, game, pits).unwrap().max_seeds(),
         0

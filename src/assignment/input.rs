@@ -67,7 +67,7 @@ impl Input {
             line: 1,
             reason: "the file is not text (UTF-8)".to_string(),
         })?;
-        Input::parse(&text).map_err(|(line, reason)| Error::BadInputFile {
+        Input::parse(crate::files::strip_bom(&text)).map_err(|(line, reason)| Error::BadInputFile {
             path: path.to_path_buf(),
             line,
             reason,

@@ -112,7 +112,7 @@ pub fn run(args: AssignmentArgs) -> Result<ExitCode> {
             );
         }
     }
-    fs::create_dir_all(&args.out_dir).map_err(|e| Error::io(&args.out_dir, e))?;
+    mancala_solver::files::create_dir(&args.out_dir)?;
     let mut outputs = Outputs::create(&args.out_dir, logged)?;
     let pending: Pending = Arc::new(Mutex::new(outputs.temporaries()));
     remove_on_signal(pending.clone(), &args.out_dir)?;

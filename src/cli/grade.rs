@@ -8,11 +8,17 @@ use std::time::Duration;
 use clap::Args;
 
 use super::{progress, render};
-use mancala_solver::error::{Error, Result};
+use mancala_solver::error::{Error, Result, TableLabel};
+use mancala_solver::family::Rules;
+use mancala_solver::kalah::position::MAX_SEEDS;
 use mancala_solver::play::agents::AgentSpec;
 use mancala_solver::play::arena::GameSpec;
 use mancala_solver::play::grade::{self, Estimate, GradeOptions, GradeReport, DEFAULT_OPPONENTS};
+use mancala_solver::play::state::State;
 use mancala_solver::tablebase::SharedTables;
+use mancala_solver::tablebase::TableGame;
+use mancala_solver::tables::index::MAX_INDEX_SEEDS;
+use mancala_solver::with_rules;
 
 /// `mancala grade AGENT`.
 #[derive(Args, Clone, Debug)]
@@ -74,15 +80,23 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
     }
     let start = game.start();
     spec.check_start(&start)?;
+    check_gradable(&game, &start, &args.agent)?;
     let tables = SharedTables::open_available(game.rules(), &args.tables.db, game.pits)?;
-    let is_kalah = matches!(start, mancala_solver::play::state::State::Kalah(..));
+    let is_kalah = matches!(start, State::Kalah(..));
+    let label = TableLabel {
+        game: game.rules().game_name(),
+        rules: game.rules().rules_name().filter(|&r| r != "default"),
+        pits: game.pits,
+        seeds: 20.min(2 * game.pits * game.seeds),
+    };
     if tables.is_none() && !is_kalah {
         return Err(Error::Unsupported(format!(
             "no {} tables for {} pits in {}: grading this game needs them (build them with \
-             `mancala build`)",
+             `{}`; the positions with at most that many seeds on the board are graded)",
             game.rules(),
             game.pits,
-            args.tables.db.display()
+            args.tables.db.display(),
+            render::build_command(&label, &args.tables.db)
         )));
     }
     if let Some(t) = &tables {
@@ -94,10 +108,9 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
         );
     } else {
         eprintln!(
-            "note: no tables in {}: every value comes from the solver (build them with \
-             `mancala build kalah --pits {} --max-seeds 20`)",
+            "note: no tables in {}: every value comes from the solver (build them with `{}`)",
             args.tables.db.display(),
-            game.pits
+            render::build_command(&label, &args.tables.db)
         );
     }
     // Without a solver above the tables, only the positions they cover.
@@ -134,6 +147,55 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
         print_report(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuse, before any game is played, a game whose moves no table and no
+/// solver can value: saying why, and what to do instead.
+fn check_gradable(game: &GameSpec, start: &State, agent: &str) -> Result<()> {
+    let rules = game.rules();
+    let name = rules.game_name();
+    let table_pits = with_rules!(rules, g => g.table_pits_range());
+    let instead = format!(
+        "or compare the agent with others on this board instead: \
+         `mancala match {agent} greedy --game {game}`"
+    );
+    if table_pits.is_empty() {
+        return Err(Error::Unsupported(format!(
+            "{game} cannot be graded: grading values every move exactly, and {name} has no \
+             endgame tables and no solver; grade the agent on a game with tables (kalah, \
+             awari, oware), {instead}"
+        )));
+    }
+    let (low, high) = (*table_pits.start(), *table_pits.end());
+    if !table_pits.contains(&game.pits) {
+        let solver = if is_kalah(rules) {
+            " and the solver"
+        } else {
+            ""
+        };
+        return Err(Error::Unsupported(format!(
+            "{game} is beyond any table: grading values every move exactly, and the {name} \
+             tables{solver} handle {low} to {high} pits per side, not {}; grade on a board of \
+             {low} to {high} pits (e.g. --game {name}:{high}:{}), {instead}",
+            game.pits,
+            game.seeds.min(4)
+        )));
+    }
+    if start.is_wide() {
+        return Err(Error::Unsupported(format!(
+            "{game} is beyond any table: its {} seeds are more than a table ({MAX_INDEX_SEEDS} \
+             seeds at most) or the solver ({MAX_SEEDS} seeds at most) holds, so no move on it \
+             can be valued exactly; grade on a board of at most {MAX_SEEDS} seeds (e.g. \
+             --game {name}:{}:4), {instead}",
+            2 * game.pits * game.seeds,
+            game.pits
+        )));
+    }
+    Ok(())
+}
+
+fn is_kalah(rules: Rules) -> bool {
+    matches!(rules, Rules::Kalah(_))
 }
 
 fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {

@@ -11,7 +11,6 @@ use mancala_solver::kalah::graph::{self, GraphOptions, GraphReport, Terminals};
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 use mancala_solver::tables::driver::default_memory_budget;
-use mancala_solver::tables::index::size_up_to;
 
 /// The games with a graph command.
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,10 +106,9 @@ fn tables(args: &GraphArgs, k: usize) -> Result<TableSet<KalahRules>> {
     };
     TableSet::open_or_build(&args.tables.db, args.rules, m, k, &policy, &settings).map_err(|err| {
         match err {
-            Error::MissingTable { .. } if !args.no_build => Error::Unsupported(format!(
-                "Kalah({m},{}) needs the {m}-pit tables up to {k} seeds ({} positions), too many to build on demand: {}",
+            Error::BuildTooLarge { .. } => Error::Unsupported(format!(
+                "Kalah({m},{}) needs them: {}",
                 args.seeds,
-                size_up_to(m, k),
                 super::render::error_message(&err)
             )),
             err => err,

@@ -18,6 +18,7 @@ use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
 use mancala_solver::oracle::analysis::{from_tables, Analysis};
+use mancala_solver::progress::Observer;
 use mancala_solver::tablebase::{Line, MoveValue, PvEnd};
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
@@ -61,7 +62,7 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
     };
     with_rules!(args.game.rules()?, g => {
         let pos = g.parse(&args.position)?;
-        let v = value_position(g, pos, &args.game.tables.db, &policy)?;
+        let v = value_position(g, pos, &args.game.tables.db, &policy, progress::observer(false))?;
         show(&v, args.json);
         Ok(ExitCode::SUCCESS)
     })
@@ -82,12 +83,13 @@ pub struct Valued<G: TableGame> {
 }
 
 /// Value `pos` and its moves, opening the tables it needs (built when
-/// `policy` allows).
+/// `policy` allows, reporting to `progress`).
 pub fn value_position<G: TableGame>(
     game: G,
     pos: G::Position,
     dir: &Path,
     policy: &OnDemand,
+    progress: Observer,
 ) -> Result<Valued<G>> {
     let m = pos.pits();
     let empty = TableSet::empty(dir, game, m)?;
@@ -103,7 +105,7 @@ pub fn value_position<G: TableGame>(
         empty
     } else {
         let settings = BuildSettings {
-            progress: progress::observer(false),
+            progress,
             ..BuildSettings::default()
         };
         TableSet::open_or_build(dir, game, m, k, policy, &settings).map_err(|e| match e {

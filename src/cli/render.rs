@@ -23,8 +23,22 @@ pub fn parse_memory(text: &str) -> std::result::Result<u64, String> {
         "T" | "TB" | "TIB" => 1 << 40,
         _ => return Err(format!("\"{text}\": unknown unit; use K, M, G or T")),
     };
-    Ok((n * mult as f64) as u64)
+    let bytes = n * mult as f64;
+    // A size past MAX_MEMORY would be saturated to it, and every message
+    // would then show a figure the user did not give.
+    if bytes > MAX_MEMORY as f64 {
+        return Err(format!(
+            "\"{text}\" is too large: sizes go up to {}T (1 PiB, more than any machine \
+             has); write e.g. 8G or 500M",
+            MAX_MEMORY >> 40
+        ));
+    }
+    Ok(bytes as u64)
 }
+
+/// The largest size [`parse_memory`] reads: 1 PiB, above any machine's
+/// memory or disk and far below what a byte count holds.
+pub const MAX_MEMORY: u64 = 1 << 50;
 
 /// Format a byte count for people.
 pub fn human_bytes(n: u64) -> String {
@@ -74,6 +88,10 @@ pub fn error_message(e: &Error) -> String {
                 build_command(table, dir_of(path))
             )
         }
+        Error::BuildTooLarge { table, dir, .. } => format!(
+            "{e}: build them first with `{}` (kept for later), then run this again",
+            build_command(table, dir)
+        ),
         Error::BadTable { table, path, .. } => format!(
             "{e}; delete it and rebuild it with `{}`",
             build_command(table, dir_of(path))

@@ -8,15 +8,21 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
+use mancala_solver::error::TableLabel;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
+use mancala_solver::progress::{Event, Observer};
+use mancala_solver::search::run::default_table_seeds;
 use mancala_solver::search::run::{
     prepare, CheckpointFile, MissingTables, RunOptions, RunReport, TableSource,
 };
 use mancala_solver::search::{MoveOrder, SolveOptions};
-use mancala_solver::tablebase::{BuildSettings, OnDemand};
+use mancala_solver::tablebase::{BuildSettings, OnDemand, DEFAULT_ON_DEMAND};
+
+use super::render::build_command;
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use std::sync::atomic::AtomicBool;
@@ -31,8 +37,9 @@ mancala solve kalah 5 4 --no-etc --no-futility --threads 1\n  \
 mancala solve awari 3 3\n  \
 mancala solve oware 4 2 --json\n\n\
 Awari, Oware, Vai Lung Thlan and Ohvalhu are solved whole from their tables (built into --db \
-on first use): the value of the start (or of the position given) and of every opening move. \
-Only --db, --no-build and --json apply to them. Vai Lung Thlan values are played on to the \
+on first use when small; a larger build is left to `mancala build`, which the error names): the \
+value of the start (or of the position given) and of every opening move. Only --db, --no-build, \
+--time (which bounds the build) and --json apply to them. Vai Lung Thlan values are played on to the \
 empty board (the early end past half dropped: the same winner).\n\n\
 The value is the final store difference for the side to move (stores included). \
 The principal variation uses the published notation: pits 0..m-1 from the mover's \
@@ -123,8 +130,10 @@ pub struct SolveArgs {
     /// Split between threads only this many plies or fewer from the root.
     #[arg(long, default_value_t = 12)]
     pub split_plies: u32,
-    /// Stop after this many seconds of search and print the best result so
-    /// far: proven bounds and the best move found (not an exact value).
+    /// Stop after this many seconds and print the best result so far:
+    /// proven bounds and the best move found (not an exact value). The time
+    /// counts from the start: tables built on first use that are not ready
+    /// by then end the command with an error (the finished ones are kept).
     #[arg(long, value_name = "SECONDS", value_parser = super::render::parse_seconds)]
     pub time: Option<f64>,
     /// Save what the search has proven so far to FILE (zstd-compressed,
@@ -265,6 +274,16 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             install().map_err(|e| Error::io(path, e))?;
         }
     }
+    // The tables built on first use keep to --time too.
+    let label = TableLabel {
+        game: "kalah",
+        rules: (rules != KalahRules::Default).then(|| rules.name()),
+        pits: m,
+        seeds: args
+            .max_table_seeds
+            .unwrap_or_else(|| default_table_seeds(m, pos.active_seeds())),
+    };
+    let deadline = Deadline::new(args.time, build_command(&label, &args.tables.db));
     let opts = SolveOptions {
         rules,
         tt_mb: args.tt_mb,
@@ -297,7 +316,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             build: !args.no_build,
             memory: args.table_memory_mb.saturating_mul(1 << 20),
             settings: BuildSettings {
-                progress: progress::observer(false),
+                progress: deadline.observer(),
                 ..BuildSettings::default()
             },
         }
@@ -315,6 +334,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             resume: args.resume.clone(),
         },
     )?;
+    deadline.tables_ready();
     if let Some(missing) = run.missing.as_ref().filter(|_| !args.quiet) {
         eprintln!("{}", missing_tables_note(&args, missing));
     }
@@ -534,14 +554,105 @@ fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Resul
         }
         _ => return Err(Error::Unsupported(usage())),
     };
+    // A large build (hours, gigabytes) is asked for with `mancala build`,
+    // not started by a solve.
     let policy = if args.no_build {
         OnDemand::Never
     } else {
-        OnDemand::UpTo(u64::MAX)
+        DEFAULT_ON_DEMAND
     };
-    let v = super::query::value_position(game, pos, &args.tables.db, &policy)?;
+    let label = TableLabel {
+        game: game.name(),
+        rules: None,
+        pits: G::pits(&pos),
+        seeds: G::table_seeds(&pos),
+    };
+    let deadline = Deadline::new(args.time, build_command(&label, &args.tables.db));
+    let v = super::query::value_position(game, pos, &args.tables.db, &policy, deadline.observer())?;
+    deadline.tables_ready();
     super::query::show(&v, args.json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--time` over the tables a solve builds on first use: the time bounds
+/// the whole command, and such a build can take far longer than the time
+/// asked for. Once a build starts ([`Event::BuildingMissing`]) a watch
+/// runs to the deadline; if the tables are not ready by then the process
+/// ends with an error naming the command that builds them. Tables are
+/// written whole under their lock, and a stopped build goes on where it
+/// stopped, so the tables finished so far are kept.
+#[derive(Clone)]
+struct Deadline {
+    /// `--time`, and the instant it ends.
+    at: Option<(f64, std::time::Instant)>,
+    build: Arc<String>,
+    /// The running watch (its thread ends when the sender is dropped), and
+    /// whether the tables are ready (no watch starts after that).
+    watch: Arc<std::sync::Mutex<(Option<std::sync::mpsc::Sender<()>>, bool)>>,
+}
+
+impl Deadline {
+    /// `seconds` from now (none: no deadline); `build` is the command that
+    /// builds the tables ahead of the solve.
+    fn new(seconds: Option<f64>, build: String) -> Deadline {
+        Deadline {
+            at: seconds.map(|t| {
+                (
+                    t,
+                    std::time::Instant::now() + std::time::Duration::from_secs_f64(t),
+                )
+            }),
+            build: Arc::new(build),
+            watch: Arc::default(),
+        }
+    }
+
+    /// The progress observer of the table build: the command's, starting
+    /// the watch when a build on first use starts.
+    fn observer(&self) -> Observer {
+        let inner = progress::observer(false);
+        let deadline = self.clone();
+        Observer::new(move |e: &Event<'_>| {
+            if let Event::BuildingMissing { .. } = e {
+                deadline.start_watch();
+            }
+            inner.event(e);
+        })
+    }
+
+    fn start_watch(&self) {
+        let Some((seconds, at)) = self.at else {
+            return;
+        };
+        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
+        if watch.0.is_some() || watch.1 {
+            return;
+        }
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let build = self.build.clone();
+        let left = at.saturating_duration_since(std::time::Instant::now());
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(left) {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "\nerror: --time {seconds} s ran out while the tables this solve needs were \
+                     being built on first use (the tables finished so far are kept): build them \
+                     first with `{build}`, or give more time"
+                );
+                std::process::exit(1);
+            }
+        });
+        watch.0 = Some(tx);
+    }
+
+    /// The tables are ready: end the watch (the search keeps to the time
+    /// itself).
+    fn tables_ready(&self) {
+        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
+        watch.0 = None;
+        watch.1 = true;
+    }
 }
 
 /// The search profile (builds with the `search-profile` feature) as text.

@@ -9,8 +9,11 @@
 //! tables are built on demand only up to [`OracleConfig::build_limit`]
 //! entries, a Kalah position above the tables is searched within
 //! [`OracleConfig::search`]'s time, and agents are refused budgets above
-//! [`OracleConfig::agent_time`]. The oracle itself runs on the caller's
-//! thread; how many calls run at once is the caller's choice.
+//! [`OracleConfig::agent_time`]. A Kalah game of more than 255 seeds
+//! (`kalah:10:1000`) is played on two-byte cells: its positions and the
+//! moves of agents that need no tables or solve, never values. The oracle
+//! itself runs on the caller's thread; how many calls run at once is the
+//! caller's choice.
 
 pub mod analysis;
 
@@ -27,10 +30,12 @@ use crate::family::Rules;
 use crate::game::{Board, Game};
 use crate::tablebase::TableGame;
 
+use crate::kalah::position::MAX_SEEDS;
 use crate::kalah::rules::KalahRules;
+use crate::kalah::wide::WidePosition;
 use crate::play::agents::{rovaris, AgentSpec, Budget, Stop};
 use crate::play::state::GameSpec;
-use crate::play::state::Playable;
+use crate::play::state::{Playable, State};
 use crate::side::Side;
 use crate::tablebase::SharedTables;
 use crate::tablebase::{BuildSettings, OnDemand, TableSet};
@@ -115,8 +120,9 @@ pub struct GameInfo {
     pub name: &'static str,
     /// Pits per side it plays.
     pub pits: [usize; 2],
-    /// Pits per side with tables.
-    pub table_pits: [usize; 2],
+    /// Pits per side with tables, first and last; `None` (JSON `null`)
+    /// for a game without tables (Awale).
+    pub table_pits: Option<[usize; 2]>,
     /// Its rule sets (empty when it has one).
     pub rules: Vec<&'static str>,
 }
@@ -132,7 +138,7 @@ pub fn games() -> Vec<GameInfo> {
                 GameInfo {
                     name: Game::name(g),
                     pits: [*p.start(), *p.end()],
-                    table_pits: [*t.start(), *t.end()],
+                    table_pits: (!t.is_empty()).then(|| [*t.start(), *t.end()]),
                     rules: Rules::rule_names(rules.game_name()),
                 }
             })
@@ -234,7 +240,11 @@ impl Oracle {
                 c.set = Some(SharedTables::new(set.clone()));
                 Ok(Some(set))
             }
-            Err(Error::BeyondTables { .. } | Error::MissingTable { .. }) => {
+            Err(
+                Error::BeyondTables { .. }
+                | Error::MissingTable { .. }
+                | Error::BuildTooLarge { .. },
+            ) => {
                 let mut cache = self.cache();
                 let c = cache.entry(key).or_default();
                 c.refused = Some(c.refused.map_or(seeds, |r| r.min(seeds)));
@@ -253,6 +263,11 @@ impl Oracle {
     /// (the start when `None`).
     pub fn play(&self, game: &str, position: Option<&str>, moves: &str) -> Result<PositionReport> {
         let spec = parse_game(game)?;
+        if let Some(rules) = wide(&spec) {
+            let mut pos = wide_position(&spec, position)?;
+            let played = pos.play_line(moves, rules)?.len();
+            return Ok(wide_report(rules, &spec, &pos, played));
+        }
         with_rules!(spec.rules, g => {
             let mut pos = position_of(g, &spec, position)?;
             let played = g.play_line(&mut pos, moves)?;
@@ -270,6 +285,9 @@ impl Oracle {
         position: Option<&str>,
     ) -> Result<Option<Analysis>> {
         let spec = parse_game(game)?;
+        if wide(&spec).is_some() {
+            return Err(no_values(&spec, position));
+        }
         with_rules!(spec.rules, g => {
             let pos = position_of(g, &spec, position)?;
             let set = self.tables(g, spec.pits)?;
@@ -284,7 +302,8 @@ impl Oracle {
     /// built on demand within [`OracleConfig::build_limit`]; above them, in
     /// Kalah, from the solver within [`OracleConfig::search`]'s time
     /// (exact when it finishes, else proven bounds); in the other games an
-    /// error saying the tables are missing.
+    /// error saying the tables are missing; on a Kalah board of more than
+    /// 255 seeds an error saying a value needs a solve.
     pub fn query(&self, game: &str, position: Option<&str>) -> Result<Analysis> {
         if let Some(a) = self.query_from_tables(game, position)? {
             return Ok(a);
@@ -355,6 +374,9 @@ impl Oracle {
         }
         let agent: AgentSpec = agent.parse()?;
         self.check_agent(&agent)?;
+        if let Some(rules) = wide(&spec) {
+            return wide_agent_move(rules, &spec, position, &agent, seed, stop);
+        }
         with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed, stop))
     }
 
@@ -476,6 +498,122 @@ impl Oracle {
             | AgentSpec::RovarisUct { budget: b, .. } => budget(b),
             AgentSpec::Perfect(t) => time(t),
         }
+    }
+}
+
+/// The rules of a Kalah game of more than [`MAX_SEEDS`] seeds
+/// (`kalah:10:1000`), played on two-byte cells ([`WidePosition`]): its
+/// positions and the moves of agents that need no tables or solve, within
+/// the oracle's limits; no values.
+fn wide(spec: &GameSpec) -> Option<KalahRules> {
+    match spec.rules {
+        Rules::Kalah(r) if 2 * spec.pits * spec.seeds > MAX_SEEDS => Some(r),
+        _ => None,
+    }
+}
+
+/// Why a position of a game of more than [`MAX_SEEDS`] seeds has no value
+/// here, and what can be asked instead.
+fn no_values(spec: &GameSpec, position: Option<&str>) -> Error {
+    let seeds = match position.map(WidePosition::parse) {
+        Some(Ok(pos)) => pos.total_seeds(),
+        _ => 2 * spec.pits * spec.seeds,
+    };
+    Error::Unsupported(format!(
+        "{spec}: valuing a position of {seeds} seeds needs a solve, and the tables hold at most \
+         {MAX_INDEX_SEEDS} seeds and the solver {MAX_SEEDS}; this game can be played, and agents \
+         that need no tables or solve (greedy, alphabeta:D, heuristic:D, mcts:BUDGET, ...) \
+         choose moves in it"
+    ))
+}
+
+/// `text` as a position of the wide game `spec`, or its start.
+fn wide_position(spec: &GameSpec, text: Option<&str>) -> Result<WidePosition> {
+    let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+        return WidePosition::start(spec.pits, spec.seeds);
+    };
+    let pos = WidePosition::parse(text)?;
+    if pos.pits_per_side() != spec.pits {
+        return Err(crate::notation::bad_position(
+            text,
+            format!(
+                "it has {} pits per side where {spec} has {}",
+                pos.pits_per_side(),
+                spec.pits
+            ),
+        ));
+    }
+    Ok(pos)
+}
+
+/// The move of `agent` in a position of the wide game `spec`: agents that
+/// need tables or a solve are refused, saying so
+/// ([`AgentSpec::check_start`]).
+fn wide_agent_move(
+    rules: KalahRules,
+    spec: &GameSpec,
+    position: Option<&str>,
+    agent: &AgentSpec,
+    seed: u64,
+    stop: &Stop,
+) -> Result<AgentMove> {
+    let pos = wide_position(spec, position)?;
+    if pos.is_game_over(rules) {
+        return Err(Error::Unsupported(format!(
+            "the game is over in position \"{pos}\": there is no move to choose"
+        )));
+    }
+    let state = State::KalahWide(Box::new(pos), rules);
+    agent.check_start(&state)?;
+    let choice = agent
+        .build_with_stop(spec.rules, None, seed, stop.clone())?
+        .choose(&state);
+    if stop.is_raised() {
+        return Err(Error::Stopped(format!("agent {agent}'s move")));
+    }
+    let mut after = pos;
+    after
+        .play(choice.pit, rules)
+        .map_err(|reason| Error::IllegalMove {
+            agent: agent.to_string(),
+            pit: choice.pit,
+            reason,
+            position: pos.to_string(),
+            side: pos.to_move(),
+        })?;
+    Ok(AgentMove {
+        agent: agent.to_string(),
+        pit: choice.pit,
+        value: choice.value,
+        value_kind: choice.value_kind,
+        after: wide_report(rules, spec, &after, 1),
+    })
+}
+
+fn wide_report(
+    rules: KalahRules,
+    spec: &GameSpec,
+    pos: &WidePosition,
+    played: usize,
+) -> PositionReport {
+    let (mover, opponent) = (pos.mover_pits().to_vec(), pos.opponent_pits().to_vec());
+    let (south, north) = match pos.to_move() {
+        Side::South => (mover, opponent),
+        Side::North => (opponent, mover),
+    };
+    PositionReport {
+        spec: spec.to_string(),
+        game: spec.rules.game_name(),
+        rules: spec.rules.rules_name(),
+        pits: spec.pits,
+        position: pos.to_string(),
+        to_move: pos.to_move(),
+        south,
+        north,
+        stores: pos.stores_by_side(),
+        game_over: pos.is_game_over(rules),
+        legal_moves: pos.legal_moves(rules).collect(),
+        moves_played: played,
     }
 }
 

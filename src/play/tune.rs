@@ -132,11 +132,13 @@ impl TuneOptions {
                 &format!("give 0 to {MAX_OPENING} random moves"),
             );
         }
-        if !matches!(self.game.start(), State::Kalah(..)) {
+        // Kalah on any board: heuristic10 plays the two-byte cells of a
+        // board of more than 255 seeds (kalah:6:22) as it plays byte cells.
+        if !matches!(self.game.start(), State::Kalah(..) | State::KalahWide(..)) {
             return bad(
                 "game",
                 self.game.to_string(),
-                "heuristic10 is tuned on Kalah (the study's game)",
+                "heuristic10 is tuned on Kalah (the study's game): give kalah:M:N[:RULES]",
             );
         }
         Ok(())

@@ -92,11 +92,23 @@ impl<G: TableGame> TableSet<G> {
     }
 
     /// Open the tables for 1..=`max_seeds` seeds from `dir`; every one must
-    /// be present and sound.
+    /// be present and sound (a missing one is [`Error::MissingTable`],
+    /// naming the first missing file and the tables up to `max_seeds`).
     pub fn open(dir: &Path, game: G, pits: usize, max_seeds: usize) -> Result<TableSet<G>> {
         let mut set = TableSet::empty(dir, game, pits)?;
         for k in 1..=max_seeds {
-            set.push(Table::open(dir, set.spec(k))?);
+            match Table::open(dir, set.spec(k)) {
+                Ok(t) => set.push(t),
+                // Name the first missing file and the tables needed (all
+                // of them up to `max_seeds`, which one build makes).
+                Err(Error::MissingTable { path, .. }) => {
+                    return Err(Error::MissingTable {
+                        path,
+                        table: set.spec(max_seeds).label(),
+                    })
+                }
+                Err(e) => return Err(e),
+            }
         }
         Ok(set)
     }
@@ -118,8 +130,9 @@ impl<G: TableGame> TableSet<G> {
     /// Open the tables for 1..=`seeds` seeds, building the missing ones
     /// first when `policy` allows it (else a missing table is
     /// [`Error::MissingTable`], naming the first missing file and the
-    /// tables needed). Tables beyond `seeds` that are already on disk are
-    /// opened too.
+    /// tables needed; a build above the policy's limit is
+    /// [`Error::BuildTooLarge`], with its size, and builds nothing). Tables
+    /// beyond `seeds` that are already on disk are opened too.
     pub fn open_or_build(
         dir: &Path,
         game: G,
@@ -151,7 +164,7 @@ impl<G: TableGame> TableSet<G> {
             memory_budget: settings.memory_budget,
             group_bytes: None,
         };
-        match game.build_memory(pits, seeds, &limits) {
+        let peak = match game.build_memory(pits, seeds, &limits) {
             Err(Error::Memory { message, .. }) => return Err(beyond(message)),
             Err(e) => return Err(e),
             Ok(peak) if peak > settings.memory_budget => {
@@ -163,14 +176,22 @@ impl<G: TableGame> TableSet<G> {
                     gib(entries / 2)
                 )))
             }
-            Ok(_) => {}
-        }
+            Ok(peak) => peak,
+        };
         let limit = match *policy {
             OnDemand::Never => return Err(missing()),
             OnDemand::UpTo(limit) => limit,
         };
         if entries > limit {
-            return Err(missing());
+            return Err(Error::BuildTooLarge {
+                dir: dir.to_path_buf(),
+                table: set.spec(seeds).label(),
+                entries,
+                unit: G::ENTRY,
+                disk_bytes: entries / 2,
+                memory_bytes: peak,
+                limit,
+            });
         }
         settings.progress.event(&Event::BuildingMissing {
             game: game.name(),

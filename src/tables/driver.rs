@@ -115,6 +115,9 @@ pub(crate) fn run_build<T: Sync>(
     }
     let pool = crate::threads::pool(job.threads)?;
     let threads = pool.current_num_threads();
+    // Before the plan is shown: a path that cannot be the table directory
+    // is refused first.
+    crate::files::create_dir(job.dir)?;
     job.progress.event(&Event::BuildPlan {
         title: &job.title,
         dir: job.dir,
@@ -122,7 +125,6 @@ pub(crate) fn run_build<T: Sync>(
         memory_budget: job.memory_budget,
         threads,
     });
-    std::fs::create_dir_all(job.dir).map_err(|e| Error::io(job.dir, e))?;
     let leftovers = temporaries(job.dir);
     let mut reports = Vec::new();
     let found = |t: &Table, k: usize| TableReport {

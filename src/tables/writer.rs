@@ -298,7 +298,7 @@ impl TableWriter {
     /// renamed by [`TableWriter::finish`]).
     pub fn create(dir: &Path, spec: TableSpec) -> Result<TableWriter> {
         let count = spec.indexer()?.count();
-        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        crate::files::create_dir(dir)?;
         let path = spec.path(dir);
         // Unique to this process and this write (the lock of the table, taken
         // by the build driver, keeps other processes off the table).

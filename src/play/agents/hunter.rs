@@ -244,10 +244,15 @@ pub fn read_weights(path: &Path) -> Result<Weights> {
         line: 1,
         reason: "the file is not text (UTF-8); a weights file holds ten numbers, W1..W10".into(),
     })?;
-    parse_weights(&text).map_err(|(line, reason)| Error::BadInputFile {
+    let text = crate::files::strip_bom(&text);
+    parse_weights(text).map_err(|(line, reason)| Error::BadInputFile {
         path: path.to_path_buf(),
         line,
-        reason: format!("{reason} (a weights file holds ten numbers, W1..W10)"),
+        reason: if text.trim().is_empty() {
+            "the file is empty: a weights file holds ten numbers, W1..W10".to_string()
+        } else {
+            format!("{reason} (a weights file holds ten numbers, W1..W10)")
+        },
     })
 }
 
@@ -273,7 +278,11 @@ pub fn parse_weights(text: &str) -> std::result::Result<Weights, (usize, String)
         }
     }
     if out.len() != 10 {
-        return Err((0, format!("{} weights, not ten", out.len())));
+        let reason = match out.len() {
+            0 => "no weights".to_string(),
+            n => format!("{n} weights, not ten"),
+        };
+        return Err((0, reason));
     }
     let mut w = [0.0; 10];
     w.copy_from_slice(&out);
