@@ -11,6 +11,7 @@ use serde_json::json;
 use mancala_solver::error::TableLabel;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
+use mancala_solver::game::Board;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
@@ -564,7 +565,7 @@ fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Resul
     let label = TableLabel {
         game: game.name(),
         rules: None,
-        pits: G::pits(&pos),
+        pits: pos.pits(),
         seeds: G::table_seeds(&pos),
     };
     let deadline = Deadline::new(args.time, build_command(&label, &args.tables.db));
