@@ -166,6 +166,64 @@ fn the_library_refuses_a_checkpoint_of_another_solve() {
     assert!(resumed(&start, KalahRules::Default).unwrap().exact);
 }
 
+/// A resumed solve's checkpoint holds every entry of the checkpoint it
+/// resumed from (issue 43): here the resumed solve's table (1 MiB, 65,536
+/// entries) is far too small for them, and before, its checkpoint held
+/// only what the table kept, and overwriting the file it resumed from
+/// lost the rest. Each entry is kept, or replaced by a deeper one.
+#[test]
+fn a_resumed_solves_checkpoint_keeps_the_entries_it_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k46.ckpt");
+    let start = Position::start(4, 6).unwrap();
+    let saved: Saved = Arc::default();
+    let first = SolveOptions {
+        tt_mb: 32,
+        threads: 1,
+        deadline: Some(Instant::now() + Duration::from_millis(400)),
+        checkpoint: Some(keeping(&saved)),
+        ..SolveOptions::default()
+    };
+    assert!(!solve(&start, None, &first).unwrap().exact);
+    let (reason, c) = saved.lock().unwrap().pop().unwrap();
+    assert_eq!(reason, CheckpointReason::Stopped);
+    c.write(&file).unwrap();
+    let had = Arc::new(Checkpoint::read(&file).unwrap());
+    assert!(
+        had.entries.len() > 2 * 65_536,
+        "more entries than the small table holds: {}",
+        had.entries.len()
+    );
+
+    let saved: Saved = Arc::default();
+    let resumed = SolveOptions {
+        tt_mb: 1,
+        threads: 1,
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        resume: Some(had.clone()),
+        checkpoint: Some(keeping(&saved)),
+        ..SolveOptions::default()
+    };
+    assert!(!solve(&start, None, &resumed).unwrap().exact);
+    let (reason, c) = saved.lock().unwrap().pop().unwrap();
+    assert_eq!(reason, CheckpointReason::Stopped);
+    c.write(&file).unwrap();
+    let again = Checkpoint::read(&file).unwrap();
+    let now: std::collections::HashMap<_, _> = again.entries.iter().copied().collect();
+    let lost = had
+        .entries
+        .iter()
+        .filter(|(k, e)| now.get(k).is_none_or(|n| n.depth < e.depth))
+        .count();
+    assert_eq!(
+        lost,
+        0,
+        "{lost} of {} entries lost ({} in the new checkpoint)",
+        had.entries.len(),
+        again.entries.len()
+    );
+}
+
 /// The JSON of a `solve` run.
 fn json(stdout: &str) -> serde_json::Value {
     serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))

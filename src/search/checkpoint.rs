@@ -224,7 +224,8 @@ pub struct Checkpoint {
     pub identity: Identity,
     /// Where the search stood.
     pub state: SearchState,
-    /// Transposition-table entries (key and bounds on the active value).
+    /// Transposition-table entries (key and bounds on the active value):
+    /// a solve's and a file's are sorted by key, each key once.
     pub entries: Vec<(Key, Entry)>,
 }
 
@@ -241,8 +242,8 @@ impl std::fmt::Debug for Checkpoint {
 }
 
 /// Two checkpoints are equal when their identity, state and entries are:
-/// the entries compared whatever their order (a file keeps them sorted by
-/// key, a snapshot in the table's order).
+/// the entries compared whatever their order (a caller's own list may be
+/// in any order).
 impl PartialEq for Checkpoint {
     fn eq(&self, o: &Checkpoint) -> bool {
         let sorted = |c: &Checkpoint| {

@@ -33,6 +33,13 @@
 //! keys are close: a Kalah(4,8) entry takes 1.7 bytes of key before
 //! compression, and the byte planes compress a quarter better than whole
 //! words.
+//!
+//! The keys strictly increase, and a reader refuses a file where they do
+//! not. The writer makes sure of it whatever entries it is given: a key
+//! given twice is written once, its entries merged ([`Entry::merge`]),
+//! and an entry a reader would refuse (not a position of the board, or
+//! inconsistent bounds, see [`plausible`]) is left out; so a checkpoint
+//! written is always read back.
 
 use std::path::Path;
 
@@ -163,11 +170,25 @@ pub(super) fn read_declared(
     Ok(bytes)
 }
 
-/// The file bytes of `c`.
+/// The file bytes of `c`: its entries sorted by key, each key once, those
+/// a reader would refuse left out.
 pub(super) fn encode(c: &Checkpoint) -> std::io::Result<Vec<u8>> {
     let id = &c.identity;
     let st = &c.state;
     let m = id.pits;
+    let s = Position::parse(&id.position)
+        .ok()
+        .filter(|p| p.pits_per_side() == m)
+        .ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "the checkpoint's position \"{}\" is not a position of {m} pits per side",
+                    id.position
+                ),
+            )
+        })?
+        .active_seeds() as i32;
     let mut p = Vec::with_capacity(64 + c.entries.len() * (2 * m + 4));
     p.extend_from_slice(&st.depth.to_le_bytes());
     p.extend_from_slice(&st.guess.to_le_bytes());
@@ -197,14 +218,24 @@ pub(super) fn encode(c: &Checkpoint) -> std::io::Result<Vec<u8>> {
     }
     // The entries sorted by key, each key a number (its 2m pits, big-endian),
     // written as the difference from the previous one in 7-bit groups; then
-    // the packed bounds, one byte plane after another.
+    // the packed bounds, one byte plane after another. A snapshot of the
+    // table comes sorted, each key once, every entry plausible; any other
+    // list is made so here: the reader requires it.
     let shift = 8 * (16 - 2 * m);
-    let mut sorted: Vec<(u128, u32)> = c
+    let mut sorted: Vec<(u128, Entry)> = c
         .entries
         .iter()
-        .map(|(k, e)| (key_number(*k) >> shift, e.pack()))
+        .filter(|&&(k, e)| plausible(k, e, m, s))
+        .map(|&(k, e)| (key_number(k) >> shift, e))
         .collect();
     sorted.sort_unstable_by_key(|x| x.0);
+    sorted.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = kept.1.merge(later.1);
+        }
+        same
+    });
     p.extend_from_slice(&(sorted.len() as u64).to_le_bytes());
     let mut prev = 0u128;
     for &(k, _) in &sorted {
@@ -217,19 +248,24 @@ pub(super) fn encode(c: &Checkpoint) -> std::io::Result<Vec<u8>> {
         p.push(d as u8);
     }
     for plane in 0..4 {
-        p.extend(sorted.iter().map(|&(_, e)| (e >> (8 * plane)) as u8));
+        p.extend(sorted.iter().map(|&(_, e)| (e.pack() >> (8 * plane)) as u8));
     }
+    frame(id, &p)
+}
 
+/// The file bytes of a checkpoint of `id` whose payload (before
+/// compression) is `p`: the header, then the compressed payload.
+fn frame(id: &Identity, p: &[u8]) -> std::io::Result<Vec<u8>> {
     let mut enc = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
     enc.include_checksum(true)?;
-    let z = enc.compress(&p)?;
+    let z = enc.compress(p)?;
 
     let pos = id.position.as_bytes();
     let mut h = Vec::with_capacity(46 + pos.len() + z.len());
     h.extend_from_slice(&MAGIC);
     h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     h.push(id.rules.id());
-    h.push(m as u8);
+    h.push(id.pits as u8);
     h.extend_from_slice(&(id.table_seeds as u16).to_le_bytes());
     h.extend_from_slice(&id.table_fingerprint.to_le_bytes());
     h.extend_from_slice(&(pos.len() as u16).to_le_bytes());
@@ -497,6 +533,9 @@ fn decode_payload(
     };
     Ok((state, entries))
 }
+
+#[cfg(test)]
+mod repeats;
 
 #[cfg(test)]
 mod tests {

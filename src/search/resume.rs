@@ -13,7 +13,7 @@ use super::checkpoint::{
 use super::node::{Searcher, EMPTY_CHILD};
 use super::options::{SearchStats, Solution};
 use super::shared::{DriveState, Shared};
-use super::tt::{Entry, FULL_DEPTH, NO_MOVE};
+use super::tt::{unique_keys, Entry, Key, FULL_DEPTH, NO_MOVE};
 
 /// What every checkpoint of one solve shares.
 pub(super) struct Context {
@@ -71,18 +71,65 @@ fn search_state(sh: &Shared<'_>, cx: &Context) -> SearchState {
 
 /// A checkpoint of the solve as it stands: its state and the most
 /// valuable entries of the main transposition table, copied while the
-/// search goes on ([`super::TransTable::snapshot`]).
+/// search goes on ([`super::TransTable::snapshot`]). A resumed solve keeps
+/// the entries it started from ([`keep_resumed`]).
 pub(super) fn snapshot(sh: &Shared<'_>, cx: &Context, max_entries: usize) -> Checkpoint {
     let state = search_state(sh, cx);
     let (m, s) = (cx.identity.pits, cx.s);
-    let entries = sh.tt.as_ref().map_or_else(Vec::new, |tt| {
+    let mut entries = sh.tt.as_ref().map_or_else(Vec::new, |tt| {
         tt.snapshot(max_entries, |k, e| plausible(k, e, m, s))
     });
+    if let Some(had) = &sh.opts.resume {
+        entries = keep_resumed(entries, &had.entries, max_entries);
+    }
     Checkpoint {
         identity: cx.identity.clone(),
         state,
         entries,
     }
+}
+
+/// The entries of `fresh` (a snapshot: sorted by key, each key once) and
+/// those a resumed solve started from, `had`: a key of both gets the two
+/// merged ([`Entry::merge`]: the deeper, or both bounds), and a key of
+/// `had` alone is kept, so that a checkpoint of a resumed solve holds
+/// everything the one it resumed held, even what the table could not keep
+/// (a smaller table, a crowded bucket) or has since replaced. At most
+/// `max`: beyond, the most valuable ([`Entry::rank`]). Sorted by key.
+pub(super) fn keep_resumed(
+    fresh: Vec<(Key, Entry)>,
+    had: &[(Key, Entry)],
+    max: usize,
+) -> Vec<(Key, Entry)> {
+    // A checkpoint read from a file is sorted, each key once; a caller's
+    // own list may not be.
+    let sorted;
+    let had = if had.windows(2).all(|w| w[0].0 < w[1].0) {
+        had
+    } else {
+        let mut v = had.to_vec();
+        unique_keys(&mut v);
+        sorted = v;
+        &sorted
+    };
+    let mut out = Vec::with_capacity(fresh.len() + had.len());
+    let mut old = had.iter().copied().peekable();
+    for (k, e) in fresh {
+        while let Some(x) = old.next_if(|x| x.0 < k) {
+            out.push(x);
+        }
+        match old.next_if(|x| x.0 == k) {
+            Some((_, o)) => out.push((k, e.merge(o))),
+            None => out.push((k, e)),
+        }
+    }
+    out.extend(old);
+    if out.len() > max {
+        out.select_nth_unstable_by_key(max, |x| std::cmp::Reverse(x.1.rank()));
+        out.truncate(max);
+        out.sort_unstable_by_key(|x| x.0);
+    }
+    out
 }
 
 /// The checkpoint of a finished solve: its result, no entries.
@@ -322,5 +369,55 @@ mod tests {
         assert_eq!(from(Some(19)), (19, 19));
         let (before, after) = from(Some(5.max(before)));
         assert_eq!(after, (before + 10).min(19));
+    }
+}
+
+#[cfg(test)]
+mod keeping {
+    use super::keep_resumed;
+    use crate::search::tt::{Entry, Key, FULL_DEPTH, NO_MOVE};
+
+    fn e(lo_share: u8, hi_share: u8, depth: u8, work: u8) -> Entry {
+        Entry {
+            lo_share,
+            hi_share,
+            depth,
+            best: NO_MOVE,
+            work,
+        }
+    }
+
+    #[test]
+    fn a_resumed_solves_entries_are_kept_merged_and_capped_by_value() {
+        let k = |x: u8| Key::new(&[x, 1]);
+        let fresh = vec![
+            (k(2), e(1, 5, 8, 3)),
+            (k(4), e(0, 3, FULL_DEPTH, 9)),
+            (k(6), e(2, 4, 12, 1)),
+        ];
+        // Unsorted, one key twice: as a library caller may give them.
+        let had = vec![
+            (k(7), e(0, 6, 3, 2)),
+            (k(2), e(0, 5, FULL_DEPTH, 4)),
+            (k(1), e(0, 2, 10, 7)),
+            (k(6), e(3, 7, 12, 6)),
+            (k(7), e(1, 8, 3, 2)),
+        ];
+        let all = keep_resumed(fresh.clone(), &had, usize::MAX);
+        let want = vec![
+            (k(1), e(0, 2, 10, 7)),
+            // The deeper entry of the two.
+            (k(2), e(0, 5, FULL_DEPTH, 4)),
+            (k(4), e(0, 3, FULL_DEPTH, 9)),
+            // One depth: both bounds.
+            (k(6), e(3, 4, 12, 6)),
+            (k(7), e(1, 6, 3, 2)),
+        ];
+        assert_eq!(all, want);
+        // Nothing resumed: the snapshot as it is.
+        assert_eq!(keep_resumed(fresh.clone(), &[], usize::MAX), fresh);
+        // At most 3: the most valuable, sorted by key.
+        let top = keep_resumed(fresh, &had, 3);
+        assert_eq!(top, vec![want[1], want[2], want[3]]);
     }
 }

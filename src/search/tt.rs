@@ -78,12 +78,33 @@ impl Key {
         out
     }
 
+    /// The key as a number whose most significant byte is its first pit
+    /// (the order of [`Key`]'s `Ord`).
+    #[inline]
+    fn order(self) -> (u64, u32) {
+        (self.lo.swap_bytes(), self.hi.swap_bytes())
+    }
+
     #[inline]
     fn hash(self) -> u64 {
         let mut h = self.lo ^ (self.hi as u64).rotate_left(29) ^ 0x2545_f491_4f6c_dd1d;
         h = (h ^ (h >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         h = (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         h ^ (h >> 32)
+    }
+}
+
+/// Keys in the order of their pits, the first pit first (the order of a
+/// checkpoint file's keys).
+impl Ord for Key {
+    fn cmp(&self, other: &Key) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -135,6 +156,40 @@ impl Entry {
     #[inline]
     pub fn upper(&self, s: i32) -> i32 {
         2 * self.hi_share as i32 - s
+    }
+
+    /// One entry for a key found twice (the table can hold a key in two
+    /// slots of its bucket: two threads storing a new key at once may
+    /// each choose another slot; and a copy made while the search runs
+    /// can read a key before and after it moved): the deeper entry; at
+    /// the same depth both bounds, intersected, when they overlap (each
+    /// holds at that depth), with the larger work and a best move if
+    /// either has one; else the entry of more work (then the larger
+    /// [`Entry::pack`]). The same whichever comes first.
+    pub fn merge(self, other: Entry) -> Entry {
+        if self.depth != other.depth {
+            return if self.depth > other.depth {
+                self
+            } else {
+                other
+            };
+        }
+        let key = |e: &Entry| (e.work.min(31), e.pack());
+        let (x, y) = if key(&self) >= key(&other) {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        let (lo, hi) = (x.lo_share.max(y.lo_share), x.hi_share.min(y.hi_share));
+        if lo > hi {
+            return x;
+        }
+        Entry {
+            lo_share: lo,
+            hi_share: hi,
+            best: if x.best != NO_MOVE { x.best } else { y.best },
+            ..x
+        }
     }
 
     /// How much the entry is worth keeping, as the replacement scheme sees
@@ -377,17 +432,29 @@ impl TransTable {
 }
 
 impl TransTable {
-    /// The entries of slot pair `i` (a key and its data), if the pair holds
-    /// one whose key belongs in its bucket; read while other threads may
-    /// write, so a torn pair (another thread wrote one word of it) is
-    /// possible and gives a key that almost never hashes to the bucket.
+    /// The entry of slot pair `i` (a key and its data), if the pair holds
+    /// one whose key belongs in its bucket. Read while other threads may
+    /// write: the data word, the key word, then the data word again, and
+    /// nothing when it changed (a store completed between the loads, so
+    /// the key word may be of the new entry and the data of the old: a
+    /// torn pair). `between` runs between the first two loads (tests
+    /// use it to play a concurrent store there).
     #[inline]
-    fn read_pair(&self, slots: &[AtomicU64], i: usize) -> Option<(Key, Entry)> {
-        let b = slots[2 * i + 1].load(Ordering::Relaxed);
+    fn read_pair(
+        &self,
+        slots: &[AtomicU64],
+        i: usize,
+        between: &impl Fn(&TransTable, usize),
+    ) -> Option<(Key, Entry)> {
+        let b = slots[2 * i + 1].load(Ordering::Acquire);
         if b == 0 {
             return None;
         }
-        let a = slots[2 * i].load(Ordering::Relaxed);
+        between(self, i);
+        let a = slots[2 * i].load(Ordering::Acquire);
+        if slots[2 * i + 1].load(Ordering::Relaxed) != b {
+            return None;
+        }
         let key = Key {
             lo: a ^ b,
             hi: (b >> 32) as u32,
@@ -395,24 +462,39 @@ impl TransTable {
         (self.bucket(key) == (i / WAYS) * WAYS * 2).then(|| (key, Entry::unpack(b as u32)))
     }
 
-    /// A copy of the table's most valuable entries, at most `max` of them:
-    /// every entry if they fit, else those of the highest
-    /// [`Entry::rank`]. Only entries that `accept` (a plausibility check
-    /// of key and bounds) are taken.
+    /// A copy of the table's most valuable entries, at most `max` of them,
+    /// sorted by key ([`Key`]'s order), each key once: every entry if they
+    /// fit, else those of the highest [`Entry::rank`]. Only entries that
+    /// `accept` (a plausibility check of key and bounds) are taken.
     ///
-    /// The table is read while the search goes on, without pausing it:
-    /// each slot pair is read with two atomic loads, and a pair torn by a
-    /// concurrent store yields a key whose bucket is not the one it was
-    /// read from (the odds of the contrary are one in the number of
-    /// buckets) and that `accept` then checks further, the same
-    /// protection the lock-less probe relies on. Two passes: a histogram
-    /// of the ranks picks the cut-off rank, the second pass copies.
+    /// The table is read while the search goes on, without pausing it.
+    /// Each slot pair is read with three atomic loads (data, key, data
+    /// again: a store that completes in between discards the pair), and
+    /// an entry is kept only when its key hashes to the bucket it was read
+    /// from and `accept` takes it, the protection the lock-less probe
+    /// relies on against a pair torn by two stores. A key can be met twice
+    /// (the table may hold it in two slots, and a key read early in its
+    /// bucket may move to a later slot before that slot is read): its
+    /// copies are merged ([`Entry::merge`]), so that the result never
+    /// repeats a key. Two passes: a histogram of the ranks picks the
+    /// cut-off rank, the second pass copies.
     pub fn snapshot(&self, max: usize, accept: impl Fn(Key, Entry) -> bool) -> Vec<(Key, Entry)> {
+        self.snapshot_with(max, accept, &|_, _| {})
+    }
+
+    /// [`TransTable::snapshot`] with `between` run inside every read of a
+    /// slot pair ([`TransTable::read_pair`]).
+    fn snapshot_with(
+        &self,
+        max: usize,
+        accept: impl Fn(Key, Entry) -> bool,
+        between: &impl Fn(&TransTable, usize),
+    ) -> Vec<(Key, Entry)> {
         let slots = self.slots();
         let pairs = self.len / 2;
         let mut histogram = vec![0u64; RANKS];
         for i in 0..pairs {
-            if let Some((k, e)) = self.read_pair(slots, i) {
+            if let Some((k, e)) = self.read_pair(slots, i, between) {
                 if accept(k, e) {
                     histogram[e.rank() as usize] += 1;
                 }
@@ -435,7 +517,7 @@ impl TransTable {
             if out.len() >= max {
                 break;
             }
-            if let Some((k, e)) = self.read_pair(slots, i) {
+            if let Some((k, e)) = self.read_pair(slots, i, between) {
                 let r = e.rank() as usize;
                 if r >= cut && accept(k, e) {
                     out.push((k, e));
@@ -445,6 +527,7 @@ impl TransTable {
                 }
             }
         }
+        unique_keys(&mut out);
         out
     }
 
@@ -459,6 +542,22 @@ impl TransTable {
         }
     }
 }
+
+/// Sort `entries` by key and merge the entries of a key met more than
+/// once ([`Entry::merge`]).
+pub(super) fn unique_keys(entries: &mut Vec<(Key, Entry)>) {
+    entries.sort_unstable_by_key(|x| x.0);
+    entries.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = kept.1.merge(later.1);
+        }
+        same
+    });
+}
+
+#[cfg(test)]
+mod races;
 
 #[cfg(test)]
 mod tests {
