@@ -31,3 +31,20 @@ fn the_top_level_help_names_every_game() {
         }
     }
 }
+
+#[test]
+fn an_empty_table_gets_no_bits_per_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = mancala(
+        &["build", "kalah", "--pits", "2", "--max-seeds", "3", "--db", "t"],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    // Kalah with 1 seed: every position has an empty row, so the table
+    // holds none (both rows must be non-empty).
+    let k1 = err.lines().find(|l| l.starts_with("k= 1:")).expect(&err);
+    assert!(k1.contains(" 0 positions"), "{k1}");
+    assert!(!k1.contains("bits each") && !k1.contains("M/s"), "{k1}");
+    let k2 = err.lines().find(|l| l.starts_with("k= 2:")).expect(&err);
+    assert!(k2.contains("bits each"), "{k2}");
+}

@@ -184,11 +184,22 @@ impl Progress for Renderer {
                 unit,
                 seconds,
                 bytes,
+            } if entries == 0 => eprintln!(
+                // No rate and no bits per position for a table of none.
+                "k={seeds:>2}: {entries:>13} {unit} in {seconds:7.2} s, {} (header only: nothing to store)",
+                human_bytes(bytes)
+            ),
+            Event::TableBuilt {
+                seeds,
+                entries,
+                unit,
+                seconds,
+                bytes,
             } => eprintln!(
                 "k={seeds:>2}: {entries:>13} {unit} in {seconds:7.2} s ({:6.2} M/s), {}, {:.2} bits each",
                 entries as f64 / seconds.max(1e-9) / 1e6,
                 human_bytes(bytes),
-                bytes as f64 * 8.0 / entries.max(1) as f64
+                bytes as f64 * 8.0 / entries as f64
             ),
             Event::BuildingMissing {
                 game,
