@@ -4,7 +4,7 @@
 use mancala_solver::family::Rules;
 
 mod common;
-use common::mancala;
+use common::{mancala, mancala_with_input};
 
 /// A game's name as the help writes it: `vai-lung-thlan` is "Vai Lung Thlan".
 fn title(name: &str) -> String {
@@ -47,4 +47,29 @@ fn an_empty_table_gets_no_bits_per_position() {
     assert!(!k1.contains("bits each") && !k1.contains("M/s"), "{k1}");
     let k2 = err.lines().find(|l| l.starts_with("k= 2:")).expect(&err);
     assert!(k2.contains("bits each"), "{k2}");
+}
+
+#[test]
+fn the_board_against_an_agent_numbers_both_rows() {
+    // North plays first (you are North), so the agent's move is printed
+    // before your first prompt.
+    let (code, out, err) = mancala_with_input(
+        &["play", "kalah", "3", "2", "--vs", "greedy", "--you", "north"],
+        "q\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let numbers = |label: &str| -> Vec<String> {
+        let line = out
+            .lines()
+            .find(|l| l.ends_with(label))
+            .unwrap_or_else(|| panic!("no line ending in {label}: {out}"));
+        line.trim_end_matches(label)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    // Each player counts its pits from its own left: the agent's row runs
+    // right to left on the screen.
+    assert_eq!(numbers("(agent's pit numbers)"), ["2", "1", "0"], "{out}");
+    assert_eq!(numbers("(your pit numbers)"), ["0", "1", "2"], "{out}");
 }
