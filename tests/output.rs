@@ -73,3 +73,26 @@ fn the_board_against_an_agent_numbers_both_rows() {
     assert_eq!(numbers("(agent's pit numbers)"), ["2", "1", "0"], "{out}");
     assert_eq!(numbers("(your pit numbers)"), ["0", "1", "2"], "{out}");
 }
+
+#[test]
+fn a_plain_progress_log_ends_each_stage_at_its_end() {
+    // Not a terminal: plain lines, here one for every step, and each stage
+    // that showed lines shows where it ended before the report.
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["grade", "greedy", "--game", "kalah:3:2", "--positions", "20"])
+        .env("MANCALA_PROGRESS_SECONDS", "0")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for stage in ["games: ", "positions: "] {
+        let last = err
+            .lines()
+            .filter(|l| l.starts_with(stage))
+            .last()
+            .unwrap_or_else(|| panic!("no {stage} line: {err}"));
+        assert!(last.ends_with("(100%)"), "{stage} ends at {last}: {err}");
+    }
+}
