@@ -1,8 +1,9 @@
 //! # mancala
 //!
 //! Rules engine, endgame tables, solver and agents for the mancala family:
-//! Kalah(m, n) under three rule sets, Awari and Oware. Exact values you can
-//! trust, for researchers, players and teachers.
+//! Kalah(m, n) under three rule sets, Awari, Oware (and its variant),
+//! Awale, Vai Lung Thlan and Ohvalhu ([`Rules::ALL`]). Exact values you
+//! can trust, for researchers, players and teachers.
 //!
 //! Every rule set implements one trait, [`Game`]; the tables of any game are
 //! a [`TableSet`] (opened by memory map, built on demand); [`solve`] solves
@@ -105,3 +106,8 @@ pub use search::{solve, Solution, SolveOptions};
 pub use side::Side;
 pub use tablebase::{BuildSettings, OnDemand, TableGame, TableSet};
 pub use tablebase::{Line, MoveValue};
+
+/// The README's Rust example runs as a doc test, so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExample;

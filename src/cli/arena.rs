@@ -422,6 +422,13 @@ fn draw(state: &State, you: Side) -> String {
     let row = |cells: &mut dyn Iterator<Item = String>| cells.collect::<Vec<_>>().join(" ");
     let m = mine.len();
     let mut out = String::new();
+    // Each player numbers its pits 0..m-1 from its own left, so the
+    // agent's numbers run right to left on this screen: both rows get
+    // theirs, and the agent's moves can be found on the board.
+    out.push_str(&format!(
+        "       {}  (agent's pit numbers)\n",
+        row(&mut (0..m).rev().map(|i| format!("{i:>w$}")))
+    ));
     out.push_str(&format!(
         "       {}  (agent, {})\n",
         row(&mut theirs.iter().rev().map(|c| format!("{c:>w$}"))),
@@ -437,7 +444,7 @@ fn draw(state: &State, you: Side) -> String {
         row(&mut mine.iter().map(|c| format!("{c:>w$}")))
     ));
     out.push_str(&format!(
-        "       {}  (pit numbers)\n",
+        "       {}  (your pit numbers)\n",
         row(&mut (0..m).map(|i| format!("{i:>w$}")))
     ));
     out

@@ -36,20 +36,43 @@ mod verify;
 #[command(
     name = "mancala",
     version,
-    about = "Rules engine, endgame tables, solver and agents for the mancala family: Kalah, Awari, Oware",
-    long_about = "Rules engine, endgame tables, solver and agents for the mancala family: \
-Kalah(m, n) under three rule sets, Awari and Oware.\n\n\
+    about = about(),
+    long_about = format!("{}.\n\n\
 Positions are written from the side to move, counter-clockwise from its first \
 pit: the mover's pits, the mover's store, the opponent's pits, the opponent's \
 store. The start of Kalah(6,4) is \"4 4 4 4 4 4 0 4 4 4 4 4 4 0\"; an Awari board \
 is its 2m pits, with the captured totals in brackets in the places of the stores \
 when there are any (\"0 1 3 [20] 2 0 0 [22]\").\n\n\
-Exit codes: 0 success, 1 bad data (missing or corrupt tables, I/O), 2 bad usage.",
+Exit codes: 0 success, 1 bad data (missing or corrupt tables, I/O), 2 bad usage.", about()),
     after_help = games_help()
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// The one-line description, naming every game of the registry
+/// ([`Rules::ALL`]) with how many rule sets it has.
+fn about() -> String {
+    let games: Vec<String> = Rules::game_names()
+        .into_iter()
+        .map(|name| {
+            let title = name
+                .split('-')
+                .map(|w| w[..1].to_ascii_uppercase() + &w[1..])
+                .collect::<Vec<_>>()
+                .join(" ");
+            match Rules::rule_names(name).len() {
+                0 | 1 => title,
+                n => format!("{title} ({n} rule sets)"),
+            }
+        })
+        .collect();
+    let (last, rest) = games.split_last().expect("the registry has games");
+    format!(
+        "Rules engine, endgame tables, solver and agents for the mancala family: {} and {last}",
+        rest.join(", ")
+    )
 }
 
 /// Every game the tool plays, for the top-level help, from the registry

@@ -11,8 +11,28 @@ use mancala_solver::progress::{Event, Observer, Progress};
 
 use super::render::human_bytes;
 
-/// Seconds between two plain progress lines when stderr is not a terminal.
+/// Seconds between two plain progress lines when stderr is not a terminal,
+/// unless `MANCALA_PROGRESS_SECONDS` says otherwise.
 const PLAIN_EVERY: Duration = Duration::from_secs(5);
+
+/// The interval between plain progress lines: `MANCALA_PROGRESS_SECONDS`
+/// (seconds, fractions allowed; 0 prints every step) or [`PLAIN_EVERY`].
+fn plain_every() -> Duration {
+    let Ok(text) = std::env::var("MANCALA_PROGRESS_SECONDS") else {
+        return PLAIN_EVERY;
+    };
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s),
+        _ => {
+            eprintln!(
+                "warning: MANCALA_PROGRESS_SECONDS={text:?} is not a number of seconds; \
+                 progress lines every {} s",
+                PLAIN_EVERY.as_secs()
+            );
+            PLAIN_EVERY
+        }
+    }
+}
 
 /// The observer the commands hand to the library. With `quiet` only what
 /// the user must know (tables built on first use, tables rebuilt) is shown.
@@ -24,6 +44,8 @@ pub fn observer(quiet: bool) -> Observer {
 pub struct Renderer {
     tty: bool,
     quiet: bool,
+    /// Time between two plain progress lines.
+    every: Duration,
     state: Mutex<State>,
 }
 
@@ -34,6 +56,10 @@ struct State {
     done: u64,
     phase: String,
     last_line: Instant,
+    /// The `done` of the last plain line of this stage, if one was printed:
+    /// the stage's end then prints its final count, so that the last line
+    /// a log shows is not a stage left at 86%.
+    plain_shown: Option<u64>,
     /// A `\r` status line is on the terminal and needs a newline.
     status_open: bool,
 }
@@ -45,6 +71,7 @@ impl Renderer {
         Renderer {
             tty,
             quiet,
+            every: if tty { PLAIN_EVERY } else { plain_every() },
             state: Mutex::new(State {
                 bar: None,
                 stage: String::new(),
@@ -52,6 +79,7 @@ impl Renderer {
                 done: 0,
                 phase: String::new(),
                 last_line: Instant::now(),
+                plain_shown: None,
                 status_open: false,
             }),
         }
@@ -121,16 +149,19 @@ impl Progress for Renderer {
                 s.done = 0;
                 s.phase.clear();
                 s.last_line = Instant::now();
+                s.plain_shown = None;
                 if self.tty {
                     s.bar = Some(Renderer::bar(stage, total));
                 }
             }
             Event::Advance { done } => {
-                s.done = done;
+                // Workers report out of order: the count only grows.
+                s.done = s.done.max(done);
                 if let Some(bar) = &s.bar {
                     bar.set_position(done);
-                } else if !self.tty && s.last_line.elapsed() >= PLAIN_EVERY {
+                } else if !self.tty && s.last_line.elapsed() >= self.every {
                     s.last_line = Instant::now();
+                    s.plain_shown = Some(done);
                     eprintln!("{}", Renderer::plain_line(&s));
                 }
             }
@@ -144,6 +175,11 @@ impl Progress for Renderer {
                 if let Some(bar) = s.bar.take() {
                     bar.finish_and_clear();
                 }
+                // A plain log that showed the stage going shows where it ended.
+                if s.plain_shown.is_some_and(|shown| shown != s.done) {
+                    eprintln!("{}", Renderer::plain_line(&s));
+                }
+                s.plain_shown = None;
             }
             Event::BuildPlan {
                 title,
@@ -184,11 +220,22 @@ impl Progress for Renderer {
                 unit,
                 seconds,
                 bytes,
+            } if entries == 0 => eprintln!(
+                // No rate and no bits per position for a table of none.
+                "k={seeds:>2}: {entries:>13} {unit} in {seconds:7.2} s, {} (header only: nothing to store)",
+                human_bytes(bytes)
+            ),
+            Event::TableBuilt {
+                seeds,
+                entries,
+                unit,
+                seconds,
+                bytes,
             } => eprintln!(
                 "k={seeds:>2}: {entries:>13} {unit} in {seconds:7.2} s ({:6.2} M/s), {}, {:.2} bits each",
                 entries as f64 / seconds.max(1e-9) / 1e6,
                 human_bytes(bytes),
-                bytes as f64 * 8.0 / entries.max(1) as f64
+                bytes as f64 * 8.0 / entries as f64
             ),
             Event::BuildingMissing {
                 game,
@@ -218,7 +265,7 @@ impl Progress for Renderer {
                 if self.tty {
                     eprint!("\r{line}   ");
                     s.status_open = true;
-                } else if s.last_line.elapsed() >= PLAIN_EVERY {
+                } else if s.last_line.elapsed() >= self.every {
                     s.last_line = Instant::now();
                     eprintln!("{line}");
                 }
