@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::{
-    solve, Checkpoint, CheckpointReason, Checkpointing, SolveOptions, CHECKPOINT_MAGIC,
+    solve, Checkpoint, CheckpointReason, Checkpointing, SolveOptions, TransTable, CHECKPOINT_MAGIC,
 };
 
 mod common;
@@ -167,7 +167,7 @@ fn the_library_refuses_a_checkpoint_of_another_solve() {
 }
 
 /// A resumed solve's checkpoint holds every entry of the checkpoint it
-/// resumed from (issue 43): here the resumed solve's table (1 MiB, 65,536
+/// resumed from (issue 43): here the resumed solve's table (4,096
 /// entries) is far too small for them, and before, its checkpoint held
 /// only what the table kept, and overwriting the file it resumed from
 /// lost the rest. Each entry is kept, or replaced by a deeper one.
@@ -176,28 +176,38 @@ fn a_resumed_solves_checkpoint_keeps_the_entries_it_resumed() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("k46.ckpt");
     let start = Position::start(4, 6).unwrap();
-    let saved: Saved = Arc::default();
-    let first = SolveOptions {
-        tt_mb: 32,
-        threads: 1,
-        deadline: Some(Instant::now() + Duration::from_millis(400)),
-        checkpoint: Some(keeping(&saved)),
-        ..SolveOptions::default()
+    let small = Arc::new(TransTable::try_with_kib(64).unwrap());
+    let room = small.capacity();
+    // A stopped solve with a big table, given time enough (on a loaded
+    // machine too) to fill it with many times what the small one holds.
+    let mut ms = 200;
+    let had = loop {
+        let saved: Saved = Arc::default();
+        let first = SolveOptions {
+            tt_mb: 32,
+            threads: 1,
+            deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            checkpoint: Some(keeping(&saved)),
+            ..SolveOptions::default()
+        };
+        assert!(!solve(&start, None, &first).unwrap().exact);
+        let (reason, c) = saved.lock().unwrap().pop().unwrap();
+        assert_eq!(reason, CheckpointReason::Stopped);
+        if c.entries.len() > 8 * room || ms > 5000 {
+            c.write(&file).unwrap();
+            break Arc::new(Checkpoint::read(&file).unwrap());
+        }
+        ms *= 2;
     };
-    assert!(!solve(&start, None, &first).unwrap().exact);
-    let (reason, c) = saved.lock().unwrap().pop().unwrap();
-    assert_eq!(reason, CheckpointReason::Stopped);
-    c.write(&file).unwrap();
-    let had = Arc::new(Checkpoint::read(&file).unwrap());
     assert!(
-        had.entries.len() > 2 * 65_536,
+        had.entries.len() > 8 * room,
         "more entries than the small table holds: {}",
         had.entries.len()
     );
 
     let saved: Saved = Arc::default();
     let resumed = SolveOptions {
-        tt_mb: 1,
+        shared_tt: Some(small),
         threads: 1,
         stop: Some(Arc::new(AtomicBool::new(true))),
         resume: Some(had.clone()),
