@@ -36,7 +36,16 @@ fn the_top_level_help_names_every_game() {
 fn an_empty_table_gets_no_bits_per_position() {
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = mancala(
-        &["build", "kalah", "--pits", "2", "--max-seeds", "3", "--db", "t"],
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "2",
+            "--max-seeds",
+            "3",
+            "--db",
+            "t",
+        ],
         dir.path(),
     );
     assert_eq!(code, 0, "{err}");
@@ -54,7 +63,9 @@ fn the_board_against_an_agent_numbers_both_rows() {
     // North plays first (you are North), so the agent's move is printed
     // before your first prompt.
     let (code, out, err) = mancala_with_input(
-        &["play", "kalah", "3", "2", "--vs", "greedy", "--you", "north"],
+        &[
+            "play", "kalah", "3", "2", "--vs", "greedy", "--you", "north",
+        ],
         "q\n",
     );
     assert_eq!(code, 0, "{err}");
@@ -80,7 +91,14 @@ fn a_plain_progress_log_ends_each_stage_at_its_end() {
     // that showed lines shows where it ended before the report.
     let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["grade", "greedy", "--game", "kalah:3:2", "--positions", "20"])
+        .args([
+            "grade",
+            "greedy",
+            "--game",
+            "kalah:3:2",
+            "--positions",
+            "20",
+        ])
         .env("MANCALA_PROGRESS_SECONDS", "0")
         .current_dir(dir.path())
         .output()
@@ -90,8 +108,7 @@ fn a_plain_progress_log_ends_each_stage_at_its_end() {
     for stage in ["games: ", "positions: "] {
         let last = err
             .lines()
-            .filter(|l| l.starts_with(stage))
-            .last()
+            .rfind(|l| l.starts_with(stage))
             .unwrap_or_else(|| panic!("no {stage} line: {err}"));
         assert!(last.ends_with("(100%)"), "{stage} ends at {last}: {err}");
     }
