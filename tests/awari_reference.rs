@@ -309,7 +309,7 @@ fn repetition_minimax_agrees_on_small_boards() {
 /// Long (about a minute in release): the Bellman equation on every board
 /// reachable in Awari and Oware (3,4) and (4,2), and the repetition minimax
 /// on every board of 3 pits with 4 seeds. Run with
-/// `cargo test --release --test awari_reference -- --ignored`.
+/// `cargo test --release --test suite -- --ignored awari_reference::`.
 #[test]
 #[ignore = "long: run with --ignored in release mode"]
 fn larger_games_are_consistent() {

@@ -353,6 +353,7 @@ fn replays<G: TableGame>(
 }
 
 #[test]
+#[ignore = "slow, about 25 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
 fn a_match_is_reproducible_from_its_seed_with_1_and_2_threads_in_every_game() {
     use mancala_solver::play::arena::{run_match, MatchOptions};
     use mancala_solver::GameSpec;

@@ -113,3 +113,24 @@ fn a_plain_progress_log_ends_each_stage_at_its_end() {
         assert!(last.ends_with("(100%)"), "{stage} ends at {last}: {err}");
     }
 }
+
+#[test]
+fn play_against_perfect_takes_db_like_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t");
+    let db = db.to_str().unwrap();
+    let (code, _, err) = mancala(
+        &["build", "kalah", "--pits", "2", "--max-seeds", "4", "--db", db],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = mancala_with_input(
+        &["play", "kalah", "2", "1", "--vs", "perfect", "--db", db],
+        "q\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!("tables up to 4 seeds from {db}")),
+        "{out}"
+    );
+}

@@ -1,6 +1,6 @@
 //! The search profile (`SearchStats::profile`): collected only with the
 //! cargo feature `search-profile` (`cargo test --features search-profile
-//! --test profile`, which `.ci/run` runs) and only on one thread; its
+//! --test suite profile::`, which `.ci/run` runs) and only on one thread; its
 //! counts add up to the solve's and its perfect-ordering estimate is
 //! consistent with the late cut-offs it saw.
 

@@ -109,6 +109,7 @@ const SEEDS55: usize = 24;
 /// SEEDS55 seeds: the largest published results that solve within the CI
 /// budget (about a minute each in the test profile).
 #[test]
+#[ignore = "slow, about 50 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
 fn published_results_kalah_6_4_and_5_5() {
     let big = SolveOptions {
         tt_mb: 256,
@@ -151,11 +152,24 @@ fn random_position(rng: &mut impl Rng, m: usize, seeds: usize) -> Position {
 
 #[test]
 fn random_positions_agree_with_tables_and_minimax() {
+    random_positions_agree(30, 8);
+}
+
+#[test]
+#[ignore = "slow, about 50 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
+fn many_random_positions_agree_with_tables_and_minimax() {
+    random_positions_agree(150, 40);
+}
+
+/// `against_tables` random 6-pit positions solved with smaller tables (or
+/// none) than they need, against the tables; `against_minimax` positions
+/// of other widths for each rule set, against the plain minimax.
+fn random_positions_agree(against_tables: usize, against_minimax: usize) {
     let dir = tempfile::tempdir().unwrap();
     let tb = tables(dir.path(), 6, 14);
     let mut rng = mancala_solver::rng::seeded(7);
     // Against the tables: solve with smaller tables (or none) than the position needs.
-    for i in 0..150 {
+    for i in 0..against_tables {
         let seeds = rng.gen_range(2..=14);
         let pos = random_position(&mut rng, 6, seeds);
         let o = SolveOptions {
@@ -178,7 +192,7 @@ fn random_positions_agree_with_tables_and_minimax() {
     // default-rule tables would be refused there: see tests/family.rs).
     for rules in KalahRules::ALL {
         let mut mm = Minimax::new(rules);
-        for _ in 0..40 {
+        for _ in 0..against_minimax {
             let m = rng.gen_range(3..=5);
             let seeds = rng.gen_range(10..=20);
             let pos = random_position(&mut rng, m, seeds);

@@ -86,11 +86,20 @@ fn every_position_of_small_boards_under_every_rule_set() {
 }
 
 #[test]
+fn random_positions_per_seed_count_under_every_rule_set() {
+    for rules in KalahRules::ALL {
+        sampled(rules, 2_000);
+    }
+}
+
+#[test]
+#[ignore = "slow, about 12 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
 fn hundred_thousand_random_positions_per_seed_count_default_rules() {
     sampled(KalahRules::Default, 100_000);
 }
 
 #[test]
+#[ignore = "slow, about 15 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
 fn random_positions_under_the_variants() {
     sampled(KalahRules::CaptureNeedsOpposite, 20_000);
     sampled(KalahRules::EndWhenMoverEmpty, 20_000);
@@ -116,6 +125,7 @@ fn sampled(rules: KalahRules, per_k: u64) {
 /// sample of every large table re-derives from its children (the tables up
 /// to 12 seeds are checked against the minimax above).
 #[test]
+#[ignore = "slow, about 26 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
 fn six_pit_tables_up_to_20_seeds_take_less_than_the_published_107_mb() {
     let dir = tempfile::tempdir().unwrap();
     let tb = build(dir.path(), KalahRules::Default, 6, 20);

@@ -125,8 +125,9 @@ pub struct VsArgs {
     /// Seed of the agent's random choices.
     #[arg(long, default_value_t = 1, requires = "vs")]
     pub vs_seed: u64,
-    /// Directory of the endgame tables for the perfect agent.
-    #[arg(long, default_value = "db", requires = "vs")]
+    /// Directory of the endgame tables for the perfect agent (`--db`, as
+    /// in every other command).
+    #[arg(long, visible_alias = "db", default_value = "db", requires = "vs")]
     pub vs_db: PathBuf,
 }
 
