@@ -120,7 +120,16 @@ fn play_against_perfect_takes_db_like_every_command() {
     let db = dir.path().join("t");
     let db = db.to_str().unwrap();
     let (code, _, err) = mancala(
-        &["build", "kalah", "--pits", "2", "--max-seeds", "4", "--db", db],
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "2",
+            "--max-seeds",
+            "4",
+            "--db",
+            db,
+        ],
         dir.path(),
     );
     assert_eq!(code, 0, "{err}");

@@ -34,6 +34,8 @@ mod awari_tables_cli;
 mod browser;
 #[path = "checkpoint.rs"]
 mod checkpoint;
+#[path = "checkpoint_stress.rs"]
+mod checkpoint_stress;
 #[path = "cli.rs"]
 mod cli;
 #[path = "cross_check.rs"]
@@ -54,6 +56,8 @@ mod graph_store;
 mod index_props;
 #[path = "layers.rs"]
 mod layers;
+#[path = "messages.rs"]
+mod messages;
 #[path = "output.rs"]
 mod output;
 #[path = "partition.rs"]
