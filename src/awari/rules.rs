@@ -372,20 +372,24 @@ pub fn awari_turn(cells: &[u8], m: usize, game: AwariGame) -> AwariTurn {
             // Does not feed the empty opponent row: not legal.
             continue;
         }
-        let sown = b;
+        // The pits the capture takes, `first..=last` (none when the last
+        // seed fell in the mover's row), counted before any is emptied.
         let mut captured = 0u8;
-        let mut i = last;
-        while i >= m && (2..=max_capture).contains(&b[i]) {
-            captured += b[i];
-            b[i] = 0;
-            i -= 1;
+        let mut first = last + 1;
+        while first > m && (2..=max_capture).contains(&b[first - 1]) {
+            first -= 1;
+            captured += b[first];
         }
-        if captured > 0 && game.grand_slam_captures_nothing() && b[m..n].iter().all(|&c| c == 0) {
+        let slam = captured > 0
+            && b[m..first].iter().all(|&c| c == 0)
+            && b[last + 1..n].iter().all(|&c| c == 0);
+        if slam && game.grand_slam_captures_nothing() {
             // A grand slam is played and captures nothing.
-            b = sown;
             captured = 0;
+        } else {
+            b[first..=last].fill(0);
         }
-        if feeds && captured > 0 && b[m..n].iter().all(|&c| c == 0) {
+        if feeds && slam && captured > 0 {
             // Grand slam: legal only if every legal move is one.
             slams.push(AwariMove {
                 pit: pit as u8,
