@@ -62,6 +62,8 @@ mod messages;
 mod output;
 #[path = "partition.rs"]
 mod partition;
+#[path = "perfect_paths.rs"]
+mod perfect_paths;
 #[path = "profile.rs"]
 mod profile;
 #[path = "readme.rs"]

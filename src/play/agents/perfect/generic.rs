@@ -5,8 +5,8 @@
 //! game; Kalah keeps its own searches ([`super::kalah`]: the MTD(f) solver
 //! up to 6 pits, an alpha-beta with capture-first ordering and seed-count
 //! bounds on wider boards) and Awari its search on bare boards
-//! ([`super::awari`]), because they pay: 17x, 3.2x and 22 proofs against 0
-//! on the positions of `faster_paths_pay`, below.
+//! ([`super::awari`]), because they pay: 17-33x, 3.2-4.3x and 22 proofs against 0
+//! on the positions of `faster_paths_pay` (tests/perfect_paths.rs).
 //!
 //! Values are final score differences for the side to move, the scores
 //! already banked included (stores or captures, [`Board::scores`]). A node
@@ -297,10 +297,6 @@ impl PerfectPlay for Ohvalhu {
         }
     }
 
-    fn table_choice(self, tables: &TableSet<Self>, pos: &Position) -> Option<Choice> {
-        table_choice(tables, pos)
-    }
-
     fn search_choice(
         self,
         engine: &mut Self::Engine,
@@ -323,10 +319,6 @@ impl PerfectPlay for VaiLungThlan {
         }
     }
 
-    fn table_choice(self, tables: &TableSet<Self>, pos: &Position) -> Option<Choice> {
-        table_choice(tables, pos)
-    }
-
     fn search_choice(
         self,
         engine: &mut Self::Engine,
@@ -341,8 +333,6 @@ impl PerfectPlay for VaiLungThlan {
 
 #[cfg(test)]
 mod tests {
-    use super::super::awari::AwariEngine;
-    use super::super::kalah::{search_beyond_tables, SearchCache};
     use super::*;
     use crate::awari::position::AwariPosition;
     use crate::awari::reference::awari_value;
@@ -417,131 +407,5 @@ mod tests {
             }
         }
         assert!(proved > 100 && unproved > 10, "{proved} {unproved}");
-    }
-
-    /// Seconds to prove every position of `positions` with the search
-    /// `fresh` makes (one engine for all of them, as a game's agent keeps
-    /// it), the median of three runs, each with a new engine.
-    fn seconds<P, F: FnMut(&P) -> SearchOutcome>(
-        positions: &[P],
-        mut fresh: impl FnMut() -> F,
-    ) -> f64 {
-        let mut runs: Vec<f64> = (0..3)
-            .map(|_| {
-                let mut solve = fresh();
-                let start = Instant::now();
-                for p in positions {
-                    assert!(solve(p).exact);
-                }
-                start.elapsed().as_secs_f64()
-            })
-            .collect();
-        runs.sort_by(f64::total_cmp);
-        runs[1]
-    }
-
-    /// Seeds in play in the wide-board positions of `faster_paths_pay`.
-    const WIDE_SEEDS: usize = 16;
-
-    /// A Kalah position with `m` pits a side and `seeds` seeds in play
-    /// dropped into random pits, empty stores, South to move.
-    fn kalah_scattered(rng: &mut impl Rng, m: usize, seeds: usize) -> Position {
-        let mut cells = vec![0u8; 2 * m + 2];
-        for _ in 0..seeds {
-            let pit = rng.gen_range(0..2 * m);
-            cells[if pit < m { pit } else { pit + 1 }] += 1;
-        }
-        Position::from_cells(&cells, Side::South).unwrap()
-    }
-
-    fn generic_kalah() -> impl FnMut(&Position) -> SearchOutcome {
-        let mut engine = Engine::default();
-        move |p| {
-            let rules = KalahRules::default();
-            search_outcome(rules, &mut engine, None, p, far(), &Stop::never(), 200)
-        }
-    }
-
-    fn kalah_search() -> impl FnMut(&Position) -> SearchOutcome {
-        let mut cache = SearchCache::new();
-        move |p| {
-            let rules = KalahRules::default();
-            search_beyond_tables(p, rules, None, far(), &mut cache, &Stop::never())
-        }
-    }
-
-    /// The measurement behind keeping Kalah's and Awari's own searches: the
-    /// time each takes to prove the same positions without tables, one
-    /// engine kept over all of them as an agent keeps it over a game,
-    /// against this module's search. Run it with
-    /// `cargo test --release --lib faster_paths_pay -- --ignored --nocapture`
-    /// (or without `--release`: the test profile is optimised). Measured
-    /// 2026-11-26 on the 2-core machine, test profile: Kalah(6, <= 2 a pit)
-    /// generic 0.80 s, MTD(f) solver 0.046 s (17x); Kalah(8, 16 seeds in
-    /// play) generic 0.48 s, Kalah's alpha-beta 0.15 s (3.2x); Awari(6,
-    /// <= 1 a pit), 0.2 s each: generic proves 0 of 37, the Awari search 22.
-    #[test]
-    #[ignore = "a measurement; run it in release mode"]
-    fn faster_paths_pay() {
-        let mut rng = crate::rng::seeded(21);
-        let kalah: Vec<Position> = (0..40)
-            .map(|_| kalah_position(&mut rng, 6, 2))
-            .filter(|p| !KalahRules::default().is_over(p))
-            .collect();
-        let rules = KalahRules::default();
-        let generic = seconds(&kalah, generic_kalah);
-        let fast = seconds(&kalah, kalah_search);
-        eprintln!(
-            "Kalah(6, <=2 a pit), {} positions: generic {generic:.3} s, MTD(f) solver {fast:.3} s ({:.1}x)",
-            kalah.len(),
-            generic / fast
-        );
-        let wide: Vec<Position> = (0..40)
-            .map(|_| kalah_scattered(&mut rng, 8, WIDE_SEEDS))
-            .filter(|p| !rules.is_over(p))
-            .collect();
-        let generic = seconds(&wide, generic_kalah);
-        let fast = seconds(&wide, kalah_search);
-        eprintln!(
-            "Kalah(8, {WIDE_SEEDS} seeds in play), {} positions: generic {generic:.3} s, Kalah alpha-beta {fast:.3} s ({:.1}x)",
-            wide.len(),
-            generic / fast
-        );
-        let game = AwariGame::Awari;
-        let awari: Vec<(Vec<u8>, AwariPosition)> = (0..40)
-            .map(|_| {
-                let cells: Vec<u8> = (0..12).map(|_| rng.gen_range(0..=1)).collect();
-                let pos = AwariPosition::from_board(&cells, [0, 0], Side::South).unwrap();
-                (cells, pos)
-            })
-            .filter(|(_, p)| !game.is_over(p))
-            .collect();
-        let budget = || Instant::now() + Duration::from_millis(200);
-        type Case = (Vec<u8>, AwariPosition);
-        let count = |f: &mut dyn FnMut(&Case) -> SearchOutcome| {
-            let start = Instant::now();
-            let exact = awari.iter().filter(|p| f(p).exact).count();
-            (exact, start.elapsed().as_secs_f64())
-        };
-        let (g_exact, g_secs) = count(&mut |(_, p)| {
-            search_outcome(
-                game,
-                &mut Engine::default(),
-                None,
-                p,
-                budget(),
-                &Stop::never(),
-                300,
-            )
-        });
-        let (a_exact, a_secs) = count(&mut |(cells, _)| {
-            let mut board = [0u8; 12];
-            board[..12].copy_from_slice(cells);
-            AwariEngine::default().search(game, None, &board, 6, budget(), &Stop::never())
-        });
-        eprintln!(
-            "Awari(6, <=1 a pit), {} positions, 0.2 s each: generic proves {g_exact} in {g_secs:.2} s, Awari search {a_exact} in {a_secs:.2} s",
-            awari.len()
-        );
     }
 }

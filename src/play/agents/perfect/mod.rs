@@ -84,8 +84,11 @@ pub trait PerfectPlay: TableGame {
     type Engine: Default + Send + std::fmt::Debug;
     /// The position of this game in `state` (`None` for another game).
     fn position(state: &State) -> Option<Self::Position>;
-    /// A best move by the tables when they cover `pos`.
-    fn table_choice(self, tables: &TableSet<Self>, pos: &Self::Position) -> Option<Choice>;
+    /// A best move by the tables when they cover `pos` (by default the
+    /// game's [`TableGame::best_move`], [`generic::table_choice`]).
+    fn table_choice(self, tables: &TableSet<Self>, pos: &Self::Position) -> Option<Choice> {
+        generic::table_choice(tables, pos)
+    }
     /// A move by the game's search until `deadline` (or until `stop` is
     /// raised), probing `tables`.
     fn search_choice(
