@@ -198,14 +198,6 @@ fn run_a3c(args: A3cArgs) -> Result<ExitCode> {
         progress: progress::observer(args.quiet),
     };
     opts.check()?;
-    // candle asks for the number of cores before every matrix product
-    // unless RAYON_NUM_THREADS is set (reading /proc each time, 25 times
-    // the cost of the product itself on these small layers), and would
-    // split each product over threads: the workers are the parallelism.
-    // Set before any thread starts.
-    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
-        std::env::set_var("RAYON_NUM_THREADS", "1");
-    }
     let mut curve = match &args.curve {
         Some(path) => Some(open_curve(path, opts.resume.is_some())?),
         None => None,

@@ -8,11 +8,11 @@
 //! 1. copy the global parameters into its local model (under the lock);
 //! 2. play one game of Kalah against itself, sampling every move from the
 //!    local policy (illegal moves masked out before the softmax);
-//! 3. compute the n-step returns and the A3C loss of the game's moves
-//!    ([`super::model::loss`]) and its gradients with candle's autograd;
-//! 4. take the lock and apply the gradients to the global parameters with
-//!    the shared Adam optimiser (candle-nn's `AdamW` without weight decay,
-//!    its moment estimates shared by all workers).
+//! 3. compute the n-step returns, the A3C loss of the game's moves and its
+//!    gradient by back-propagation ([`super::model::loss_and_gradient`]);
+//! 4. take the lock and apply the gradient to the global parameters with
+//!    the shared Adam optimiser ([`super::model::Adam`], its moment
+//!    estimates shared by all workers).
 //!
 //! Every `eval_every` episodes the worker that completes that episode hands
 //! a copy of the global weights to the coordinating thread, which plays
@@ -27,11 +27,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use rand::Rng;
 
 pub use super::eval::{evaluate, Score};
-use super::model::{self, Episode, LossParams, LossParts, Model, ILLEGAL_LOGIT};
+use super::model::{self, Adam, Episode, LossParams, LossParts, ILLEGAL_LOGIT};
 use super::net::{Layout, Weights};
 use super::{PITS, SEEDS};
 use crate::error::{Error, Result};
@@ -231,8 +230,8 @@ pub struct TrainReport {
 
 /// The global network and its optimiser, shared by the workers.
 struct Global {
-    model: Model,
-    optimizer: AdamW,
+    weights: Weights,
+    optimizer: Adam,
     /// Episodes applied in this run.
     episodes: u64,
     /// Loss parts summed since the last snapshot, and their count.
@@ -290,17 +289,14 @@ pub fn train(
             Weights::random(layout, &mut crate::rng::seeded(mix(opts.seed)))
         }
     };
-    let model = Model::new(&initial)?;
-    let params = ParamsAdamW {
-        lr: opts.learning_rate,
-        weight_decay: 0.0,
-        ..ParamsAdamW::default()
-    };
-    let optimizer = AdamW::new(model.vars().to_vec(), params).map_err(model::tensor_error)?;
+    let optimizer = Adam::new(opts.learning_rate, initial.params.len());
     let shared = Shared {
         opts,
         global: Mutex::new(Global {
-            model,
+            weights: Weights {
+                episodes: 0,
+                ..initial.clone()
+            },
             optimizer,
             episodes: 0,
             window: (LossParts::default(), 0),
@@ -377,7 +373,10 @@ pub fn train(
         let mut g = shared.lock();
         let losses = take_window(&mut g.window);
         (
-            g.model.weights(shared.base + g.episodes)?,
+            Weights {
+                episodes: shared.base + g.episodes,
+                ..g.weights.clone()
+            },
             g.episodes,
             losses,
         )
@@ -429,13 +428,14 @@ fn worker(
     tx: &mpsc::Sender<Snapshot>,
 ) -> Result<()> {
     let opts = shared.opts;
-    let local = Model::new(initial)?;
+    let mut weights = initial.clone();
     let mut rng = crate::rng::seeded(mix(opts.seed ^ mix(index as u64 + 1)));
     let loss_params = opts.loss_params();
     let mut batch = Vec::with_capacity(opts.batch);
     loop {
-        local.copy_from(&shared.lock().model)?;
-        let weights = local.weights(0)?;
+        weights
+            .params
+            .copy_from_slice(&shared.lock().weights.params);
         batch.clear();
         while batch.len() < opts.batch && shared.next_episode() {
             batch.push(self_play(&weights, opts.random_opening, &mut rng));
@@ -443,15 +443,14 @@ fn worker(
         if batch.is_empty() {
             return Ok(());
         }
-        let (loss, parts) = model::loss(&local, &batch, &loss_params)?;
-        let mut grads = loss.backward().map_err(model::tensor_error)?;
+        let (_, parts, grad) = model::loss_and_gradient(&weights, &batch, &loss_params);
         let mut g = shared.lock();
-        for (mine, global) in local.vars().iter().zip(g.model.vars()) {
-            if let Some(grad) = grads.remove(mine.as_tensor()) {
-                grads.insert(global.as_tensor(), grad);
-            }
-        }
-        g.optimizer.step(&grads).map_err(model::tensor_error)?;
+        let Global {
+            weights: global,
+            optimizer,
+            ..
+        } = &mut *g;
+        optimizer.step(&mut global.params, &grad);
         let before = g.episodes;
         g.episodes += batch.len() as u64;
         g.window.0.value += parts.value;
@@ -460,7 +459,10 @@ fn worker(
         g.window.1 += 1;
         if g.episodes / opts.eval_every != before / opts.eval_every {
             let snap = Snapshot {
-                weights: g.model.weights(shared.base + g.episodes)?,
+                weights: Weights {
+                    episodes: shared.base + g.episodes,
+                    ..g.weights.clone()
+                },
                 seconds: shared.start.elapsed().as_secs_f64(),
                 losses: take_window(&mut g.window),
             };

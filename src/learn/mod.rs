@@ -5,9 +5,9 @@
 //! - [`net`]: the network's weights as plain numbers, the weights file
 //!   (magic, version, layer sizes, CRC-32; written atomically) and the
 //!   forward pass the agent plays with;
-//! - [`model`]: the same network in candle (`candle-core`, `candle-nn`):
-//!   trainable variables, the batched forward pass, n-step returns and the
-//!   A3C loss;
+//! - [`model`]: the training side in plain Rust: the batched forward pass,
+//!   n-step returns, the A3C loss, its gradient by back-propagation and
+//!   the Adam optimiser;
 //! - [`a3c`]: the training: workers on threads, the shared global network
 //!   and its Adam optimiser, periodic evaluation;
 //! - [`eval`]: the evaluation, the network greedily by policy against

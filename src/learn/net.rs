@@ -33,7 +33,7 @@
 //! | 52 + 4P | 4 | CRC-32 (crc32fast) of every byte before it |
 //!
 //! Each weight matrix is stored row-major as `[outputs, inputs]` (the
-//! layout of `candle_nn::Linear`), followed by its bias. A file is written
+//! layout of PyTorch's `nn.Linear`), followed by its bias. A file is written
 //! to a temporary file beside the target and renamed over it, so a reader
 //! never sees half a file. [`Weights::from_bytes`] refuses anything else
 //! with [`Error::BadWeights`]: never a panic.
@@ -393,7 +393,7 @@ impl Weights {
     /// The forward pass on one input: the policy logits (first
     /// [`Layout::pits`] entries) and the value in `[-1, 1]`. Plain Rust,
     /// no allocation beyond two hidden vectors; the same numbers as the
-    /// training model ([`super::model::Model`]) up to rounding.
+    /// training pass ([`super::model::loss_and_gradient`]) up to rounding.
     pub fn forward(&self, x: &[f32]) -> ([f32; MAX_PITS], f32) {
         let l = &self.layout;
         let t = l.tensors();
