@@ -168,6 +168,27 @@ pub enum Error {
         /// What the solve asked for.
         asked: String,
     },
+    /// A proof ledger cannot be used: a line damaged or edited (its
+    /// checksum), unreadable, of another format, or not about its board.
+    #[error("proof ledger {}{}: {reason}", path.display(), if *line > 0 { format!(", line {line}") } else { String::new() })]
+    BadLedger {
+        /// The file.
+        path: PathBuf,
+        /// The line at fault, from 1 (0: the whole file).
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A proof ledger was made for another root position or rule set.
+    #[error("proof ledger {} is about {saved}, not {asked}", path.display())]
+    WrongLedger {
+        /// The file.
+        path: PathBuf,
+        /// What the ledger is about.
+        saved: String,
+        /// What was asked.
+        asked: String,
+    },
     /// A file the tool reads is not a regular file: a directory, a named
     /// pipe, a socket or a device (reading one could block or never end).
     #[error("{} is {kind}, not a regular file: give the path of a file", path.display())]

@@ -40,6 +40,8 @@ mod checkpoint_stress;
 mod cli;
 #[path = "cross_check.rs"]
 mod cross_check;
+#[path = "distributed.rs"]
+mod distributed;
 #[path = "family.rs"]
 mod family;
 #[path = "faults.rs"]
@@ -66,6 +68,8 @@ mod partition;
 mod perfect_paths;
 #[path = "profile.rs"]
 mod profile;
+#[path = "prove.rs"]
+mod prove;
 #[path = "readme.rs"]
 mod readme;
 #[path = "rovaris.rs"]

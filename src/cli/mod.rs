@@ -22,6 +22,7 @@ mod grade;
 mod graph;
 mod play;
 mod progress;
+mod prove;
 mod query;
 mod render;
 mod serve;
@@ -245,6 +246,9 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Solve a game or a position exactly: value, best move, principal variation.
     Solve(solve::SolveArgs),
+    /// Prove a Kalah value as tasks recorded in a ledger that outlives any
+    /// machine; status, audit, and tasks for a scheduler.
+    Prove(prove::ProveArgs),
     Graph(graph::GraphArgs),
     /// Grade an agent against perfect play: share of perfect moves, value lost per move, by phase.
     Grade(grade::GradeArgs),
@@ -295,6 +299,7 @@ pub fn main() -> ExitCode {
         Command::Tournament(args) => arena::run_tournament(args),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Prove(args) => prove::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Tune(args) => tune::run(args),

@@ -339,7 +339,7 @@ impl<const M: usize> Searcher<'_, M> {
         if o.id_step > 0 && exact_from.is_none() {
             let mut d = start.depth + o.id_step;
             while d <= o.id_jump.min(FULL_DEPTH as u32 - 1) {
-                let r = self.mtdf(root, s, d as u8, guess, None);
+                let r = self.mtdf(root, s, d as u8, guess, None, None);
                 let Some(v) = r.value else {
                     return out;
                 };
@@ -374,7 +374,10 @@ impl<const M: usize> Searcher<'_, M> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .exact_started = true;
-        let r = self.mtdf(root, s, FULL_DEPTH, guess, exact_from);
+        // A proof task asks one question: is the value at least `t`?
+        let settle = o.at_least.map(|t| t - sh.store_diff);
+        let guess = settle.map_or(guess, |t| t.clamp(-s, s));
+        let r = self.mtdf(root, s, FULL_DEPTH, guess, exact_from, settle);
         if let Some(v) = r.value {
             out.exact = Some(v);
             return out;
@@ -389,7 +392,9 @@ impl<const M: usize> Searcher<'_, M> {
     }
 
     /// MTD(f) at `depth` from the first guess `guess`, within `bounds`
-    /// already proven (a resumed exact search), else from nothing.
+    /// already proven (a resumed exact search), else from nothing; when
+    /// `settle` is given, only until the bounds say whether the value is
+    /// at least `settle` (then [`Mtd::value`] stays `None`).
     pub(super) fn mtdf(
         &mut self,
         root: u128,
@@ -397,6 +402,7 @@ impl<const M: usize> Searcher<'_, M> {
         depth: u8,
         guess: i32,
         bounds: Option<(i32, i32)>,
+        settle: Option<i32>,
     ) -> Mtd {
         self.stats.iterations += 1;
         self.sh.depth.store(depth as u32, Ordering::Relaxed);
@@ -412,8 +418,12 @@ impl<const M: usize> Searcher<'_, M> {
             r.value = Some(r.lower);
             return r;
         }
+        let settled = |r: &Mtd| settle.is_some_and(|t| r.lower >= t || r.upper < t);
         let mut g = guess;
         while r.lower < r.upper {
+            if settled(&r) {
+                return r;
+            }
             let beta = if g <= r.lower {
                 r.lower + 1
             } else {

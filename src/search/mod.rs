@@ -104,6 +104,7 @@ mod node;
 mod options;
 mod parallel;
 mod profile;
+pub mod prove;
 mod resume;
 pub mod run;
 mod shared;

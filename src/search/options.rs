@@ -63,6 +63,12 @@ pub struct SolveOptions {
     pub id_jump: u32,
     /// First guess of the value (stores included, for the side to move).
     pub guess: Option<i32>,
+    /// Stop as soon as the proven bounds settle whether the value (stores
+    /// included, for the side to move) is at least this: the null-window
+    /// question of a proof task ([`super::prove`]). The full-depth search
+    /// asks it first; the [`Solution`] is then not exact, its bounds answer
+    /// the question. `None`: solve to the exact value.
+    pub at_least: Option<i32>,
     /// Worker threads (1: single-threaded; 0: all cores).
     pub threads: usize,
     /// Split the search between threads only at nodes this many plies or
@@ -112,6 +118,7 @@ impl Default for SolveOptions {
             id_step: 10,
             id_jump: 20,
             guess: None,
+            at_least: None,
             threads: 1,
             split_plies: 12,
             progress: Observer::silent(),

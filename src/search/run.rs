@@ -274,6 +274,12 @@ impl PreparedRun {
         self.tables.as_ref().map_or(0, |t| t.max_seeds())
     }
 
+    /// The tables the run reads (opened, and decoded into memory within
+    /// the budget): share them with other solves of the same board.
+    pub fn tables(&self) -> Option<Arc<TableSet<crate::kalah::rules::KalahRules>>> {
+        self.tables.clone()
+    }
+
     /// The checkpoint the run goes on from.
     pub fn resumed(&self) -> Option<&Checkpoint> {
         self.resume.as_deref()

@@ -1,0 +1,469 @@
+//! `mancala prove`: a Kalah proof split into tasks, with a ledger of the
+//! finished ones (`search::prove`).
+
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use clap::Args;
+use serde_json::json;
+
+use super::{progress, GameName, TablesArg};
+use mancala_solver::error::{Error, Result};
+use mancala_solver::family::Rules;
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::KalahRules;
+use mancala_solver::rng::seeded;
+use mancala_solver::search::prove::{self, Entry, Ledger, ProveOptions, Question};
+use mancala_solver::search::run::{prepare, RunOptions, TableSource};
+use mancala_solver::search::SolveOptions;
+use mancala_solver::tablebase::BuildSettings;
+use mancala_solver::tables::index::MAX_INDEX_SEEDS;
+
+/// Arguments of `mancala prove`.
+#[derive(Args, Clone, Debug)]
+#[command(after_help = "Examples:\n  \
+mancala prove kalah:5:4 --ledger k54.jsonl\n  \
+mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --at-least 2 --max-table-seeds 30\n  \
+mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --status\n  \
+mancala prove kalah:5:4 --ledger k54.jsonl --check 20\n\n\
+A proof asks null-window questions, \"is the value (final store difference for the side to \
+move, stores included) at least T?\". A question the search settles within --task-seconds is a \
+proof; a larger one is split into one question a move. Every finished task is one line of the \
+ledger (JSON lines, a checksum each, rewritten atomically), so a stopped or killed run loses \
+only the task under way and any machine goes on from the ledger. Without --at-least the \
+questions close in on the exact value. For a scheduler: --tasks lists the open tasks (JSON \
+lines), --run-task proves one and prints its ledger line, --record adds such lines (from \
+stdin) to the ledger.")]
+pub struct ProveArgs {
+    /// The game, kalah:M:N[:RULES] (the start of Kalah(M,N)), or kalah
+    /// followed by a quoted position from the side to move.
+    #[arg(value_parser = GameName::parse)]
+    pub game: GameName,
+    /// A position (2m+2 numbers), when the game's name gives no board.
+    pub position: Option<String>,
+    #[command(flatten)]
+    pub tables: TablesArg,
+    /// The ledger file (created when missing).
+    #[arg(long, value_name = "FILE")]
+    pub ledger: PathBuf,
+    /// Prove or refute "the value is at least T" only; default: the exact
+    /// value.
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub at_least: Option<i32>,
+    /// The first question when proving the exact value (default: a short
+    /// search's estimate).
+    #[arg(long, allow_hyphen_values = true)]
+    pub guess: Option<i32>,
+    /// Split a task the search has not settled after this many seconds.
+    #[arg(long, default_value_t = 600.0, value_parser = super::render::parse_seconds)]
+    pub task_seconds: f64,
+    /// When splitting, estimate each move by a search of this many seconds
+    /// (default: a hundredth of --task-seconds).
+    #[arg(long, value_parser = super::render::parse_seconds)]
+    pub estimate_seconds: Option<f64>,
+    /// Probe the tables up to K seeds in play (default: what --db holds).
+    #[arg(long, value_name = "K")]
+    pub max_table_seeds: Option<usize>,
+    /// Never build tables; use only what is on disk.
+    #[arg(long)]
+    pub no_build: bool,
+    /// Decode the tables into memory within this many MiB (0: read the files).
+    #[arg(long, default_value_t = 4096, value_name = "MIB")]
+    pub table_memory_mb: u64,
+    /// Transposition-table size in MiB (one table, kept from task to task).
+    #[arg(long, default_value_t = 256)]
+    pub tt_mb: usize,
+    /// Worker threads of each task (0 or omitted: all cores).
+    #[arg(long, default_value_t = 0, value_parser = super::render::parse_threads)]
+    pub threads: usize,
+    /// Print what the ledger proves and the open tasks; search nothing.
+    #[arg(long, conflicts_with_all = ["check", "tasks", "run_task", "record"])]
+    pub status: bool,
+    /// Re-prove N proof lines drawn at random (0: all) and compare.
+    #[arg(long, value_name = "N", conflicts_with_all = ["tasks", "run_task", "record"])]
+    pub check: Option<usize>,
+    /// Print the open tasks, one JSON line each (for a scheduler).
+    #[arg(long, conflicts_with_all = ["run_task", "record"])]
+    pub tasks: bool,
+    /// Run one task (a JSON line of --tasks) and print its ledger line;
+    /// the ledger is read, not written.
+    #[arg(long, value_name = "JSON", conflicts_with = "record")]
+    pub run_task: Option<String>,
+    /// Add ledger lines read from stdin (from --run-task) to the ledger.
+    #[arg(long)]
+    pub record: bool,
+    /// No live progress on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn root_of(args: &ProveArgs) -> Result<(Position, KalahRules)> {
+    let rules = match args.game.rules("default")? {
+        Rules::Kalah(rules) => rules,
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "{}: proofs split into tasks are for Kalah (the other games are solved from their tables)",
+                args.game.name
+            )))
+        }
+    };
+    let pos = match (&args.position, args.game.pits, args.game.seeds) {
+        (Some(text), None, None) => Position::parse(text)?,
+        (None, Some(m), Some(n)) => Position::start(m, n)?,
+        _ => {
+            return Err(Error::Unsupported(
+                "give kalah:M:N (the start) or kalah \"<position>\"".into(),
+            ))
+        }
+    };
+    Ok((pos, rules))
+}
+
+/// Run `mancala prove`.
+pub fn run(args: ProveArgs) -> Result<ExitCode> {
+    let (root, rules) = root_of(&args)?;
+    if let Some(want) = args.max_table_seeds.filter(|&k| k > MAX_INDEX_SEEDS) {
+        return Err(Error::Unsupported(format!(
+            "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
+        )));
+    }
+    let mut ledger = Ledger::open_or_new(&args.ledger, &root, rules)?;
+    if args.status {
+        return status(&args, &ledger);
+    }
+    if args.tasks {
+        for q in open_tasks(&args, &ledger) {
+            println!(
+                "{}",
+                serde_json::to_string(&q).expect("questions serialise")
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.record {
+        let mut added = 0;
+        for (i, line) in std::io::stdin().lock().lines().enumerate() {
+            let line = line.map_err(|e| Error::io(std::path::Path::new("<stdin>"), e))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let bad = |reason: String| Error::BadLedger {
+                path: "<stdin>".into(),
+                line: i + 1,
+                reason,
+            };
+            let entry = Entry::from_line(&line).map_err(bad)?;
+            added += usize::from(ledger.add(entry).map_err(bad)?);
+        }
+        ledger.save(&args.ledger)?;
+        if !args.quiet {
+            eprintln!("{added} new lines recorded in {}", args.ledger.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let install = || -> std::io::Result<()> {
+            signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())?;
+            signal_hook::flag::register(sig, stop.clone())?;
+            Ok(())
+        };
+        install().map_err(|e| Error::io(&args.ledger, e))?;
+    }
+    let search = SolveOptions {
+        rules,
+        tt_mb: args.tt_mb,
+        threads: args.threads,
+        progress: progress::observer(args.quiet),
+        stop: Some(stop.clone()),
+        ..SolveOptions::default()
+    };
+    mancala_solver::search::tt::check_tt_mb(args.tt_mb)?;
+    let tables = if args.max_table_seeds == Some(0) {
+        TableSource::None
+    } else {
+        TableSource::Directory {
+            dir: args.tables.db.clone(),
+            max_seeds: args.max_table_seeds,
+            build: !args.no_build,
+            memory: args.table_memory_mb.saturating_mul(1 << 20),
+            settings: BuildSettings {
+                progress: progress::observer(args.quiet),
+                ..BuildSettings::default()
+            },
+        }
+    };
+    let prepared = prepare(
+        &root,
+        RunOptions {
+            tables,
+            ..RunOptions::new(search.clone())
+        },
+    )?;
+    let tables = prepared.tables();
+    // One transposition table for every task of this run.
+    let search = SolveOptions {
+        shared_tt: Some(Arc::new(mancala_solver::search::TransTable::try_with_kib(
+            args.tt_mb.saturating_mul(1 << 10),
+        )?)),
+        ..search
+    };
+    let opts = ProveOptions {
+        search,
+        task_seconds: args.task_seconds,
+        estimate_seconds: args.estimate_seconds.unwrap_or(args.task_seconds / 100.0),
+    };
+    if let Some(text) = &args.run_task {
+        let q: Question = serde_json::from_str(text).map_err(|e| {
+            Error::Unsupported(format!(
+                "--run-task: not a task ({e}); give one JSON line of --tasks"
+            ))
+        })?;
+        let entry = prove::run_task(&q, tables.as_deref(), &opts)?;
+        progress::end_status(&opts.search.progress);
+        println!("{}", entry.to_line());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(n) = args.check {
+        return check(&args, &ledger, tables.as_deref(), &opts, n);
+    }
+    let quiet = args.quiet;
+    let observer = opts.search.progress.clone();
+    let mut on_entry = |e: &Entry, l: &Ledger| {
+        if !quiet {
+            progress::end_status(&observer);
+            eprintln!("{}", describe(e, l));
+        }
+    };
+    let result = match args.at_least {
+        Some(t) => {
+            let q = Question {
+                position: ledger.header.root.clone(),
+                at_least: t,
+            };
+            prove::prove(
+                &mut ledger,
+                &args.ledger,
+                &q,
+                tables.as_deref(),
+                &opts,
+                &mut on_entry,
+            )
+            .map(|_| ())
+        }
+        None => {
+            let guess = match args.guess {
+                Some(g) => g,
+                None => estimate(&root, tables.as_deref(), &opts)?,
+            };
+            prove::prove_value(
+                &mut ledger,
+                &args.ledger,
+                guess,
+                tables.as_deref(),
+                &opts,
+                &mut on_entry,
+            )
+            .map(|_| ())
+        }
+    };
+    progress::end_status(&opts.search.progress);
+    match result {
+        Err(Error::Stopped(_)) => {
+            if !args.quiet {
+                eprintln!(
+                    "stopped: the ledger {} keeps every finished task; run the same command to go on",
+                    args.ledger.display()
+                );
+            }
+            status(&args, &ledger)?;
+            Ok(ExitCode::from(130))
+        }
+        Err(e) => Err(e),
+        Ok(()) => status(&args, &ledger),
+    }
+}
+
+/// A short search's estimate of the root's value.
+fn estimate(
+    root: &Position,
+    tables: Option<&mancala_solver::tablebase::TableSet<KalahRules>>,
+    opts: &ProveOptions,
+) -> Result<i32> {
+    let mut e = opts.search.clone();
+    e.deadline =
+        Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(opts.estimate_seconds));
+    Ok(mancala_solver::search::solve(root, tables, &e)?.value)
+}
+
+/// The open tasks: of the question asked, or of the exact value's next
+/// question.
+fn open_tasks(args: &ProveArgs, ledger: &Ledger) -> Vec<Question> {
+    let root = ledger.header.root.clone();
+    let t = match args.at_least {
+        Some(t) => t,
+        None => {
+            let (lo, hi) = ledger.root_bounds();
+            if lo >= hi {
+                return Vec::new();
+            }
+            let g = args.guess.unwrap_or(0).clamp(lo + 2, hi);
+            (g - (g - lo).rem_euclid(2)).max(lo + 2)
+        }
+    };
+    ledger.pending(&Question {
+        position: root,
+        at_least: t,
+    })
+}
+
+/// One line about a new ledger entry.
+fn describe(e: &Entry, l: &Ledger) -> String {
+    let (lo, hi) = l.root_bounds();
+    let root = if lo == hi {
+        format!("root = {lo:+}")
+    } else {
+        format!("root in [{lo:+}, {hi:+}]")
+    };
+    match e {
+        Entry::Proof(p) => format!(
+            "proved \"{}\" {} {}: {} ({} nodes, {:.1} s); {root}",
+            p.question.position,
+            if p.answer { ">=" } else { "<" },
+            p.question.at_least,
+            if p.answer { "yes" } else { "no" },
+            p.nodes,
+            p.seconds
+        ),
+        Entry::Split(s) => format!(
+            "split \"{}\" at {} into {} moves (estimates {:?}, {:.1} s spent); {root}",
+            s.question.position,
+            s.question.at_least,
+            s.order.len(),
+            s.estimates,
+            s.seconds
+        ),
+        Entry::Header(_) => String::new(),
+    }
+}
+
+/// `--status`: what the ledger proves, its totals, the open tasks.
+fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
+    let (lo, hi) = ledger.root_bounds();
+    let totals = ledger.totals();
+    let open = open_tasks(args, ledger);
+    let question = args.at_least.map(|t| {
+        ledger.answer(&Question {
+            position: ledger.header.root.clone(),
+            at_least: t,
+        })
+    });
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "root": ledger.header.root,
+                "rules": ledger.header.rules,
+                "lower": lo,
+                "upper": hi,
+                "exact": lo == hi,
+                "at_least": args.at_least,
+                "answer": question.flatten(),
+                "totals": totals,
+                "open_tasks": open,
+            })
+        );
+    } else {
+        println!(
+            "root {} ({} rules)",
+            ledger.header.root, ledger.header.rules
+        );
+        if lo == hi {
+            println!("value {lo:+} (proven)");
+        } else {
+            println!("value in [{lo:+}, {hi:+}] (proven bounds)");
+        }
+        if let (Some(t), Some(a)) = (args.at_least, question) {
+            let a = match a {
+                Some(true) => "proven",
+                Some(false) => "refuted",
+                None => "open",
+            };
+            println!("at least {t:+}: {a}");
+        }
+        println!(
+            "{} proofs, {} splits, {} nodes, {:.0} s of search ({:.0} CPU s in proofs)",
+            totals.proofs, totals.splits, totals.nodes, totals.seconds, totals.cpu_seconds
+        );
+        println!("{} open tasks", open.len());
+        for q in open.iter().take(10) {
+            println!("  \"{}\" at least {}", q.position, q.at_least);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--check N`: re-prove proof lines and compare their answers.
+fn check(
+    args: &ProveArgs,
+    ledger: &Ledger,
+    tables: Option<&mancala_solver::tablebase::TableSet<KalahRules>>,
+    opts: &ProveOptions,
+    n: usize,
+) -> Result<ExitCode> {
+    use rand::seq::SliceRandom;
+    let mut proofs: Vec<&prove::Proof> = ledger
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Proof(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    if n > 0 && n < proofs.len() {
+        proofs.shuffle(&mut seeded(0x5eed));
+        proofs.truncate(n);
+    }
+    // Re-proved without a task limit: a check must settle.
+    let opts = ProveOptions {
+        task_seconds: 1e9,
+        ..opts.clone()
+    };
+    let (mut agree, mut differ) = (0, 0);
+    for p in &proofs {
+        let again = prove::run_task(&p.question, tables, &opts)?;
+        let ok = matches!(&again, Entry::Proof(a) if a.answer == p.answer);
+        if ok {
+            agree += 1;
+        } else {
+            differ += 1;
+            eprintln!(
+                "MISMATCH: \"{}\" at least {}: the ledger says {}, the search {:?}",
+                p.question.position, p.question.at_least, p.answer, again
+            );
+        }
+    }
+    progress::end_status(&opts.search.progress);
+    if args.json {
+        println!(
+            "{}",
+            json!({"checked": proofs.len(), "agree": agree, "differ": differ})
+        );
+    } else {
+        println!(
+            "{} proof lines re-proved: {agree} agree, {differ} differ",
+            proofs.len()
+        );
+    }
+    Ok(if differ == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,337 @@
+//! Proofs split into tasks (`search::prove`, `mancala prove`): a split
+//! proof gives the solver's value, every proof line agrees with an exact
+//! solve, a damaged ledger is refused by line, a stopped proof loses only
+//! its task, and the scheduler protocol (--tasks, --run-task, --record)
+//! reaches the same value as the one-process run.
+
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use mancala_solver::error::Error;
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::KalahRules;
+use mancala_solver::search::prove::{
+    prove, prove_value, run_task, Entry, Ledger, ProveOptions, Question,
+};
+use mancala_solver::search::{solve, SolveOptions};
+
+fn mancala() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+}
+
+/// Tasks of no time at all: every question the short iterations do not
+/// settle is split, so even a small game makes a tree of tasks.
+fn tiny_tasks() -> ProveOptions {
+    ProveOptions {
+        search: SolveOptions {
+            threads: 1,
+            ..SolveOptions::default()
+        },
+        task_seconds: 0.0,
+        estimate_seconds: 0.0,
+    }
+}
+
+#[test]
+fn a_split_proof_gives_the_solvers_value() {
+    let dir = tempfile::tempdir().unwrap();
+    for (m, n, rules) in [
+        (3, 2, KalahRules::Default),
+        (2, 4, KalahRules::Default),
+        (3, 2, KalahRules::CaptureNeedsOpposite),
+    ] {
+        let root = Position::start(m, n).unwrap();
+        let path = dir.path().join(format!("{m}-{n}-{}.jsonl", rules.name()));
+        let mut ledger = Ledger::new(&root, rules);
+        let opts = ProveOptions {
+            search: SolveOptions {
+                rules,
+                ..tiny_tasks().search
+            },
+            ..tiny_tasks()
+        };
+        let v = prove_value(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
+        let exact = solve(
+            &root,
+            None,
+            &SolveOptions {
+                rules,
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(v, exact.value, "Kalah({m},{n}) {rules:?}");
+        assert!(
+            ledger.totals().splits > 0,
+            "Kalah({m},{n}): the proof was never split"
+        );
+        // The file alone gives the value.
+        let again = Ledger::read(&path).unwrap();
+        assert_eq!(again.root_bounds(), (v, v));
+        assert_eq!(again.entries, ledger.entries);
+    }
+}
+
+#[test]
+fn every_proof_line_agrees_with_an_exact_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.jsonl");
+    let root = Position::start(3, 2).unwrap();
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    prove_value(&mut ledger, &path, 0, None, &tiny_tasks(), &mut |_, _| {}).unwrap();
+    // Every question of the ledger, proven or split, that the ledger
+    // answers has the exact solve's answer.
+    let mut checked = 0;
+    for e in &ledger.entries {
+        let q = e.question().unwrap();
+        let pos = Position::parse(&q.position).unwrap();
+        let v = solve(&pos, None, &SolveOptions::default()).unwrap().value;
+        // (A split left open when a sibling settled its parent has none.)
+        if let Some(a) = ledger.answer(q) {
+            assert_eq!(a, v >= q.at_least, "{q:?}: value {v}");
+            checked += 1;
+        }
+        if let Entry::Proof(p) = e {
+            assert_eq!(v >= q.at_least, p.answer, "{q:?}: value {v}");
+            assert!(p.lower <= v && v <= p.upper, "{p:?}: value {v}");
+        }
+    }
+    assert!(checked >= 10, "only {checked} lines");
+}
+
+#[test]
+fn a_damaged_or_foreign_ledger_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.jsonl");
+    let root = Position::start(2, 4).unwrap();
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    prove_value(&mut ledger, &path, 0, None, &tiny_tasks(), &mut |_, _| {}).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 4);
+    // An edited answer on line 3: its checksum no longer matches.
+    let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    edited[2] = if edited[2].contains("\"answer\":true") {
+        edited[2].replace("\"answer\":true", "\"answer\":false")
+    } else {
+        edited[2].replace("\"at_least\":", "\"at_least\":1")
+    };
+    assert_ne!(edited[2], lines[2]);
+    std::fs::write(&path, edited.join("\n")).unwrap();
+    match Ledger::read(&path) {
+        Err(Error::BadLedger { line, reason, .. }) => {
+            assert_eq!(line, 3);
+            assert!(reason.contains("checksum"), "{reason}");
+        }
+        other => panic!("an edited line was accepted: {other:?}"),
+    }
+    // No header; not a ledger; empty.
+    std::fs::write(&path, lines[1..].join("\n")).unwrap();
+    assert!(matches!(
+        Ledger::read(&path),
+        Err(Error::BadLedger { line: 1, .. })
+    ));
+    std::fs::write(&path, "hello\n").unwrap();
+    assert!(matches!(
+        Ledger::read(&path),
+        Err(Error::BadLedger { line: 1, .. })
+    ));
+    std::fs::write(&path, "").unwrap();
+    assert!(matches!(
+        Ledger::read(&path),
+        Err(Error::BadLedger { line: 0, .. })
+    ));
+    // Another root: refused by name.
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let other = Position::start(3, 3).unwrap();
+    assert!(matches!(
+        Ledger::open_or_new(&path, &other, KalahRules::Default),
+        Err(Error::WrongLedger { .. })
+    ));
+    // Not a regular file.
+    assert!(matches!(
+        Ledger::read(dir.path()),
+        Err(Error::NotAFile { .. })
+    ));
+    // The command line: one line on stderr, exit code 1, no panic.
+    std::fs::write(&path, edited.join("\n")).unwrap();
+    let out = mancala()
+        .args(["prove", "kalah:2:4", "--status", "--ledger"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3") && err.contains("checksum"), "{err}");
+}
+
+#[test]
+fn a_stopped_proof_loses_only_its_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.jsonl");
+    let root = Position::start(3, 2).unwrap();
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut opts = tiny_tasks();
+    opts.search.stop = Some(stop.clone());
+    let q = Question {
+        position: root.to_string(),
+        at_least: 2,
+    };
+    // Stop after the tenth line.
+    let mut lines = 0;
+    let r = prove(&mut ledger, &path, &q, None, &opts, &mut |_, _| {
+        lines += 1;
+        if lines == 10 {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    assert!(matches!(r, Err(Error::Stopped(_))), "{r:?}");
+    // Every finished task is in the file (a task that settled before it
+    // saw the flag too), nothing else.
+    let saved = Ledger::read(&path).unwrap();
+    assert!(saved.entries.len() >= 10, "{}", saved.entries.len());
+    assert_eq!(saved.entries, ledger.entries);
+    // Going on from the file finishes the proof with the solver's answer.
+    let mut saved = saved;
+    stop.store(false, std::sync::atomic::Ordering::Relaxed);
+    let a = prove(&mut saved, &path, &q, None, &opts, &mut |_, _| {}).unwrap();
+    let v = solve(&root, None, &SolveOptions::default()).unwrap().value;
+    assert_eq!(a, v >= 2);
+    // A task alone: its line, nothing written.
+    let e = run_task(&q, None, &tiny_tasks()).unwrap();
+    assert!(e.question() == Some(&q));
+}
+
+#[test]
+fn the_scheduler_protocol_reaches_the_same_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.jsonl");
+    let parts = dir.path().join("parts.jsonl");
+    let common = [
+        "--max-table-seeds",
+        "0",
+        "--task-seconds",
+        "0",
+        "--estimate-seconds",
+        "0",
+        "--threads",
+        "1",
+        "--tt-mb",
+        "8",
+        "--quiet",
+    ];
+    let out = mancala()
+        .args(["prove", "kalah:2:4", "--ledger"])
+        .arg(&whole)
+        .args(common)
+        .args(["--status", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let out = mancala()
+        .args(["prove", "kalah:2:4", "--guess", "0", "--ledger"])
+        .arg(&whole)
+        .args(common)
+        .args(["--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["exact"], true, "{status}");
+    let v = status["lower"].as_i64().unwrap();
+    let exact = solve(
+        &Position::start(2, 4).unwrap(),
+        None,
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(v, i64::from(exact.value));
+    // What a scheduler does: list the open tasks, run each (anywhere),
+    // record the lines, until none is open.
+    for round in 0.. {
+        assert!(round < 200, "the protocol does not converge");
+        let out = mancala()
+            .args(["prove", "kalah:2:4", "--guess", "0", "--tasks", "--ledger"])
+            .arg(&parts)
+            .args(common)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let tasks: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        if tasks.is_empty() {
+            break;
+        }
+        let mut lines = String::new();
+        for t in &tasks {
+            let out = mancala()
+                .args(["prove", "kalah:2:4", "--run-task", t, "--ledger"])
+                .arg(&parts)
+                .args(common)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+            lines.push_str(&String::from_utf8(out.stdout).unwrap());
+        }
+        let mut rec = mancala()
+            .args(["prove", "kalah:2:4", "--record", "--ledger"])
+            .arg(&parts)
+            .args(common)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        rec.stdin
+            .take()
+            .unwrap()
+            .write_all(lines.as_bytes())
+            .unwrap();
+        assert!(rec.wait().unwrap().success());
+    }
+    let l = Ledger::read(&parts).unwrap();
+    assert_eq!(l.root_bounds(), (exact.value, exact.value));
+    // --check re-proves the proof lines: they agree.
+    let out = mancala()
+        .args(["prove", "kalah:2:4", "--check", "0", "--json", "--ledger"])
+        .arg(&parts)
+        .args(common)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(c["differ"], 0, "{c}");
+    assert!(c["agree"].as_u64().unwrap() > 0, "{c}");
+    // A record of a line for another board is refused.
+    let foreign = Entry::Proof(mancala_solver::search::prove::Proof {
+        question: Question {
+            position: "1 1 1 0 1 1 1 0".into(),
+            at_least: 0,
+        },
+        answer: true,
+        lower: 0,
+        upper: 2,
+        table_seeds: 0,
+        nodes: 1,
+        seconds: 0.0,
+        threads: 1,
+        program: "test".into(),
+    });
+    let mut rec = mancala()
+        .args(["prove", "kalah:2:4", "--record", "--ledger"])
+        .arg(&parts)
+        .args(common)
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    writeln!(rec.stdin.take().unwrap(), "{}", foreign.to_line()).unwrap();
+    let out = rec.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pits per side"));
+}
