@@ -1,0 +1,179 @@
+//! Running tasks: one question proven or split ([`run_task`]), and whole
+//! proofs from a ledger ([`prove`], [`prove_value`]).
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::{children, program, Entry, Ledger, Proof, Question, Split};
+use crate::error::{Error, Result};
+use crate::kalah::position::Position;
+use crate::kalah::rules::KalahRules;
+use crate::search::options::SolveOptions;
+use crate::tablebase::TableSet;
+
+/// How tasks run.
+#[derive(Clone, Debug)]
+pub struct ProveOptions {
+    /// The search's options (rules, transposition table, threads, stop
+    /// flag, progress); its `at_least` and `deadline` are set per task.
+    pub search: SolveOptions,
+    /// A task not settled after this long is split.
+    pub task_seconds: f64,
+    /// When a task is split, each move's value is estimated by a search of
+    /// about this long (its deepest finished iteration).
+    pub estimate_seconds: f64,
+}
+
+impl Default for ProveOptions {
+    fn default() -> Self {
+        ProveOptions {
+            search: SolveOptions::default(),
+            task_seconds: 600.0,
+            estimate_seconds: 1.0,
+        }
+    }
+}
+
+/// The instant `seconds` from now (`None`: beyond any clock).
+fn after(seconds: f64) -> Option<Instant> {
+    Duration::try_from_secs_f64(seconds.max(0.0))
+        .ok()
+        .and_then(|d| Instant::now().checked_add(d))
+}
+
+/// Run one task: prove `q` within the task budget (a [`Proof`]), or split
+/// it (a [`Split`], with each move's estimate). The stop flag of
+/// `opts.search` ends it with [`Error::Stopped`] (nothing recorded).
+pub fn run_task(
+    q: &Question,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+) -> Result<Entry> {
+    let pos = Position::parse(&q.position)?;
+    let stopped = || {
+        opts.search
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    };
+    let mut search = opts.search.clone();
+    search.at_least = Some(q.at_least);
+    search.checkpoint = None;
+    search.resume = None;
+    search.deadline = after(opts.task_seconds);
+    let sol = crate::search::solve(&pos, tables, &search)?;
+    if sol.lower >= q.at_least || sol.upper < q.at_least {
+        return Ok(Entry::Proof(Proof {
+            question: q.clone(),
+            answer: sol.lower >= q.at_least,
+            lower: sol.lower,
+            upper: sol.upper,
+            table_seeds: sol.table_seeds,
+            nodes: sol.stats.nodes,
+            seconds: sol.solve_seconds,
+            threads: sol.threads,
+            program: program(),
+        }));
+    }
+    if stopped() {
+        return Err(Error::Stopped(format!("the proof of {q:?}")));
+    }
+    let mut est = Vec::new();
+    for c in children(q, opts.search.rules)? {
+        let v = match c.over {
+            Some(v) => v,
+            None => {
+                let mut e = opts.search.clone();
+                e.checkpoint = None;
+                e.resume = None;
+                e.deadline = after(opts.estimate_seconds);
+                let child = Position::parse(&c.question.position)?;
+                let v = crate::search::solve(&child, tables, &e)?.value;
+                if c.negated {
+                    -v
+                } else {
+                    v
+                }
+            }
+        };
+        if stopped() {
+            return Err(Error::Stopped(format!("the split of {q:?}")));
+        }
+        est.push((c.pit, v));
+    }
+    // Best estimate first; ties in pit order.
+    est.sort_by_key(|&(pit, v)| (std::cmp::Reverse(v), pit));
+    Ok(Entry::Split(Split {
+        question: q.clone(),
+        expect: est.first().is_some_and(|&(_, v)| v >= q.at_least),
+        order: est.iter().map(|e| e.0).collect(),
+        estimates: est.iter().map(|e| e.1).collect(),
+        nodes: sol.stats.nodes,
+        seconds: sol.solve_seconds,
+        program: program(),
+    }))
+}
+
+/// Prove `q` from the ledger at `path`: run its pending tasks one after
+/// another (each with all of `opts`' threads), adding each finished one to
+/// the ledger and saving it, until the ledger answers `q`. `on_entry` sees
+/// every new line. Stopped by the stop flag: the task under way is lost,
+/// the ledger keeps every finished one.
+pub fn prove(
+    ledger: &mut Ledger,
+    path: &Path,
+    q: &Question,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+    on_entry: &mut dyn FnMut(&Entry, &Ledger),
+) -> Result<bool> {
+    loop {
+        if let Some(a) = ledger.answer(q) {
+            return Ok(a);
+        }
+        let next = ledger
+            .pending(q)
+            .into_iter()
+            .next()
+            .expect("an open question has a pending task");
+        let entry = run_task(&next, tables, opts)?;
+        ledger
+            .add(entry.clone())
+            .map_err(|reason| Error::BadLedger {
+                path: path.to_path_buf(),
+                line: ledger.entries.len() + 2,
+                reason,
+            })?;
+        ledger.save(path)?;
+        on_entry(&entry, ledger);
+    }
+}
+
+/// The exact value of the root, proven question by question from the
+/// ledger at `path` (each question as [`prove`] does), starting at
+/// `guess`. Returns the value.
+pub fn prove_value(
+    ledger: &mut Ledger,
+    path: &Path,
+    guess: i32,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+    on_entry: &mut dyn FnMut(&Entry, &Ledger),
+) -> Result<i32> {
+    loop {
+        let (lo, hi) = ledger.root_bounds();
+        if lo >= hi {
+            return Ok(lo);
+        }
+        // Ask "at least t" with t within the open bounds and of the
+        // values' parity: lo + 2 ..= hi.
+        let t = guess.clamp(lo + 2, hi);
+        let t = t - (t - lo).rem_euclid(2);
+        let q = Question {
+            position: ledger.header.root.clone(),
+            at_least: t.max(lo + 2),
+        };
+        prove(ledger, path, &q, tables, opts, on_entry)?;
+    }
+}
