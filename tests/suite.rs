@@ -30,8 +30,6 @@ mod awari_rules;
 mod awari_tables;
 #[path = "awari_tables_cli.rs"]
 mod awari_tables_cli;
-#[path = "browser.rs"]
-mod browser;
 #[path = "checkpoint.rs"]
 mod checkpoint;
 #[path = "checkpoint_stress.rs"]

@@ -113,9 +113,16 @@ pub fn run(args: AssignmentArgs) -> Result<ExitCode> {
         }
     }
     mancala_solver::files::create_dir(&args.out_dir)?;
-    let mut outputs = Outputs::create(&args.out_dir, logged)?;
-    let pending: Pending = Arc::new(Mutex::new(outputs.temporaries()));
+    // The handler first, then the temporaries, created under its lock: a
+    // signal in between found the default action and left them behind.
+    let pending: Pending = Arc::new(Mutex::new(Vec::new()));
     remove_on_signal(pending.clone(), &args.out_dir)?;
+    let mut outputs = {
+        let mut paths = pending.lock().unwrap_or_else(|e| e.into_inner());
+        let outputs = Outputs::create(&args.out_dir, logged)?;
+        *paths = outputs.temporaries();
+        outputs
+    };
     let time = if logged {
         Duration::ZERO
     } else {

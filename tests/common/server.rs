@@ -16,8 +16,19 @@ pub struct Server {
 impl Server {
     /// Start `mancala serve` on port 0 with tables in `db` and `extra`
     /// options; waits for its "listening on" line.
+    #[allow(dead_code)] // the browser test's package starts its own binary
     pub fn start(db: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        // Set for the engine's integration tests; the browser test's
+        // package (tests/browser) has no binary and calls `start_with`.
+        match option_env!("CARGO_BIN_EXE_mancala") {
+            Some(bin) => Server::start_with(Path::new(bin), db, extra),
+            None => panic!("Server::start runs in the engine's tests; elsewhere use start_with"),
+        }
+    }
+
+    /// [`Server::start`] with the `mancala` binary at `bin`.
+    pub fn start_with(bin: &Path, db: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(bin)
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(extra)

@@ -3,20 +3,20 @@
 //! shows are the API's, play moves by clicking pits, undo, and keep a
 //! screenshot under `target/screenshots/`.
 //!
-//! Needs Debian's `chromium` and `chromium-driver`, so it is `ignored` by
-//! default (cargo lists it as such): `cargo test --test suite --
-//! --ignored browser::` runs it, and `.ci/run` does (installing them when missing).
-//! Run without them it fails, naming what to install.
-
-mod common;
+//! Needs Debian's `chromium` and `chromium-driver`, so it is a package of
+//! its own that the engine's `cargo test` leaves out:
+//! `cargo test -p mancala-browser-test` runs it, and `.ci/run` does
+//! (installing them when missing). Run without them it fails, naming what
+//! to install.
 
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::server::{enc, Server};
 use fantoccini::{Client, ClientBuilder, Locator};
+use mancala_browser_test::server::{enc, Server};
+use mancala_browser_test::{mancala_bin, repository};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -160,11 +160,10 @@ async fn page_state(c: &Client, s: &Server, game: &str) -> serde_json::Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs chromium and chromium-driver: cargo test -- --ignored browser:: (.ci/run runs it)"]
 async fn the_board_plays_by_clicks_and_shows_the_apis_values() {
     let (_driver, c) = connect().await;
     let dir = tempfile::tempdir().unwrap();
-    let s = Server::start(dir.path(), &[]);
+    let s = Server::start_with(&mancala_bin(), dir.path(), &[]);
     let game = "kalah:4:3";
     c.goto(&format!("http://{}/?game={game}", s.addr))
         .await
@@ -245,7 +244,7 @@ async fn the_board_plays_by_clicks_and_shows_the_apis_values() {
     assert_eq!(c.current_url().await.unwrap(), link);
 
     let shot = c.screenshot().await.unwrap();
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    let out = repository().join("target/screenshots");
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("board.png"), shot).unwrap();
     c.close().await.unwrap();
