@@ -1,6 +1,7 @@
-//! The Dask driver of split proofs (`dist/dask_prove.py`) on a local
-//! cluster of two worker processes: the ledger it writes proves the
-//! solver's value. Needs a Python with `dask[distributed]`, named by
+//! The Dask drivers on a local cluster of two worker processes: split
+//! proofs (`dist/dask_prove.py`), whose ledger proves the solver's value,
+//! and table builds (`dist/dask_build.py`), whose files are byte for byte
+//! a build's in one piece. Needs a Python with `dask[distributed]`, named by
 //! `MANCALA_DASK_PYTHON` (`.ci/run` installs one in a virtual environment
 //! under target/); ignored by a plain `cargo test`.
 
@@ -60,4 +61,82 @@ fn a_two_worker_dask_proof_equals_solve() {
     );
     // The ledger alone gives the value.
     assert_eq!(Ledger::read(&ledger).unwrap().root_bounds(), (v, v));
+}
+
+/// The tables as tasks on a two-worker Dask cluster (`dist/dask_build.py`):
+/// the larger tables split into groups built by the workers and assembled;
+/// every file byte for byte the one a build in one piece writes.
+#[test]
+#[ignore = "needs Python with dask[distributed] in MANCALA_DASK_PYTHON (.ci/run sets it up)"]
+fn a_two_worker_dask_table_build_is_byte_identical() {
+    let python = std::env::var("MANCALA_DASK_PYTHON").expect(
+        "set MANCALA_DASK_PYTHON to a Python with dask[distributed] \
+         (python3 -m venv v && v/bin/pip install 'dask[distributed]'; .ci/run does this)",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, split) = (dir.path().join("whole"), dir.path().join("split"));
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let build = |db: &std::path::Path| {
+        let out = Command::new(bin)
+            .args(["build", "kalah:4", "--max-seeds", "12", "--db"])
+            .arg(db)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    build(&whole);
+    let out = Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/dist/dask_build.py"))
+        .args(["--workers", "2", "--mancala", bin, "--"])
+        .args(["kalah:4", "--max-seeds", "12", "--group-size", "2K"])
+        .args(["--threads", "1", "--db"])
+        .arg(&split)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["driver"]["workers"], 2, "{report}");
+    let tables = report["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 12, "{report}");
+    let grouped = tables.iter().filter(|t| t.get("groups").is_some()).count();
+    assert!(
+        grouped >= 3,
+        "the larger tables are built in groups: {report}"
+    );
+    // The same files, and nothing else left in the directory but locks.
+    let files = |db: &std::path::Path| {
+        let mut out = std::collections::BTreeMap::new();
+        for e in std::fs::read_dir(db).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".lock") {
+                out.insert(name.clone(), std::fs::read(db.join(&name)).unwrap());
+            }
+        }
+        out
+    };
+    let (a, b) = (files(&whole), files(&split));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    assert!(a == b, "the tables differ");
+    // Run again: every table found, no task.
+    let again = Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/dist/dask_build.py"))
+        .args(["--workers", "2", "--mancala", bin, "--"])
+        .args(["kalah:4", "--max-seeds", "12", "--group-size", "2K", "--db"])
+        .arg(&split)
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let stdout = String::from_utf8(again.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["driver"]["tasks_run"], 0, "{report}");
 }

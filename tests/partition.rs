@@ -242,3 +242,114 @@ fn the_cli_builds_in_groups_and_refuses_what_cannot_fit() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A build split into tasks as `dist/dask_build.py` runs it, by separate
+/// processes: `--plan`, each table's groups built at once (two processes),
+/// `--assemble`; the tables are byte-identical to a build in one piece.
+/// Refused with a message: a group not closed under `a -> k - a`, an
+/// assembly before every group is built, groups of Awari tables.
+#[test]
+fn a_build_split_into_tasks_by_processes_is_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (whole, split) = (d.join("whole"), d.join("split"));
+    let run = |db: &Path, k: usize, extra: &[&str]| {
+        let k = k.to_string();
+        let mut args = vec!["build", "kalah:4", "--max-seeds", &k, "--group-size", "2K"];
+        args.extend_from_slice(&["--db", db.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        common::mancala(&args, d)
+    };
+    let (code, _, err) = run(&whole, 11, &[]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&split, 11, &["--plan", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let plan = plan["tables"].as_array().unwrap();
+    assert_eq!(plan.len(), 11);
+    let mut split_tables = 0;
+    for t in plan {
+        assert_eq!(t["found"], false, "{t}");
+        let k = t["seeds"].as_u64().unwrap() as usize;
+        let groups: Vec<String> = t["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                let sums: Vec<String> = g
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect();
+                sums.join("+")
+            })
+            .collect();
+        if groups.len() == 1 {
+            let (code, _, err) = run(&split, k, &[]);
+            assert_eq!(code, 0, "{err}");
+            continue;
+        }
+        split_tables += 1;
+        if k == 11 {
+            // Too early: every group is missing.
+            let (code, _, err) = run(&split, k, &["--assemble"]);
+            assert_ne!(code, 0);
+            assert!(err.contains("cannot be assembled yet"), "{err}");
+        }
+        // The groups in two processes at once.
+        let bin = env!("CARGO_BIN_EXE_mancala");
+        let children: Vec<_> = groups
+            .iter()
+            .map(|g| {
+                std::process::Command::new(bin)
+                    .args(["build", "kalah:4", "--max-seeds", &k.to_string()])
+                    .args(["--group-size", "2K", "--group", g, "--json", "--db"])
+                    .arg(&split)
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{err}");
+            let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(r["built"], true, "{r}");
+        }
+        // A group again: found, not rebuilt.
+        let (code, out, err) = run(&split, k, &["--group", &groups[0], "--json"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("\"built\":false"), "{out}");
+        let (code, out, err) = run(&split, k, &["--assemble", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("\"found\":false"), "{out}");
+    }
+    assert!(split_tables >= 3, "the group size splits the larger tables");
+    assert_eq!(tables(&whole), tables(&split));
+    // Groups that cannot be built alone, and games built in one piece.
+    let (code, _, err) = run(&split, 12, &["--group", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs its pair 11"), "{err}");
+    let (code, _, err) = run(&split, 12, &["--group", "11+1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("increasing order"), "{err}");
+    let (code, _, err) = common::mancala(
+        &[
+            "build",
+            "awari:3",
+            "--max-seeds",
+            "1",
+            "--group",
+            "1",
+            "--db",
+            "x",
+        ],
+        d,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("built in one piece"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -335,3 +335,30 @@ fn the_scheduler_protocol_reaches_the_same_value() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("pits per side"));
 }
+
+/// The Kalah(6,6) ledger committed as the proof goes on
+/// (docs/kalah-6-6/ledger.jsonl) reads back: every line's checksum, a
+/// header for the start of Kalah(6,6) under the default rules, and bounds
+/// that hold the published value, +2. `mancala prove --status` reads it.
+#[test]
+fn the_committed_kalah_6_6_ledger_reads() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kalah-6-6/ledger.jsonl");
+    let l = Ledger::read(&path).unwrap();
+    assert_eq!(l.header.root, Position::start(6, 6).unwrap().to_string());
+    assert_eq!((l.header.rules.as_str(), l.header.pits), ("default", 6));
+    assert!(!l.entries.is_empty());
+    let (lo, hi) = l.root_bounds();
+    assert!(lo <= 2 && 2 <= hi, "[{lo}, {hi}]");
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["prove", "kalah:6:6", "--status", "--json", "--ledger"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["lower"], lo, "{status}");
+}

@@ -6,10 +6,13 @@ use std::process::ExitCode;
 use clap::Args;
 
 use mancala_solver::error::{Error, Result};
-use mancala_solver::tablebase::build::{build, check_build, BuildOptions};
+use mancala_solver::tablebase::build::{
+    assemble, build, build_group, check_build, plan_tasks, BuildOptions, TableTasks,
+};
 use mancala_solver::tablebase::TableGame;
 use mancala_solver::tables::driver::{default_memory_budget, BuildReport};
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
+use mancala_solver::tables::partial::join_sums;
 use mancala_solver::with_rules;
 
 use super::{progress, render, GameArgs};
@@ -48,9 +51,39 @@ pub struct BuildArgs {
     /// partial file, then assembled (default: as the memory budget allows).
     #[arg(long, value_parser = render::parse_memory)]
     pub group_size: Option<u64>,
+    /// Print the build split into tasks and build nothing: for each table
+    /// 1..=K, whether it is on disk and its groups of mover sums (with
+    /// --group-size and --memory). `dist/dask_build.py` runs the tasks.
+    #[arg(long, conflicts_with_all = ["group", "assemble"])]
+    pub plan: bool,
+    /// Build only this group of mover sums of table K (--max-seeds), e.g.
+    /// 3+9, into its partial file (a task of --plan; the smaller tables
+    /// must be on disk).
+    #[arg(long, value_name = "SUMS", value_parser = parse_sums, conflicts_with = "assemble")]
+    pub group: Option<Sums>,
+    /// Assemble table K (--max-seeds) from the partial files of its groups
+    /// (the last task of a table split by --plan).
+    #[arg(long)]
+    pub assemble: bool,
     /// Print a JSON report on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The mover sums of one group of a table, as `--group` gives them.
+#[derive(Clone, Debug)]
+pub struct Sums(pub Vec<usize>);
+
+/// `3+9` (or `3,9`): mover sums, increasing.
+fn parse_sums(text: &str) -> std::result::Result<Sums, String> {
+    text.split(['+', ','])
+        .map(|a| {
+            a.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("\"{a}\" is not a seed count: give mover sums as 3+9"))
+        })
+        .collect::<std::result::Result<_, _>>()
+        .map(Sums)
 }
 
 /// Run `mancala build`.
@@ -76,6 +109,45 @@ fn run_game<G: TableGame>(game: G, args: &BuildArgs) -> Result<ExitCode> {
         group_bytes: args.group_size,
         progress: progress::observer(false),
     };
+    if args.plan {
+        print_plan(&plan_tasks(&opts)?, args.json);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(Sums(sums)) = &args.group {
+        let r = build_group(&opts, sums)?;
+        if args.json {
+            println!("{}", serde_json::to_string(&r).expect("json"));
+        } else {
+            println!(
+                "table k={}: group {} {} in {:.2} s",
+                r.seeds,
+                join_sums(&r.sums),
+                if r.built { "built" } else { "found on disk" },
+                r.seconds
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.assemble {
+        let r = assemble(&opts)?;
+        if args.json {
+            println!("{}", serde_json::to_string(&r).expect("json"));
+        } else {
+            println!(
+                "table k={}: {} positions, {} in {}{}",
+                r.seeds,
+                r.positions,
+                render::human_bytes(r.bytes),
+                opts.dir.display(),
+                if r.found {
+                    ", found on disk".to_string()
+                } else {
+                    format!(", assembled in {:.2} s", r.seconds)
+                }
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     check_build(&opts)?;
     let report = build(&opts)?;
     let title = match game.rules_name() {
@@ -90,6 +162,33 @@ fn run_game<G: TableGame>(game: G, args: &BuildArgs) -> Result<ExitCode> {
     };
     print_report(&report, &title, G::ENTRY, &opts.dir, args.json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Print the tasks of a split build: JSON, or a line per table.
+fn print_plan(tables: &[TableTasks], json: bool) {
+    if json {
+        let v = serde_json::json!({ "tables": tables });
+        println!("{}", serde_json::to_string(&v).expect("json"));
+        return;
+    }
+    for t in tables {
+        let what = if t.found {
+            "on disk".to_string()
+        } else if t.groups.len() <= 1 {
+            "one task (in one piece)".to_string()
+        } else {
+            format!(
+                "{} group tasks ({}), then --assemble",
+                t.groups.len(),
+                t.groups
+                    .iter()
+                    .map(|g| join_sums(g))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        };
+        println!("k={:>2}: {what}", t.seeds);
+    }
 }
 
 /// Print what a build did: the JSON report, or two lines (the tables in

@@ -23,7 +23,7 @@ use crate::kalah::rules::KalahRules;
 use crate::progress::{Event, Observer};
 use crate::tablebase::TableSet;
 use crate::tables::driver::{remove_partials, BuildLimits};
-use crate::tables::partial::{write_partial, Partial};
+use crate::tables::partial::{join_sums, partial_groups, write_partial, Partial};
 use crate::tables::{write_table, TableSpec, TableWriter, WriteInfo};
 
 /// Memory not counted elsewhere: the thread pool, the row lists, buffers.
@@ -238,30 +238,58 @@ pub(crate) fn build_table(
     let n = plan.groups.len();
     for (i, sums) in plan.groups.iter().enumerate() {
         let stage = format!("k={k} group {}/{n}", i + 1);
-        match Partial::open(dir, spec, sums) {
-            Ok(_) => {
-                progress.event(&Event::Phase {
-                    what: &format!("{stage}: found on disk"),
-                });
-                continue;
-            }
-            Err(Error::MissingTable { .. }) => {}
-            Err(e) => progress.event(&Event::Rebuilding { error: &e }),
+        if !group_missing(dir, spec, sums, &stage, progress) {
+            continue;
         }
         let shares = build_blocks(tb, k, sums, &decoded, &stage, progress)?;
         write_partial(dir, spec, sums, &shares)?;
     }
+    drop(decoded);
+    assemble(dir, spec, &plan.groups, progress)
+}
+
+/// Whether the partial file of group `sums` must be built: it is missing
+/// or damaged (reported as such); a sound one is kept.
+fn group_missing(
+    dir: &Path,
+    spec: TableSpec,
+    sums: &[usize],
+    stage: &str,
+    progress: &Observer,
+) -> bool {
+    match Partial::open(dir, spec, sums) {
+        Ok(_) => {
+            progress.event(&Event::Phase {
+                what: &format!("{stage}: found on disk"),
+            });
+            false
+        }
+        Err(Error::MissingTable { .. }) => true,
+        Err(e) => {
+            progress.event(&Event::Rebuilding { error: &e });
+            true
+        }
+    }
+}
+
+/// Write table `spec` from the partial files of `groups` (together every
+/// block once), streaming, and remove the partial files.
+fn assemble(
+    dir: &Path,
+    spec: TableSpec,
+    groups: &[Vec<usize>],
+    progress: &Observer,
+) -> Result<WriteInfo> {
+    let k = spec.seeds;
     progress.event(&Event::Phase {
-        what: &format!("k={k}: assembling the table from {n} groups"),
+        what: &format!("k={k}: assembling the table from {} groups", groups.len()),
     });
-    let parts = plan
-        .groups
+    let parts = groups
         .iter()
         .map(|sums| Partial::open(dir, spec, sums))
         .collect::<Result<Vec<_>>>()?;
     let mut writer = TableWriter::create(dir, spec)?;
-    for (a, g) in plan
-        .groups
+    for (a, g) in groups
         .iter()
         .enumerate()
         .flat_map(|(g, sums)| sums.iter().map(move |&a| (a, g)))
@@ -269,11 +297,121 @@ pub(crate) fn build_table(
     {
         parts[g].block_shares(a, |shares| writer.push(shares))?;
     }
-    drop(decoded);
     let info = writer.finish()?;
     drop(parts);
     remove_partials(dir, spec);
     Ok(info)
+}
+
+/// The groups table `k` is built in within `limits` (one group: in one
+/// piece).
+pub(crate) fn table_groups(
+    rules: KalahRules,
+    pits: usize,
+    k: usize,
+    limits: &BuildLimits,
+) -> Result<Vec<Vec<usize>>> {
+    Ok(plan_table(rules, pits, k, below(rules, pits, k)?, limits)?.groups)
+}
+
+/// Check that `sums` can be built as one group of table `k`: mover sums
+/// the table holds, in increasing order, each with its pair `k - a` when
+/// the table holds that.
+fn check_group(rules: KalahRules, pits: usize, k: usize, sums: &[usize]) -> Result<()> {
+    let ix = spec(rules, pits, k).indexer()?;
+    let bad = |why: String| {
+        Err(Error::Unsupported(format!(
+            "group {} of table k={k} ({pits} pits): {why}",
+            join_sums(sums)
+        )))
+    };
+    if sums.is_empty() {
+        return bad("no mover sums".into());
+    }
+    if sums.windows(2).any(|w| w[0] >= w[1]) {
+        return bad("give the mover sums in increasing order, each once".into());
+    }
+    for &a in sums {
+        if a > k || !ix.holds_mover_sum(a) {
+            return bad(format!("the table holds no mover row of {a} seeds"));
+        }
+        let b = k - a;
+        if ix.holds_mover_sum(b) && sums.binary_search(&b).is_err() {
+            return bad(format!(
+                "mover sum {a} needs its pair {b} in the same group (a move passes the \
+                 turn with the mover's row as the opponent's)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Build the group `sums` of table `k` into its partial file in `dir` (the
+/// smaller tables in `tb`), unless a sound partial file of it is there
+/// already: one task of a build split across processes or machines.
+/// Groups of one table may be built at once by different processes (each
+/// writes its own file, atomically). Whether the group was built now.
+pub(crate) fn build_group(
+    tb: &TableSet<KalahRules>,
+    k: usize,
+    sums: &[usize],
+    dir: &Path,
+    limits: &BuildLimits,
+    progress: &Observer,
+) -> Result<bool> {
+    let (rules, pits) = (tb.game(), tb.pits());
+    check_group(rules, pits, k, sums)?;
+    let spec = tb.spec(k);
+    let stage = format!("k={k} group {}", join_sums(sums));
+    if !group_missing(dir, spec, sums, &stage, progress) {
+        return Ok(false);
+    }
+    let plan = plan_table(rules, pits, k, below(rules, pits, k)?, limits)?;
+    let decoded = decode_below(tb, k, plan.decoded)?;
+    let shares = build_blocks(tb, k, sums, &decoded, &stage, progress)?;
+    write_partial(dir, spec, sums, &shares)?;
+    Ok(true)
+}
+
+/// Assemble table `k` from the partial files of its groups found in `dir`
+/// (built by [`build_group`], with any grouping) and remove them (the
+/// caller holds the table's lock). Refuses, naming the mover sums not
+/// covered, when a group is missing, and when two partial files overlap.
+pub(crate) fn assemble_table(
+    tb: &TableSet<KalahRules>,
+    k: usize,
+    dir: &Path,
+    progress: &Observer,
+) -> Result<WriteInfo> {
+    let spec = tb.spec(k);
+    let ix = spec.indexer()?;
+    let mut groups = partial_groups(dir, spec);
+    groups.sort();
+    let mut seen = std::collections::BTreeSet::new();
+    for g in &groups {
+        for &a in g {
+            if !seen.insert(a) {
+                return Err(Error::Unsupported(format!(
+                    "table k={k}: two partial files in {} hold mover sum {a}; remove the \
+                     ones of another grouping (.{}.part-*) and build the missing groups",
+                    dir.display(),
+                    spec.file_name()
+                )));
+            }
+        }
+    }
+    let missing: Vec<usize> = (0..=k)
+        .filter(|&a| ix.holds_mover_sum(a) && !seen.contains(&a))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Unsupported(format!(
+            "table k={k} cannot be assembled yet: no partial file in {} holds the mover \
+             rows of {} seeds; build those groups first",
+            dir.display(),
+            join_sums(&missing)
+        )));
+    }
+    assemble(dir, spec, &groups, progress)
 }
 
 #[cfg(test)]

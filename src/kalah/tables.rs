@@ -107,6 +107,35 @@ impl TableGame for KalahRules {
         crate::kalah::build::build_layer(set, k, &[], progress)
     }
 
+    fn table_groups(
+        self,
+        pits: usize,
+        k: usize,
+        limits: &crate::tables::driver::BuildLimits,
+    ) -> Result<Vec<Vec<usize>>> {
+        crate::kalah::partition::table_groups(self, pits, k, limits)
+    }
+
+    fn build_group(
+        set: &TableSet<Self>,
+        k: usize,
+        sums: &[usize],
+        dir: &std::path::Path,
+        limits: &crate::tables::driver::BuildLimits,
+        progress: &Observer,
+    ) -> Result<bool> {
+        crate::kalah::partition::build_group(set, k, sums, dir, limits, progress)
+    }
+
+    fn assemble_table(
+        set: &TableSet<Self>,
+        k: usize,
+        dir: &std::path::Path,
+        progress: &Observer,
+    ) -> Result<crate::tables::WriteInfo> {
+        crate::kalah::partition::assemble_table(set, k, dir, progress)
+    }
+
     fn check_entry(set: &TableSet<Self>, k: usize, index: u64) -> (String, i32, i32) {
         let pos = crate::kalah::verify::position_at(set, k, index);
         let stored = set.table(k).expect("table loaded").value(index);

@@ -8,8 +8,10 @@ use crate::error::{Error, Result};
 use crate::progress::Observer;
 use crate::tablebase::TableGame;
 use crate::tablebase::TableSet;
-use crate::tables::driver::{run_build, BuildLimits, BuildReport, Job};
+use crate::tables::driver::{run_build, BuildLimits, BuildReport, Job, TableReport};
 use crate::tables::index::MAX_INDEX_SEEDS;
+use crate::tables::lock::TableLock;
+use crate::tables::Table;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -94,4 +96,106 @@ pub fn build<G: TableGame>(opts: &BuildOptions<G>) -> Result<BuildReport> {
         |set, k| G::build_table(set, k, &opts.dir, &limits(opts), &opts.progress),
         TableSet::push,
     )
+}
+
+/// One table of a build split into tasks ([`plan_tasks`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TableTasks {
+    /// Seeds of the table.
+    pub seeds: usize,
+    /// Whether its file is in the directory already (checked when used).
+    pub found: bool,
+    /// Its groups of mover sums, each one task ([`build_group`]), then
+    /// [`assemble`]; one group: the table is one task, [`build`] up to
+    /// `seeds`.
+    pub groups: Vec<Vec<usize>>,
+}
+
+/// A build split into tasks for processes or machines sharing `opts.dir`:
+/// for each table 1..=`opts.max_seeds`, in that order (a table needs the
+/// smaller ones), whether it is on disk and its groups within the memory
+/// limits of `opts`. The groups of one table can be built at once.
+pub fn plan_tasks<G: TableGame>(opts: &BuildOptions<G>) -> Result<Vec<TableTasks>> {
+    check_build(opts)?;
+    let set = TableSet::empty(&opts.dir, opts.game, opts.pits)?;
+    (1..=opts.max_seeds)
+        .map(|k| {
+            Ok(TableTasks {
+                seeds: k,
+                found: set.spec(k).path(&opts.dir).is_file(),
+                groups: opts.game.table_groups(opts.pits, k, &limits(opts))?,
+            })
+        })
+        .collect()
+}
+
+/// What [`build_group`] did.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GroupReport {
+    /// Seeds of the table.
+    pub seeds: usize,
+    /// The group's mover sums.
+    pub sums: Vec<usize>,
+    /// Whether it was built now (false: a sound partial file, or the
+    /// table, was there).
+    pub built: bool,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Build one group of mover sums of table `opts.max_seeds` into its
+/// partial file in `opts.dir` (a task of [`plan_tasks`]); the smaller
+/// tables must be on disk. A sound partial file already there is kept, and
+/// nothing is built when the table itself is there.
+pub fn build_group<G: TableGame>(opts: &BuildOptions<G>, sums: &[usize]) -> Result<GroupReport> {
+    check_build(opts)?;
+    let k = opts.max_seeds;
+    let start = std::time::Instant::now();
+    let set = TableSet::open(&opts.dir, opts.game, opts.pits, k - 1)?;
+    // The table finished already (its partial files are gone): nothing to do.
+    let built = Table::open(&opts.dir, set.spec(k)).is_err() && {
+        let pool = crate::threads::pool(opts.threads)?;
+        pool.install(|| G::build_group(&set, k, sums, &opts.dir, &limits(opts), &opts.progress))?
+    };
+    Ok(GroupReport {
+        seeds: k,
+        sums: sums.to_vec(),
+        built,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Assemble table `opts.max_seeds` from the partial files of its groups in
+/// `opts.dir` (the last task of a split table), under the table's lock,
+/// and check the result by opening it. A sound table already there is
+/// kept (`found`); a group not built yet is refused, naming its sums.
+pub fn assemble<G: TableGame>(opts: &BuildOptions<G>) -> Result<TableReport> {
+    check_build(opts)?;
+    let k = opts.max_seeds;
+    let start = std::time::Instant::now();
+    let set = TableSet::open(&opts.dir, opts.game, opts.pits, k - 1)?;
+    let spec = set.spec(k);
+    let lock = TableLock::acquire(&opts.dir, spec, |path| {
+        opts.progress
+            .event(&crate::progress::Event::WaitingForTable { path })
+    })?;
+    let found = Table::open(&opts.dir, spec).is_ok();
+    if !found {
+        G::assemble_table(&set, k, &opts.dir, &opts.progress)?;
+    }
+    let table = Table::open(&opts.dir, spec)?;
+    drop(lock);
+    let (positions, bytes) = (table.len(), table.file_len());
+    Ok(TableReport {
+        seeds: k,
+        positions,
+        bytes,
+        bits_per_position: bytes as f64 * 8.0 / positions.max(1) as f64,
+        seconds: if found {
+            0.0
+        } else {
+            start.elapsed().as_secs_f64()
+        },
+        found,
+    })
 }

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::family::Rules;
 use crate::game::{Board, Game};
 use crate::progress::Observer;
@@ -200,6 +200,50 @@ pub trait TableGame: Game {
         let _ = limits;
         let shares = Self::build_layer(set, k, progress)?;
         write_table(dir, set.spec(k), &shares)
+    }
+
+    /// The groups of mover sums table `k` is built in within `limits`, each
+    /// a task of its own in a split build ([`build::plan_tasks`]); one
+    /// group: the table is built in one piece. By default one group (the
+    /// games whose tables are not built in groups).
+    fn table_groups(self, pits: usize, k: usize, limits: &BuildLimits) -> Result<Vec<Vec<usize>>> {
+        let _ = (pits, k, limits);
+        Ok(vec![Vec::new()])
+    }
+
+    /// Build the group `sums` of table `k` (the smaller tables in `set`)
+    /// into its partial file in `dir`, unless a sound one is there; whether
+    /// it was built now. By default refused: the game's tables are built in
+    /// one piece.
+    fn build_group(
+        set: &TableSet<Self>,
+        k: usize,
+        sums: &[usize],
+        dir: &Path,
+        limits: &BuildLimits,
+        progress: &Observer,
+    ) -> Result<bool> {
+        let _ = (k, sums, dir, limits, progress);
+        Err(Error::Unsupported(format!(
+            "{} tables are built in one piece, not in groups of blocks",
+            set.game().name()
+        )))
+    }
+
+    /// Assemble table `k` from the partial files of its groups in `dir`
+    /// (the caller holds the table's lock). By default refused, as
+    /// [`TableGame::build_group`].
+    fn assemble_table(
+        set: &TableSet<Self>,
+        k: usize,
+        dir: &Path,
+        progress: &Observer,
+    ) -> Result<WriteInfo> {
+        let _ = (k, dir, progress);
+        Err(Error::Unsupported(format!(
+            "{} tables are built in one piece, not in groups of blocks",
+            set.game().name()
+        )))
     }
 
     /// Table `k`'s entry `index` re-derived from its children: the

@@ -60,6 +60,34 @@ pub fn partial_path(dir: &Path, spec: TableSpec, sums: &[usize]) -> PathBuf {
     dir.join(format!("{}{:016x}", partial_prefix(spec), sums_mask(sums)))
 }
 
+/// Mover sums joined for messages: `1+11`.
+pub fn join_sums(sums: &[usize]) -> String {
+    sums.iter()
+        .map(|a| a.to_string())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// The groups (mover sums, increasing) whose partial files of `spec`'s
+/// table are in `dir`, by their names (opening checks them).
+pub fn partial_groups(dir: &Path, spec: TableSpec) -> Vec<Vec<usize>> {
+    let prefix = partial_prefix(spec);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let hex = name.strip_prefix(&prefix)?;
+            let mask = u64::from_str_radix(hex, 16)
+                .ok()
+                .filter(|_| hex.len() == 16)?;
+            Some((1..=64).filter(|a| mask >> (a - 1) & 1 == 1).collect())
+        })
+        .collect()
+}
+
 /// Positions of the block of mover sum `a` of `spec`'s table.
 fn block_len(spec: TableSpec, a: usize) -> Result<u64> {
     let ix = spec.indexer()?;
