@@ -272,7 +272,25 @@ enum Command {
     Man,
 }
 
-/// Run the command line; errors are printed as one line on stderr.
+/// A stop flag for long work (a solve with a checkpoint, a proof's task):
+/// the first SIGINT or SIGTERM raises it, so the work ends cleanly and
+/// saves what it did; a second ends the process at once (exit code 130).
+/// `path` is what an error installing the handlers names.
+fn stop_on_signals(
+    path: &std::path::Path,
+) -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let install = || -> std::io::Result<()> {
+            signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())?;
+            signal_hook::flag::register(sig, stop.clone())?;
+            Ok(())
+        };
+        install().map_err(|e| Error::io(path, e))?;
+    }
+    Ok(stop)
+}
+
 /// Let a closed standard output end the process quietly, as it does other
 /// Unix tools (`mancala solve ... | head`), instead of a panic on the
 /// failed print: Rust ignores SIGPIPE by default. Not for the server,
@@ -286,6 +304,7 @@ fn restore_sigpipe() {
     }
 }
 
+/// Run the command line; errors are printed as one line on stderr.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Serve(_)) {

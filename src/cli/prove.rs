@@ -4,7 +4,6 @@
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use clap::Args;
@@ -167,15 +166,7 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let install = || -> std::io::Result<()> {
-            signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())?;
-            signal_hook::flag::register(sig, stop.clone())?;
-            Ok(())
-        };
-        install().map_err(|e| Error::io(&args.ledger, e))?;
-    }
+    let stop = super::stop_on_signals(&args.ledger)?;
     let search = SolveOptions {
         rules,
         tt_mb: args.tt_mb,

@@ -262,19 +262,13 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
         )));
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    if let Some(path) = &args.checkpoint {
-        // The first SIGINT or SIGTERM stops the search (the checkpoint is
-        // written and the bounds printed); a second ends the process.
-        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-            let install = || -> std::io::Result<()> {
-                signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())?;
-                signal_hook::flag::register(sig, stop.clone())?;
-                Ok(())
-            };
-            install().map_err(|e| Error::io(path, e))?;
-        }
-    }
+    // With a checkpoint, the first SIGINT or SIGTERM stops the search (the
+    // checkpoint is written and the bounds printed); a second ends the
+    // process.
+    let stop = match &args.checkpoint {
+        Some(path) => super::stop_on_signals(path)?,
+        None => Arc::new(AtomicBool::new(false)),
+    };
     // The tables built on first use keep to --time too.
     let label = TableLabel {
         game: "kalah",
