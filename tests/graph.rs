@@ -1,9 +1,9 @@
 //! Full game graphs against the figures published for small Kalah instances
-//! (shared/docs/REFERENCE.md), against an independent sequential
+//! (*Solving Kalah*, 2000; docs/kalah-graphs.md), against an independent sequential
 //! enumeration, and the `mancala graph` command end to end (JSON, CSV, SVG,
 //! bad input).
 //!
-//! The published figures below are copied from REFERENCE.md; whether each
+//! The published figures below are copied from docs/kalah-graphs.md; whether each
 //! is reproduced by the project's counting convention is written next to it
 //! and explained in docs/kalah-graphs.md. A figure marked as not
 //! reproduced is asserted to still differ, so that the documentation must
@@ -85,7 +85,7 @@ fn rounds_to(counts: [u64; 3], published: [u32; 3]) -> bool {
     nearest || largest == published
 }
 
-/// A published line of REFERENCE.md: (m, n), size, W/L/D % for South, and
+/// A published line (docs/kalah-graphs.md): (m, n), size, W/L/D % for South, and
 /// whether the size and the shares are reproduced (see docs/kalah-graphs.md).
 struct Published {
     m: usize,
@@ -114,7 +114,7 @@ const fn p(
     }
 }
 
-/// Every figure of REFERENCE.md within the test budget (Kalah(4,3) is run
+/// Every published figure within the test budget (Kalah(4,3) is run
 /// by the documented command instead).
 const PUBLISHED: [Published; 21] = [
     p(1, 1, 2, [0, 0, 100], true, true),
@@ -147,7 +147,7 @@ const PUBLISHED: [Published; 21] = [
 /// Kalah(6,1) is tested apart: its graph needs the 6-pit tables.
 const PUBLISHED_6_1: Published = p(6, 1, 178708, [38, 44, 18], true, true);
 
-/// Published exact values of the start (REFERENCE.md), for South.
+/// Published exact values of the start (docs/SOLVER.md), for South.
 fn published_value(m: usize, n: usize) -> Option<i32> {
     match (m, n) {
         (4, 1) => Some(2),
@@ -158,7 +158,7 @@ fn published_value(m: usize, n: usize) -> Option<i32> {
     }
 }
 
-/// Published W/L/D of the start for m <= 3 (REFERENCE.md).
+/// Published W/L/D of the start for m <= 3 (docs/SOLVER.md).
 fn published_result(m: usize, n: usize) -> char {
     let rows = ["DLWLWD", "WLLLWW", "DWWWWL"];
     rows[m - 1].as_bytes()[n - 1] as char

@@ -1,4 +1,5 @@
-//! The solver against the published results (REFERENCE.md), the endgame
+//! The solver against the published results (docs/SOLVER.md, "Published
+//! results the tests check"), the endgame
 //! tables and the plain minimax; every enhancement switched off must give
 //! the same values; principal variations replay to the stated value; the
 //! `solve` command's output and errors.
@@ -44,7 +45,7 @@ fn check_pv(start: &Position, sol: &Solution, rules: KalahRules) {
     assert_eq!(sol.best_move, sol.pv_turns.first().map(|t| t[0]));
 }
 
-/// Published win/draw/loss for South, REFERENCE.md, rows m = 1..=6.
+/// Published win/draw/loss for South (docs/SOLVER.md), rows m = 1..=6.
 const WDL: [&str; 6] = ["DLWLWD", "WLLLWW", "DWWWWL", "WWWWWD", "DDWWWW", "WWWWW?"];
 
 fn verdict_letter(v: i32) -> char {

@@ -120,7 +120,8 @@ fn sampled(rules: KalahRules, per_k: u64) {
 }
 
 /// The published 6-pit tables held the 225,332,381 positions up to 20 seeds
-/// in 107 MB, at exactly 4 bits per position (REFERENCE.md). Ours hold the
+/// in 107 MB, at exactly 4 bits per position (docs/SOLVER.md, "Published
+/// results the tests check"). Ours hold the
 /// same positions in fewer bytes, headers and directories included, and a
 /// sample of every large table re-derives from its children (the tables up
 /// to 12 seeds are checked against the minimax above).

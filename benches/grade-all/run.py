@@ -17,7 +17,7 @@ KALAH_AGENTS = [
     ("alphabeta:1", "seeds 000, 003"),
     ("alphabeta:4", "seeds 000, 004"),
     ("alphabeta:8", "seeds 000, 004"),
-    ("heuristic:4", "seed 000 heuristic minimax (REFERENCE weights)"),
+    ("heuristic:4", "seed 000 heuristic minimax (the study's published weights)"),
     ("heuristic:8", "seed 000 heuristic minimax"),
     ("rovaris-heuristic:4:h6=reply", "seed 000, Algorithm 8 (H6 as the reply at depth 4)"),
     ("heuristic10:4", "seed 004 heuristic minimax"),

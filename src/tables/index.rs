@@ -416,7 +416,8 @@ mod tests {
 
     #[test]
     fn published_six_pit_table_sizes() {
-        // REFERENCE.md: positions with up to k active seeds, both rows non-empty.
+        // Published (docs/SOLVER.md, "Published results the tests check"):
+        // positions with up to k active seeds, both rows non-empty.
         for (k, size) in [
             (17, 51_694_042u64),
             (18, 86_224_034),
