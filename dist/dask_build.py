@@ -19,7 +19,10 @@ share (the same path on every machine: shared storage on a cluster). A
 killed task loses only itself: its group is built again (partial files
 found sound are kept), and running the same command again goes on from
 what is on disk. Any `mancala build` option after `--` is passed to every
-call (--db, --group-size, --memory, --threads, the rules, ...).
+call (--db, --group-size, --memory, --threads, the rules, ...). `--memory`
+is each task's budget: with several workers on one machine, give each a
+share of its memory (the smaller tables they map are shared in the page
+cache). Each task is retried twice (a worker lost, a process killed).
 
     python3 dist/dask_build.py --workers 2 -- kalah:6 --max-seeds 24 --group-size 64M
     python3 dist/dask_build.py --scheduler tcp://head:8786 -- kalah:6 --max-seeds 34 \\
@@ -75,11 +78,14 @@ def main():
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
     if not args:
         p.error("give the arguments of `mancala build` after --, e.g. -- kalah:4 --max-seeds 12")
+    for own in ("--json", "--plan", "--group", "--assemble"):
+        if any(x == own or x.startswith(own + "=") for x in args):
+            p.error(f"{own} is the driver's to give: leave it out of the arguments after --")
 
     try:
         plan = run(a.mancala, args, "--plan")["report"]["tables"]
-    except RuntimeError as e:
-        sys.exit(str(e))
+    except (RuntimeError, OSError, ValueError) as e:
+        sys.exit(f"the plan failed: {e}")
 
     from dask.distributed import Client, LocalCluster
 
@@ -100,14 +106,17 @@ def main():
             kargs = with_seeds(args, k)
             t0 = time.time()
             if len(t["groups"]) <= 1:
-                done = client.submit(run, a.mancala, kargs, pure=False).result()
+                done = client.submit(run, a.mancala, kargs, pure=False, retries=2).result()
                 tables.append({"seeds": k, "tasks": 1, "seconds": done["seconds"]})
                 tasks += 1
                 continue
             sums = ["+".join(str(s) for s in g) for g in t["groups"]]
-            futures = [client.submit(run, a.mancala, kargs, "--group", g, pure=False) for g in sums]
-            groups = [f.result() for f in futures]
-            done = client.submit(run, a.mancala, kargs, "--assemble", pure=False).result()
+            futures = [client.submit(run, a.mancala, kargs, "--group", g, pure=False, retries=2) for g in sums]
+            try:
+                groups = [f.result() for f in futures]
+            finally:
+                client.cancel(futures)
+            done = client.submit(run, a.mancala, kargs, "--assemble", pure=False, retries=2).result()
             tasks += len(groups) + 1
             tables.append({
                 "seeds": k,
@@ -116,9 +125,9 @@ def main():
                 "assemble_seconds": done["seconds"],
                 "seconds": round(time.time() - t0, 3),
             })
-    except RuntimeError as e:
+    except Exception as e:  # a task's failure, a lost worker: say which, stop cleanly
         client.close()
-        sys.exit(str(e))
+        sys.exit(f"the build stopped: {e}")
     print(json.dumps({
         "tables": tables,
         "driver": {"tasks_run": tasks, "seconds": round(time.time() - start, 3), "workers": workers},

@@ -329,6 +329,16 @@ fn a_build_split_into_tasks_by_processes_is_byte_identical() {
     }
     assert!(split_tables >= 3, "the group size splits the larger tables");
     assert_eq!(tables(&whole), tables(&split));
+    // A stray partial file naming a mover sum table 12 does not hold.
+    let stray = split.join(format!(
+        ".kalah-default-m4-k12.tbl.part-{:016x}",
+        1u64 << 39
+    ));
+    std::fs::write(&stray, b"not a partial file").unwrap();
+    let (code, _, err) = run(&split, 12, &["--assemble"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not this table's"), "{err}");
+    std::fs::remove_file(&stray).unwrap();
     // Groups that cannot be built alone, and games built in one piece.
     let (code, _, err) = run(&split, 12, &["--group", "1"]);
     assert_eq!(code, 2, "{err}");

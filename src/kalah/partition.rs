@@ -362,6 +362,10 @@ pub(crate) fn build_group(
     let (rules, pits) = (tb.game(), tb.pits());
     check_group(rules, pits, k, sums)?;
     let spec = tb.spec(k);
+    // The table finished already (its partial files are gone).
+    if crate::tables::Table::open(dir, spec).is_ok() {
+        return Ok(false);
+    }
     let stage = format!("k={k} group {}", join_sums(sums));
     if !group_missing(dir, spec, sums, &stage, progress) {
         return Ok(false);
@@ -389,6 +393,15 @@ pub(crate) fn assemble_table(
     groups.sort();
     let mut seen = std::collections::BTreeSet::new();
     for g in &groups {
+        if let Some(a) = g.iter().find(|&&a| a > k || !ix.holds_mover_sum(a)) {
+            return Err(Error::Unsupported(format!(
+                "table k={k}: a partial file in {} names mover sum {a}, which the table does \
+                 not hold (not this table's); remove it (.{}.part-{:016x})",
+                dir.display(),
+                spec.file_name(),
+                crate::tables::partial::sums_mask(g)
+            )));
+        }
         for &a in g {
             if !seen.insert(a) {
                 return Err(Error::Unsupported(format!(

@@ -152,11 +152,14 @@ pub fn build_group<G: TableGame>(opts: &BuildOptions<G>, sums: &[usize]) -> Resu
     let k = opts.max_seeds;
     let start = std::time::Instant::now();
     let set = TableSet::open(&opts.dir, opts.game, opts.pits, k - 1)?;
-    // The table finished already (its partial files are gone): nothing to do.
-    let built = Table::open(&opts.dir, set.spec(k)).is_err() && {
-        let pool = crate::threads::pool(opts.threads)?;
-        pool.install(|| G::build_group(&set, k, sums, &opts.dir, &limits(opts), &opts.progress))?
-    };
+    // Shared with the other groups' tasks; a build or assembly of the
+    // whole table waits for them.
+    crate::files::create_dir(&opts.dir)?;
+    let lock = TableLock::acquire_shared(&opts.dir, set.spec(k))?;
+    let pool = crate::threads::pool(opts.threads)?;
+    let built =
+        pool.install(|| G::build_group(&set, k, sums, &opts.dir, &limits(opts), &opts.progress))?;
+    drop(lock);
     Ok(GroupReport {
         seeds: k,
         sums: sums.to_vec(),
@@ -181,6 +184,9 @@ pub fn assemble<G: TableGame>(opts: &BuildOptions<G>) -> Result<TableReport> {
     })?;
     let found = Table::open(&opts.dir, spec).is_ok();
     if !found {
+        // No group task runs now (they hold the lock shared): what is left
+        // of a killed one's temporary files goes.
+        lock.remove_temporaries(&opts.dir, spec);
         G::assemble_table(&set, k, &opts.dir, &opts.progress)?;
     }
     let table = Table::open(&opts.dir, spec)?;

@@ -69,6 +69,17 @@ impl TableLock {
         Ok(TableLock { file, path })
     }
 
+    /// Take the lock shared, waiting while a process holds it exclusively:
+    /// for the tasks that build groups of one table at once (each its own
+    /// partial file), so that the builder or assembler of the whole table,
+    /// which holds it exclusively, never removes a group's temporary file
+    /// while it is written.
+    pub fn acquire_shared(dir: &Path, spec: TableSpec) -> Result<TableLock> {
+        let (path, file) = open_lock_file(dir, spec)?;
+        file.lock_shared().map_err(|e| Error::io(&path, e))?;
+        Ok(TableLock { file, path })
+    }
+
     /// Take the lock only if no other process holds it.
     pub fn try_acquire(dir: &Path, spec: TableSpec) -> Result<Option<TableLock>> {
         let (path, file) = open_lock_file(dir, spec)?;

@@ -99,8 +99,13 @@ fn block_len(spec: TableSpec, a: usize) -> Result<u64> {
 /// order), atomically.
 pub fn write_partial(dir: &Path, spec: TableSpec, sums: &[usize], shares: &[u8]) -> Result<()> {
     let path = partial_path(dir, spec, sums);
+    // Process ids repeat across machines that share the directory: the
+    // clock's nanoseconds too.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
     let tmp = dir.join(format!(
-        "{}part-{}-{:016x}",
+        "{}part-{}-{nanos:09}-{:016x}",
         temporary_prefix(spec),
         std::process::id(),
         sums_mask(sums)
