@@ -182,14 +182,16 @@ pub fn assemble<G: TableGame>(opts: &BuildOptions<G>) -> Result<TableReport> {
         opts.progress
             .event(&crate::progress::Event::WaitingForTable { path })
     })?;
-    let found = Table::open(&opts.dir, spec).is_ok();
-    if !found {
-        // No group task runs now (they hold the lock shared): what is left
-        // of a killed one's temporary files goes.
-        lock.remove_temporaries(&opts.dir, spec);
-        G::assemble_table(&set, k, &opts.dir, &opts.progress)?;
-    }
-    let table = Table::open(&opts.dir, spec)?;
+    let (table, found) = match Table::open(&opts.dir, spec) {
+        Ok(table) => (table, true),
+        Err(_) => {
+            // No group task runs now (they hold the lock shared): what is
+            // left of a killed one's temporary files goes.
+            lock.remove_temporaries(&opts.dir, spec);
+            G::assemble_table(&set, k, &opts.dir, &opts.progress)?;
+            (Table::open(&opts.dir, spec)?, false)
+        }
+    };
     drop(lock);
     let (positions, bytes) = (table.len(), table.file_len());
     Ok(TableReport {
