@@ -62,19 +62,32 @@ fn every_board_of_small_layers_matches_the_reference() {
 
 #[test]
 fn whole_small_games_match_the_reference() {
+    whole_games_match_the_reference(&[
+        (2, 1),
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (3, 1),
+        (3, 2),
+        (3, 3),
+        (4, 1),
+    ]);
+}
+
+/// The 8-pit boards (4 pits a side) of 16 seeds: about 8 s of CPU.
+#[test]
+#[ignore = "slow, about 8 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
+fn whole_eight_pit_games_match_the_reference() {
+    whole_games_match_the_reference(&[(4, 2)]);
+}
+
+/// Every board reachable from the start of each game (`m` pits a side,
+/// `n` seeds a pit) under both rule sets: the table's value is the
+/// reference solver's.
+fn whole_games_match_the_reference(sizes: &[(usize, usize)]) {
     let dir = tempfile::tempdir().unwrap();
     for game in AwariGame::ALL {
-        for (m, n) in [
-            (2, 1),
-            (2, 2),
-            (2, 3),
-            (2, 4),
-            (3, 1),
-            (3, 2),
-            (3, 3),
-            (4, 1),
-            (4, 2),
-        ] {
+        for &(m, n) in sizes {
             let k = 2 * m * n;
             build(dir.path(), game, m, k, 2);
             let tb = TableSet::open(dir.path(), game, m, k).unwrap();

@@ -27,45 +27,21 @@ fn expect_error(args: &[&str], cwd: &Path, code: i32, needle: &str) {
     assert!(last.starts_with("error: "), "{args:?}: {err}");
 }
 
+/// Values of the start positions (first player's captures minus the
+/// second's), from the reference solver (tests/awari_reference.rs).
 #[test]
 fn solve_small_games_prints_values_and_opening_moves() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // Values of the start positions (first player's captures minus the
-    // second's), from the reference solver (tests/awari_reference.rs).
-    for (game, m, n, value) in [
-        ("awari", "2", "2", 2),
-        ("awari", "3", "2", 3),
-        ("awari", "4", "3", -1),
-        ("oware", "2", "4", -10),
-        ("oware", "3", "3", 11),
-        ("oware", "4", "3", 5),
-    ] {
-        let v = ok_json(&["solve", game, m, n, "--json"], d);
-        assert_eq!(v["value"], value, "{game}({m},{n})");
-        let moves = v["moves"].as_array().unwrap();
-        assert!(!moves.is_empty());
-        let best = moves.iter().map(|mv| mv["value"].as_i64().unwrap()).max();
-        assert_eq!(
-            best,
-            Some(value as i64),
-            "the best opening move has the value"
-        );
-        // The principal variation, replayed, ends with the value: by the
-        // rules, or by a repetition that splits the seeds left evenly.
-        let pv = v["pv"].as_str().unwrap();
-        let first: usize = pv.split('-').next().unwrap().parse().unwrap();
-        assert_eq!(v["best_move"], first);
-        let end = ok_json(&["play", game, m, n, "--moves", pv, "--json"], d);
-        let stores = end["stores"].as_array().unwrap();
-        let diff = stores[0].as_i64().unwrap() - stores[1].as_i64().unwrap();
-        assert_eq!(diff, value as i64, "{game}({m},{n}) pv {pv}");
-        match v["pv_end"].as_str().unwrap() {
-            "game_over" => assert_eq!(end["game_over"], true, "{pv}"),
-            "repetition" => assert_eq!(end["game_over"], false, "{pv}"),
-            other => panic!("pv_end {other}"),
-        }
-    }
+    solve_start_positions(
+        &[
+            ("awari", "2", "2", 2),
+            ("awari", "3", "2", 3),
+            ("oware", "2", "4", -10),
+            ("oware", "3", "3", 11),
+        ],
+        d,
+    );
     // The text form names the value and every opening move.
     let (code, out, err) = mancala(&["solve", "oware", "3", "3"], d);
     assert_eq!(code, 0, "{err}");
@@ -74,6 +50,45 @@ fn solve_small_games_prints_values_and_opening_moves() {
     assert!(out.contains("pit 1: +11  (takes 8)  best"), "{out}");
     // The tables were built into db/ on first use.
     assert!(d.join("db").join("oware-m3-k18.tbl").exists());
+}
+
+/// The 8-pit games: two 24-seed table sets, about 8 s of CPU.
+#[test]
+#[ignore = "slow, about 8 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
+fn solve_eight_pit_games_prints_values_and_opening_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    solve_start_positions(
+        &[("awari", "4", "3", -1), ("oware", "4", "3", 5)],
+        dir.path(),
+    );
+}
+
+/// `mancala solve GAME M N --json` gives `value` at the start, a best
+/// opening move of that value, and a principal variation that, replayed,
+/// ends with it.
+fn solve_start_positions(games: &[(&str, &str, &str, i64)], d: &Path) {
+    for &(game, m, n, value) in games {
+        let v = ok_json(&["solve", game, m, n, "--json"], d);
+        assert_eq!(v["value"], value, "{game}({m},{n})");
+        let moves = v["moves"].as_array().unwrap();
+        assert!(!moves.is_empty());
+        let best = moves.iter().map(|mv| mv["value"].as_i64().unwrap()).max();
+        assert_eq!(best, Some(value), "the best opening move has the value");
+        // The principal variation, replayed, ends with the value: by the
+        // rules, or by a repetition that splits the seeds left evenly.
+        let pv = v["pv"].as_str().unwrap();
+        let first: usize = pv.split('-').next().unwrap().parse().unwrap();
+        assert_eq!(v["best_move"], first);
+        let end = ok_json(&["play", game, m, n, "--moves", pv, "--json"], d);
+        let stores = end["stores"].as_array().unwrap();
+        let diff = stores[0].as_i64().unwrap() - stores[1].as_i64().unwrap();
+        assert_eq!(diff, value, "{game}({m},{n}) pv {pv}");
+        match v["pv_end"].as_str().unwrap() {
+            "game_over" => assert_eq!(end["game_over"], true, "{pv}"),
+            "repetition" => assert_eq!(end["game_over"], false, "{pv}"),
+            other => panic!("pv_end {other}"),
+        }
+    }
 }
 
 #[test]

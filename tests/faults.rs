@@ -406,7 +406,7 @@ fn a_newcomer_gets_what_a_rust_cli_offers() {
     let db = db.to_str().unwrap();
     // 10: a solve and a build with stderr redirected write no `\r`.
     for args in [
-        &["solve", "kalah", "4", "4", "--db", db][..],
+        &["solve", "kalah", "4", "3", "--db", db][..],
         &[
             "build",
             "kalah",
@@ -425,7 +425,7 @@ fn a_newcomer_gets_what_a_rust_cli_offers() {
     // 9: the solve built the cheap 4-pit tables on first use, and said so.
     assert!(
         std::path::Path::new(db)
-            .join("kalah-default-m4-k16.tbl")
+            .join("kalah-default-m4-k24.tbl")
             .exists(),
         "4-pit tables built on first use"
     );

@@ -415,10 +415,10 @@ fn a_timed_out_agent_frees_its_slot_at_once() {
             "--queue-ms",
             "3000",
             "--timeout-ms",
-            "1000",
+            "400",
         ],
     );
-    // Each of these thinks far longer than a second on a 10-pit board of
+    // Each of these thinks far longer than the 400 ms allowed on a 10-pit board of
     // 240 seeds (alpha-beta 12: 15 s, heuristic 12: over 40 s).
     for (game, agent) in [
         ("kalah:10:12", "alphabeta:12"),
