@@ -90,6 +90,12 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     fn start(self, pits: usize, seeds: usize) -> Result<Self::Position>;
     /// A position in the game's notation, South to move.
     fn parse(self, text: &str) -> Result<Self::Position>;
+    /// Whether the notation writes the stores (captured totals) in square
+    /// brackets, `3 0 2 [5] 1 1 0 [4]` (Awari, Oware), rather than as plain
+    /// numbers in the stores' places (Kalah and the rest).
+    fn stores_in_brackets(self) -> bool {
+        false
+    }
     /// Whether the game is over by the rules.
     fn is_over(self, pos: &Self::Position) -> bool;
     /// The legal moves (none when the game is over).

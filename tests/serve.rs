@@ -139,6 +139,47 @@ fn above_the_tables_kalah_is_searched_exactly_or_bounded() {
     }
 }
 
+/// `ms` (the board's "think longer") gives a query more search time, up to
+/// three quarters of the request's time limit.
+#[test]
+fn a_query_may_think_longer_within_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(
+        dir.path(),
+        &[
+            "--build-limit",
+            "0",
+            "--solve-ms",
+            "100",
+            "--timeout-ms",
+            "2000",
+        ],
+    );
+    for bad in ["0", "1501", "x", "-5"] {
+        let (status, body) = s.json(&format!("/api/v1/query?game=kalah:6:6&ms={bad}"));
+        assert_eq!(status, 400, "ms={bad}: {body}");
+        assert!(body["error"].as_str().unwrap().contains("1500"), "{body}");
+    }
+    let t = std::time::Instant::now();
+    let (status, quick) = s.json("/api/v1/query?game=kalah:6:6");
+    let quick_time = t.elapsed();
+    assert_eq!((status, &quick["exact"]), (200, &serde_json::json!(false)));
+    let t = std::time::Instant::now();
+    let (status, long) = s.json("/api/v1/query?game=kalah:6:6&ms=1200");
+    let long_time = t.elapsed();
+    assert_eq!(status, 200, "{long}");
+    assert!(
+        long_time >= Duration::from_millis(1000) && long_time > quick_time * 3,
+        "{quick_time:?} then {long_time:?}"
+    );
+    // The games say how their positions write the stores (the board's editor).
+    let (_, games) = s.json("/api/v1/games");
+    for g in games.as_array().unwrap() {
+        let bracketed = ["awari", "oware", "awale"].contains(&g["name"].as_str().unwrap());
+        assert_eq!(g["stores_in_brackets"], bracketed, "{g}");
+    }
+}
+
 #[test]
 fn bad_input_gets_400_with_a_message_never_500() {
     let dir = tempfile::tempdir().unwrap();
@@ -383,7 +424,23 @@ fn every_kind_of_agent_is_held_to_the_limits() {
             msg.contains("above this oracle's limit") || msg.contains("only the shipped"),
             "{agent}: {msg}"
         );
+        // The board's check before play says the same.
+        let (status, check) = s.json(&format!("/api/v1/agent-check?game=kalah:6:4&agent={agent}"));
+        assert_eq!((status, &check["error"]), (400, &body["error"]), "{agent}");
     }
+    for (game, agent) in [
+        ("kalah:6:4", "foo"),
+        ("awari:4:3", "a3c"),
+        ("kalah:4:3", "a3c"),
+    ] {
+        let (status, body) = s.json(&format!("/api/v1/agent-check?game={game}&agent={agent}"));
+        assert_eq!(status, 400, "{game} {agent}: {body}");
+    }
+    let (status, body) = s.json("/api/v1/agent-check?game=kalah:4:3&agent=alphabeta:4");
+    assert_eq!(
+        (status, &body["agent"]),
+        (200, &serde_json::json!("alphabeta:4"))
+    );
     // Within the limits they play.
     for agent in [
         "rovaris-uct:200",

@@ -81,6 +81,10 @@ impl Game for AwariGame {
         AwariPosition::parse(text)
     }
 
+    fn stores_in_brackets(self) -> bool {
+        true
+    }
+
     fn is_over(self, pos: &AwariPosition) -> bool {
         pos.is_game_over(self)
     }

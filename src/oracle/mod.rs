@@ -125,6 +125,9 @@ pub struct GameInfo {
     pub table_pits: Option<[usize; 2]>,
     /// Its rule sets (empty when it has one).
     pub rules: Vec<&'static str>,
+    /// Whether positions write the stores (captured totals) in brackets,
+    /// `3 0 2 [5] 1 1 0 [4]`.
+    pub stores_in_brackets: bool,
 }
 
 /// Every game the registry knows, for menus.
@@ -140,6 +143,7 @@ pub fn games() -> Vec<GameInfo> {
                     pits: [*p.start(), *p.end()],
                     table_pits: (!t.is_empty()).then(|| [*t.start(), *t.end()]),
                     rules: Rules::rule_names(rules.game_name()),
+                    stores_in_brackets: g.stores_in_brackets(),
                 }
             })
         })
@@ -305,6 +309,17 @@ impl Oracle {
     /// error saying the tables are missing; on a Kalah board of more than
     /// 255 seeds an error saying a value needs a solve.
     pub fn query(&self, game: &str, position: Option<&str>) -> Result<Analysis> {
+        self.query_within(game, position, self.config.search.time)
+    }
+
+    /// [`Oracle::query`] with `time` for a search above the tables in
+    /// place of [`OracleConfig::search`]'s (a board's "think longer").
+    pub fn query_within(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        time: Duration,
+    ) -> Result<Analysis> {
         if let Some(a) = self.query_from_tables(game, position)? {
             return Ok(a);
         }
@@ -317,7 +332,11 @@ impl Oracle {
                     return Ok(a);
                 }
             }
-            self.beyond_tables(g, &spec, &pos)
+            let budget = SearchBudget {
+                time,
+                ..self.config.search
+            };
+            self.beyond_tables(g, &spec, &pos, &budget)
         })
     }
 
@@ -327,6 +346,7 @@ impl Oracle {
         g: G,
         spec: &GameSpec,
         pos: &G::Position,
+        budget: &SearchBudget,
     ) -> Result<Analysis> {
         let set = self.tables(g, spec.pits)?;
         if let Rules::Kalah(rules) = spec.rules {
@@ -334,7 +354,7 @@ impl Oracle {
             let kalah_pos = (pos as &dyn Any).downcast_ref::<crate::kalah::position::Position>();
             if let (Some(set), Some(pos)) = (kalah_set, kalah_pos) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_search(rules, pos, tables, &self.config.search);
+                return analysis::from_search(rules, pos, tables, budget);
             }
         }
         Err(Error::Unsupported(format!(
@@ -364,8 +384,32 @@ impl Oracle {
         stop: &Stop,
     ) -> Result<AgentMove> {
         let spec = parse_game(game)?;
-        // Parsing `weights=FILE` reads the file: a served oracle reads no
-        // file a request names, so such a spec is refused unparsed.
+        let agent = self.served_agent(agent)?;
+        if let Some(rules) = wide(&spec) {
+            return wide_agent_move(rules, &spec, position, &agent, seed, stop);
+        }
+        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed, stop))
+    }
+
+    /// Whether `agent` can play `game` here, before any move: the spec
+    /// parses, is within this oracle's limits and suits the game. The
+    /// spec as the oracle writes it.
+    pub fn check_agent_spec(&self, game: &str, agent: &str) -> Result<String> {
+        let spec = parse_game(game)?;
+        let agent = self.served_agent(agent)?;
+        if wide(&spec).is_none() {
+            with_rules!(spec.rules, g => {
+                let pos = g.start(spec.pits, spec.seeds)?;
+                agent.check_start(&g.state(pos))?;
+            });
+        }
+        Ok(agent.to_string())
+    }
+
+    /// `agent` parsed, within this oracle's limits. Parsing `weights=FILE`
+    /// reads the file: a served oracle reads no file a request names, so
+    /// such a spec is refused unparsed.
+    fn served_agent(&self, agent: &str) -> Result<AgentSpec> {
         if agent.contains("weights=") {
             return Err(Error::Unsupported(format!(
                 "agent {}: this oracle reads no weights file; use heuristic10:D, :run=N or :w=W1,...,W10",
@@ -374,10 +418,7 @@ impl Oracle {
         }
         let agent: AgentSpec = agent.parse()?;
         self.check_agent(&agent)?;
-        if let Some(rules) = wide(&spec) {
-            return wide_agent_move(rules, &spec, position, &agent, seed, stop);
-        }
-        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed, stop))
+        Ok(agent)
     }
 
     fn agent_move_in<G: Playable + TableGame>(

@@ -277,6 +277,22 @@ impl App {
     }
 }
 
+impl App {
+    /// The `ms` parameter of a query: a search time within the request's
+    /// time limit (three quarters of it, leaving time to answer).
+    fn search_time(&self, ms: &str) -> std::result::Result<Duration, ApiError> {
+        let max = (self.timeout.as_millis() * 3 / 4).max(1) as u64;
+        match ms.parse::<u64>() {
+            Ok(n) if (1..=max).contains(&n) => Ok(Duration::from_millis(n)),
+            _ => Err(ApiError::bad(format!(
+                "ms \"{}\": a search time from 1 to {max} milliseconds on this server \
+                 (three quarters of its --timeout-ms)",
+                mancala_solver::error::clip(ms)
+            ))),
+        }
+    }
+}
+
 /// The 500 answer for a panic, with its message.
 fn internal_error(p: &(dyn std::any::Any + Send)) -> ApiError {
     let text = p
@@ -327,9 +343,13 @@ async fn query(
     State(app): State<App>,
     q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Answer<oracle::Analysis> {
-    let p = Params::read(q, &["game", "position"])?;
+    let p = Params::read(q, &["game", "position", "ms"])?;
     let game = p.need("game")?.to_string();
     let position = p.get("position").map(str::to_string);
+    let time = match p.get("ms") {
+        None => app.oracle.config().search.time,
+        Some(ms) => app.search_time(ms)?,
+    };
     // Inside the tables: no slot, a few look-ups.
     let (g, pos) = (game.clone(), position.clone());
     if let Some(a) = app
@@ -339,8 +359,10 @@ async fn query(
         return Ok(Json(a));
     }
     Ok(Json(
-        app.run(true, move |o, _| o.query(&game, position.as_deref()))
-            .await?,
+        app.run(true, move |o, _| {
+            o.query_within(&game, position.as_deref(), time)
+        })
+        .await?,
     ))
 }
 
@@ -369,12 +391,25 @@ async fn agent(
     ))
 }
 
+async fn agent_check(
+    State(app): State<App>,
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Answer<serde_json::Value> {
+    let p = Params::read(q, &["game", "agent"])?;
+    let game = p.need("game")?.to_string();
+    let agent = p.need("agent")?.to_string();
+    let spec = app
+        .run(false, move |o, _| o.check_agent_spec(&game, &agent))
+        .await?;
+    Ok(Json(serde_json::json!({ "agent": spec })))
+}
+
 async fn not_found(req: Request) -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: format!(
             "no such path {}: the API is /api/v1/query, /api/v1/start, /api/v1/play, \
-             /api/v1/agent and /api/v1/games; the board is /",
+             /api/v1/agent, /api/v1/agent-check and /api/v1/games; the board is /",
             mancala_solver::error::clip(req.uri().path())
         ),
     }
@@ -408,6 +443,7 @@ fn routes() -> Router<App> {
         .route("/api/v1/play", get(play))
         .route("/api/v1/query", get(query))
         .route("/api/v1/agent", get(agent))
+        .route("/api/v1/agent-check", get(agent_check))
         .fallback(not_found)
 }
 
