@@ -1,0 +1,176 @@
+"""The Python package against the engine: published values, the command
+line's answers, errors, interrupts and the GIL.
+
+Run with `pytest python/tests` after `pip install .` (docs/python.md).
+Set MANCALA_BIN to a `mancala` binary to compare with the command line.
+"""
+
+import _thread
+import json
+import os
+import random
+import subprocess
+import threading
+import time
+
+import pytest
+
+import mancala_solver as ms
+
+
+@pytest.fixture(scope="module")
+def oracle(tmp_path_factory):
+    return ms.Oracle(db=tmp_path_factory.mktemp("db"), solve_ms=300)
+
+
+def rule_sets():
+    """Every game and rule set of the registry, as game names of 3 pits
+    and 2 seeds (small enough to build their tables at once)."""
+    out = []
+    for g in ms.games():
+        if g["table_pits"] is None:
+            continue
+        for rules in g["rules"] or [None]:
+            out.append(f"{g['name']}:3:2" + (f":{rules}" if rules and rules != "default" else ""))
+    return out
+
+
+def random_positions(oracle, game, count, seed):
+    """Positions met in random games from the start of `game`."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        r = oracle.start(game)
+        for _ in range(rng.randrange(1, 30)):
+            if r["game_over"]:
+                break
+            r = oracle.play(game, r["position"], str(rng.choice(r["legal_moves"])))
+        out.append(r["position"])
+    return out
+
+
+def test_the_registry_lists_every_game():
+    names = [g["name"] for g in ms.games()]
+    for name in ["kalah", "awari", "oware", "awale", "vai-lung-thlan", "ohvalhu"]:
+        assert name in names
+    kalah = next(g for g in ms.games() if g["name"] == "kalah")
+    assert kalah["pits"] == [1, 10]
+    assert "capture-needs-opposite" in kalah["rules"]
+    assert ms.version()
+
+
+def test_positions_round_trip(oracle):
+    for game in rule_sets():
+        for position in random_positions(oracle, game, 5, 1):
+            again = oracle.play(game, position)
+            assert again["position"] == position
+
+
+@pytest.mark.parametrize(
+    "game, value",
+    [
+        ("kalah:4:3", 8),
+        ("awari:2:2", 2),
+        ("awari:3:2", 3),
+        ("oware:2:4", -10),
+        ("oware:3:3", 11),
+    ],
+)
+def test_published_start_values(oracle, game, value):
+    a = oracle.query(game)
+    assert a["exact"] and a["value"] == value
+    assert max(m["value"] for m in a["moves"]) == value
+    assert oracle.value(game) == value
+    # The principal variation replays to the game's end or a repetition.
+    end = oracle.play(game, None, a["pv"])
+    assert end["game_over"] or a.get("pv_end") == "repetition"
+
+
+@pytest.mark.skipif(not os.environ.get("MANCALA_BIN"), reason="set MANCALA_BIN to a mancala binary")
+def test_values_equal_the_command_lines(oracle, tmp_path):
+    binary = os.environ["MANCALA_BIN"]
+    checked = 0
+    for game in rule_sets():
+        for position in random_positions(oracle, game, 100, 7):
+            mine = oracle.query(game, position)
+            out = subprocess.run(
+                [binary, "query", game, position, "--json", "--db", str(tmp_path)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            theirs = json.loads(out)
+            for field in ["value", "exact", "moves", "best_moves", "best_move", "pv", "verdict"]:
+                assert mine[field] == theirs[field], (game, position, field)
+            checked += 1
+    assert checked >= 100 * len(rule_sets())
+
+
+def test_bad_input_is_a_value_error_with_the_command_lines_message(oracle):
+    with pytest.raises(ms.BadInput) as e:
+        oracle.play("kalah:6:4", "1 2 x")
+    assert isinstance(e.value, ValueError)
+    assert 'entry 3 ("x") is not a whole number' in str(e.value)
+    with pytest.raises(ms.BadInput, match="unknown game"):
+        oracle.query("chess:8:8")
+    with pytest.raises(ms.BadInput, match="unknown agent"):
+        oracle.check_agent("kalah:6:4", "foo")
+    with pytest.raises(ms.BadInput):
+        oracle.play("kalah:4:3", None, "9")
+
+
+def test_a_damaged_table_is_a_tables_error(tmp_path):
+    o = ms.Oracle(db=tmp_path)
+    assert o.value("kalah:2:2") is not None
+    table = sorted(tmp_path.glob("kalah-*.tbl"))[-1]
+    data = bytearray(table.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    table.write_bytes(bytes(data))
+    with pytest.raises(ms.TablesError):
+        ms.Oracle(db=tmp_path).query("kalah:2:2")
+
+
+def test_agents_play_legal_moves(oracle):
+    for agent in ["random", "greedy", "alphabeta:4", "mcts:200", "perfect"]:
+        r = oracle.start("kalah:4:3")
+        m = oracle.agent_move("kalah:4:3", agent, r["position"], seed=3)
+        assert m["move"] in r["legal_moves"]
+    assert oracle.check_agent("kalah:4:3", "alphabeta:4") == "alphabeta:4"
+
+
+def test_a_search_out_of_time_gives_proven_bounds(oracle, tmp_path):
+    a = oracle.query("kalah:6:6", time_ms=100)
+    assert not a["exact"] and a["value"] is None
+    assert -72 <= a["lower"] < a["upper"] <= 72
+    with pytest.raises(ms.Stopped, match="between"):
+        ms.Oracle(db=tmp_path, solve_ms=50, build_limit=0).value("kalah:6:6")
+
+
+def test_long_calls_release_the_gil(tmp_path):
+    # Two searches of 600 ms on two threads end together, in well under
+    # the 1.2 s they would take one after the other.
+    o = ms.Oracle(db=tmp_path, build_limit=0)
+    o.query("kalah:6:6", time_ms=50)
+    done = []
+
+    def search():
+        o.query("kalah:6:6", time_ms=600)
+        done.append(time.monotonic())
+
+    start = time.monotonic()
+    threads = [threading.Thread(target=search) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(done) == 2
+    assert max(done) - start < 1.05, max(done) - start
+
+
+def test_ctrl_c_stops_an_agent_at_once(tmp_path):
+    o = ms.Oracle(db=tmp_path, agent_ms=60_000)
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        o.agent_move("kalah:10:12", "mcts:200000")
+    assert time.monotonic() - start < 2.0
