@@ -90,6 +90,10 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     fn start(self, pits: usize, seeds: usize) -> Result<Self::Position>;
     /// A position in the game's notation, South to move.
     fn parse(self, text: &str) -> Result<Self::Position>;
+    /// A position from its counts in the notation's order (the mover's
+    /// pits and store, then the opponent's), South to move: what
+    /// [`Game::parse`] reads, without the text (batch look-ups).
+    fn position_from_counts(self, counts: &[u8]) -> Result<Self::Position>;
     /// Whether the notation writes the stores (captured totals) in square
     /// brackets, `3 0 2 [5] 1 1 0 [4]` (Awari, Oware), rather than as plain
     /// numbers in the stores' places (Kalah and the rest).

@@ -30,6 +30,8 @@ mod awari_rules;
 mod awari_tables;
 #[path = "awari_tables_cli.rs"]
 mod awari_tables_cli;
+#[path = "batch.rs"]
+mod batch;
 #[path = "checkpoint.rs"]
 mod checkpoint;
 #[path = "checkpoint_stress.rs"]

@@ -22,7 +22,11 @@ from typing import Any, Dict, List, Optional, Union
 from . import _native
 from .errors import BadInput, MancalaError, OutOfMemoryBudget, Stopped, TablesError
 
+#: The value `Oracle.table_values` gives a position its tables do not cover.
+MISSING = -(2**31)
+
 __all__ = [
+    "MISSING",
     "Oracle",
     "games",
     "version",
@@ -110,3 +114,25 @@ class Oracle:
         """``agent`` as the engine writes it; raises ``BadInput`` when it
         cannot play ``game`` here."""
         return self._native.check_agent(game, agent)
+
+    def table_values(self, game: str, positions: Any, *, missing: int = MISSING) -> Any:
+        """The values of many positions at once, from the tables, as a numpy
+        ``int32`` array: ``positions`` is an array of shape ``(N, 2m + 2)``
+        (or one row), each row a position's counts in the notation's order
+        (the mover's ``m`` pits and store, then the opponent's), seen from
+        the side to move. Each value is ``query(...)["value"]``'s, or
+        ``missing`` where the tables do not cover the position (the tables
+        the batch needs are built first when they are within
+        ``build_limit``, as for ``query``). Runs on every core without the
+        GIL; needs numpy."""
+        import numpy as np
+
+        a = np.asarray(positions)
+        if a.ndim == 1:
+            a = a[None, :]
+        if a.ndim != 2 or not np.issubdtype(a.dtype, np.integer):
+            raise BadInput(f"positions must be a 2-d array of integer counts, not {a.dtype} of shape {a.shape}")
+        if a.size and (a.min() < 0 or a.max() > 255):
+            raise BadInput("counts must be from 0 to 255")
+        a = np.ascontiguousarray(a, dtype=np.uint8)
+        return self._native.table_values(game, a, int(missing))

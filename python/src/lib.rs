@@ -18,6 +18,7 @@ use std::time::Duration;
 use mancala_solver::error::Error;
 use mancala_solver::oracle::{self, Oracle as Inner, OracleConfig, SearchBudget};
 use mancala_solver::play::agents::Stop;
+use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
@@ -164,6 +165,27 @@ impl Oracle {
             self.inner.agent_move(game, position, agent, seed, &stop)
         })
         .map(|m| json(&m))
+    }
+
+    /// The values of the positions in `counts` (one position a row, `2m + 2`
+    /// counts in the notation's order) from the tables: `missing` where
+    /// they do not cover a position.
+    fn table_values<'py>(
+        &self,
+        py: Python<'py>,
+        game: &str,
+        counts: PyReadonlyArray2<'py, u8>,
+        missing: i32,
+    ) -> PyResult<Bound<'py, PyArray1<i32>>> {
+        let rows = counts.shape()[0];
+        let counts = counts.as_slice().map_err(|_| {
+            pyo3::exceptions::PyValueError::new_err("the counts must be a C-contiguous array")
+        })?;
+        let mut values = vec![0i32; rows];
+        run(py, None, || {
+            self.inner.table_values(game, counts, &mut values, missing)
+        })?;
+        Ok(PyArray1::from_vec(py, values))
     }
 
     /// `agent` as the oracle writes it, or the error it would give.

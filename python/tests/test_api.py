@@ -174,3 +174,42 @@ def test_ctrl_c_stops_an_agent_at_once(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         o.agent_move("kalah:10:12", "mcts:200000")
     assert time.monotonic() - start < 2.0
+
+
+def counts_of(position, m):
+    """A position's 2m + 2 counts (brackets dropped; Awari's board-only
+    form given captured totals of 0)."""
+    out = [int(c.strip("[]")) for c in position.split()]
+    if len(out) == 2 * m:
+        out = out[:m] + [0] + out[m:] + [0]
+    return out
+
+
+@pytest.mark.parametrize("game", ["kalah:4:3", "awari:3:3", "oware:3:2:grand-slam-captures-nothing", "ohvalhu:3:2"])
+def test_batch_values_are_the_queries_values(oracle, game):
+    np = pytest.importorskip("numpy")
+    positions = random_positions(oracle, game, 200, 11)
+    m = int(game.split(":")[1])
+    values = oracle.table_values(game, np.array([counts_of(p, m) for p in positions]))
+    assert values.dtype == np.int32 and values.shape == (len(positions),)
+    for p, v in zip(positions, values):
+        assert v == oracle.query(game, p)["value"], (game, p)
+    # One row alone, any integer type.
+    assert oracle.table_values(game, counts_of(positions[0], m)).tolist() == [values[0]]
+
+
+def test_batch_bad_input_and_missing_values(tmp_path):
+    np = pytest.importorskip("numpy")
+    o = ms.Oracle(db=tmp_path, build_limit=0)
+    start = [3, 3, 3, 3, 0, 3, 3, 3, 3, 0]
+    over = [0, 0, 0, 0, 5, 0, 0, 0, 0, 7]
+    assert o.table_values("kalah:4:3", [start, over]).tolist() == [ms.MISSING, -2]
+    assert o.table_values("kalah:4:3", [start], missing=-1).tolist() == [-1]
+    with pytest.raises(ms.BadInput, match="each position takes 10"):
+        o.table_values("kalah:4:3", [[1, 2, 3]])
+    with pytest.raises(ms.BadInput, match="from 0 to 255"):
+        o.table_values("kalah:4:3", [[300] + start[1:]])
+    with pytest.raises(ms.BadInput, match="row 1"):
+        o.table_values("kalah:4:3", np.array([start, [250] * 10]))
+    with pytest.raises(ms.BadInput):
+        o.table_values("kalah:4:3", np.zeros((2, 10)))

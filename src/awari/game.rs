@@ -81,6 +81,27 @@ impl Game for AwariGame {
         AwariPosition::parse(text)
     }
 
+    fn position_from_counts(self, counts: &[u8]) -> Result<AwariPosition> {
+        let n = counts.len();
+        if n < 2 * AWARI_MIN_PITS + 2 || !n.is_multiple_of(2) || n > 2 * AWARI_MAX_PITS + 2 {
+            return Err(crate::notation::bad_position(
+                &crate::notation::join_counts(counts),
+                format!(
+                    "{} counts; a position has 2m+2 of them, m from {AWARI_MIN_PITS} to {AWARI_MAX_PITS}",
+                    counts.len()
+                ),
+            ));
+        }
+        let m = n / 2 - 1;
+        let mut board = counts[..m].to_vec();
+        board.extend_from_slice(&counts[m + 1..2 * m + 1]);
+        AwariPosition::from_board(
+            &board,
+            [counts[m], counts[2 * m + 1]],
+            crate::side::Side::South,
+        )
+    }
+
     fn stores_in_brackets(self) -> bool {
         true
     }

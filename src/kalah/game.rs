@@ -56,6 +56,19 @@ impl Game for KalahRules {
         Position::parse(text)
     }
 
+    fn position_from_counts(self, counts: &[u8]) -> Result<Position> {
+        if counts.len() > 2 * MAX_PITS + 2 {
+            return Err(crate::notation::bad_position(
+                &crate::notation::join_counts(counts),
+                format!(
+                    "{} counts: at most {MAX_PITS} pits per side are supported",
+                    counts.len()
+                ),
+            ));
+        }
+        Position::from_cells(counts, crate::side::Side::South)
+    }
+
     fn is_over(self, pos: &Position) -> bool {
         pos.is_game_over(self)
     }

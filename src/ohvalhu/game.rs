@@ -84,6 +84,12 @@ impl Game for Ohvalhu {
         Ok(pos)
     }
 
+    fn position_from_counts(self, counts: &[u8]) -> Result<Position> {
+        let pos = Position::from_cells(counts, crate::side::Side::South)?;
+        check_pits(pos.pits_per_side())?;
+        Ok(pos)
+    }
+
     fn is_over(self, pos: &Position) -> bool {
         is_over(pos)
     }

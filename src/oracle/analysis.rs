@@ -134,7 +134,7 @@ fn banked<G: TableGame>(pos: &G::Position) -> i32 {
 }
 
 /// The shown value of a final difference `v` (see [`Analysis`]).
-fn shown<G: TableGame>(pos: &G::Position, v: i32) -> i32 {
+pub(super) fn shown<G: TableGame>(pos: &G::Position, v: i32) -> i32 {
     if G::VALUE_INCLUDES_SCORES {
         v
     } else {

@@ -16,6 +16,7 @@
 //! caller's choice.
 
 pub mod analysis;
+mod batch;
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -128,6 +129,10 @@ pub struct GameInfo {
     /// Whether positions write the stores (captured totals) in brackets,
     /// `3 0 2 [5] 1 1 0 [4]`.
     pub stores_in_brackets: bool,
+    /// Whether a value counts the stores already filled (Kalah, Ohvalhu),
+    /// or only the seeds still to win from the board (Awari, Oware, Vai
+    /// Lung Thlan; [`Analysis::final_difference`] adds the stores).
+    pub value_includes_scores: bool,
 }
 
 /// Every game the registry knows, for menus.
@@ -144,6 +149,7 @@ pub fn games() -> Vec<GameInfo> {
                     table_pits: (!t.is_empty()).then(|| [*t.start(), *t.end()]),
                     rules: Rules::rule_names(rules.game_name()),
                     stores_in_brackets: g.stores_in_brackets(),
+                    value_includes_scores: value_includes_scores(g),
                 }
             })
         })
@@ -154,6 +160,10 @@ pub fn games() -> Vec<GameInfo> {
             }
             out
         })
+}
+
+fn value_includes_scores<G: TableGame>(_g: G) -> bool {
+    G::VALUE_INCLUDES_SCORES
 }
 
 type Key = (Rules, usize);
@@ -392,15 +402,27 @@ impl Oracle {
     }
 
     /// Whether `agent` can play `game` here, before any move: the spec
-    /// parses, is within this oracle's limits and suits the game. The
-    /// spec as the oracle writes it.
+    /// parses, is within this oracle's limits, suits the game and is built
+    /// at its start as for a move (with the tables it needs, none built).
+    /// The spec as the oracle writes it.
     pub fn check_agent_spec(&self, game: &str, agent: &str) -> Result<String> {
         let spec = parse_game(game)?;
         let agent = self.served_agent(agent)?;
-        if wide(&spec).is_none() {
+        let stop = Stop::raisable();
+        if let Some(rules) = wide(&spec) {
+            let state = State::KalahWide(Box::new(wide_position(&spec, None)?), rules);
+            agent.check_start(&state)?;
+            agent.build_with_stop(spec.rules, None, 1, stop)?;
+        } else {
             with_rules!(spec.rules, g => {
                 let pos = g.start(spec.pits, spec.seeds)?;
                 agent.check_start(&g.state(pos))?;
+                let tables = if agent.uses_tables() {
+                    self.agent_tables(g, spec.pits)?
+                } else {
+                    None
+                };
+                agent.build_with_stop(spec.rules, tables, 1, stop)?;
             });
         }
         Ok(agent.to_string())

@@ -72,6 +72,13 @@ impl Game for VaiLungThlan {
         Ok(pos)
     }
 
+    fn position_from_counts(self, counts: &[u8]) -> Result<Position> {
+        let mut pos = Position::from_cells(counts, crate::side::Side::South)?;
+        check_pits(pos.pits_per_side())?;
+        normalize(&mut pos);
+        Ok(pos)
+    }
+
     fn is_over(self, pos: &Position) -> bool {
         is_over(pos)
     }

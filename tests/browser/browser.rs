@@ -313,6 +313,19 @@ for (let i = 1; i < rects.length; i++) if (rects[i].left < rects[i - 1].right - 
 return bad;
 "#;
 
+/// Every exact value shown agrees with its colour's verdict (a win is
+/// positive, a loss negative, a draw 0): values are final results.
+const VERDICT_SIGNS: &str = r#"
+const bad = [];
+for (const v of document.querySelectorAll('[data-move-value]')) {
+  if (v.querySelector('.lo')) continue;
+  const n = Number(v.textContent.trim());
+  const ok = v.classList.contains('win') ? n > 0 : v.classList.contains('loss') ? n < 0 : v.classList.contains('draw') ? n === 0 : true;
+  if (!ok) bad.push('pit ' + v.dataset.moveValue + ': ' + v.textContent + ' shown as ' + v.className);
+}
+return bad;
+"#;
+
 /// WCAG AA contrast of every visible text (4.5:1, 3:1 for large text;
 /// disabled controls exempt), a name on every control, descriptive pit
 /// labels, no unplayable pit in the tab order. Returns the problems.
@@ -425,9 +438,21 @@ async fn every_game_plays_by_click_and_keyboard_edits_and_settles() {
         let max = js(&c, "return Number(document.getElementById('pits').max)").await;
         assert_eq!(max, g["pits"][1], "{game}");
 
-        // A click plays the first playable pit.
+        // A click plays the first playable pit; a few more moves bring
+        // captures, and values stay final results.
         let line = click_and_wait(&c, ".pit.playable").await;
         assert!(!line.is_empty(), "{game}");
+        for _ in 0..3 {
+            if c.find_all(Locator::Css(".pit.playable"))
+                .await
+                .unwrap()
+                .is_empty()
+            {
+                break;
+            }
+            click_and_wait(&c, ".pit.playable").await;
+            no_problems(&c, VERDICT_SIGNS, &game).await;
+        }
         // The keyboard: the arrow moves to the next playable pit, Enter plays it.
         let pits = c.find_all(Locator::Css(".pit.playable")).await.unwrap();
         if pits.len() >= 2 {
@@ -452,6 +477,17 @@ async fn every_game_plays_by_click_and_keyboard_edits_and_settles() {
             assert!(
                 after.ends_with(second.as_str()),
                 "{game}: {before} then {after}"
+            );
+            // The focus stays on the board for the next move.
+            let focused = js(
+                &c,
+                "return document.activeElement.classList.contains('pit')",
+            )
+            .await;
+            let over = js(&c, "return !document.querySelector('.pit.playable')").await;
+            assert!(
+                focused == true || over == true,
+                "{game}: the focus left the board"
             );
         }
 
@@ -493,9 +529,9 @@ async fn every_game_plays_by_click_and_keyboard_edits_and_settles() {
         // The last valid position stays playable.
         css(&c, "#edit-cancel").await.click().await.unwrap();
         click_and_wait(&c, ".pit.playable").await;
-        // A good position with North to move.
+        // A good position with North to move (a seed in North's pit 0).
         css(&c, "#edit").await.click().await.unwrap();
-        let first = css(&c, "[data-edit-pit=\"south-0\"]").await;
+        let first = css(&c, "[data-edit-pit=\"north-0\"]").await;
         first.clear().await.unwrap();
         first.send_keys("1").await.unwrap();
         css(&c, "#edit-mover")
@@ -668,5 +704,97 @@ async fn values_stand_in_their_columns_bounds_read_as_bounds_and_a_phone_fits() 
             no_problems(&c, FITS, game).await;
         }
     }
+    c.close().await.unwrap();
+}
+
+/// A line of random moves from the start of `game` to its end (the API's
+/// play), at most 400 moves.
+fn finished_line(s: &Server, game: &str, seed: u64) -> String {
+    let mut line = String::new();
+    let mut last_side = serde_json::Value::Null;
+    let mut x = seed;
+    for _ in 0..400 {
+        let (status, r) = s.json(&format!("/api/v1/play?game={game}&moves={}", enc(&line)));
+        assert_eq!(status, 200, "{game} {line}: {r}");
+        if r["game_over"] == true {
+            return line;
+        }
+        let legal = r["legal_moves"].as_array().unwrap();
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = legal[(x >> 33) as usize % legal.len()].as_u64().unwrap();
+        // A dash where the turn passes: one turn's moves are written together.
+        if !line.is_empty() && r["to_move"] != last_side {
+            line.push('-');
+        }
+        last_side = r["to_move"].clone();
+        line.push_str(&mv.to_string());
+    }
+    panic!("{game}: no end in 400 moves");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_games_say_who_won_and_a_refused_game_keeps_the_board() {
+    let (_driver, c) = connect().await;
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with(&mancala_bin(), dir.path(), &["--solve-ms", "300"]);
+    for game in [
+        "kalah:3:2",
+        "awari:3:2",
+        "awale:3:2",
+        "vai-lung-thlan:3:2",
+        "ohvalhu:3:2",
+        "kalah:8:1",
+    ] {
+        let line = finished_line(&s, game, 3);
+        let line = line.as_str();
+        goto_ready(&c, &s, &format!("game={game}&line={}", enc(line))).await;
+        let (_, r) = s.json(&format!("/api/v1/play?game={game}&moves={}", enc(line)));
+        assert_eq!(r["game_over"], true, "{game} {line}");
+        let (south, north) = (
+            r["stores"][0].as_i64().unwrap(),
+            r["stores"][1].as_i64().unwrap(),
+        );
+        let want = match south.cmp(&north) {
+            std::cmp::Ordering::Greater => format!("South wins {south}-{north}"),
+            std::cmp::Ordering::Less => format!("North wins {north}-{south}"),
+            std::cmp::Ordering::Equal => format!("a draw, {south}-{north}"),
+        };
+        let status = text_of(&c, "status").await;
+        assert!(
+            status.contains(&want),
+            "{game} {line}: {status} (want {want})"
+        );
+    }
+    // A game the engine refuses: the error is short, the board and the
+    // URL stay, and the board still plays.
+    goto_ready(&c, &s, "game=kalah:4:3").await;
+    css(&c, "#game")
+        .await
+        .select_by_value("ohvalhu")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !c.current_url().await.unwrap().as_str().contains("ohvalhu") {
+        assert!(Instant::now() < deadline, "switching to ohvalhu");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ready(&c).await;
+    let url = c.current_url().await.unwrap();
+    css(&c, "#pits").await.clear().await.unwrap();
+    css(&c, "#pits").await.send_keys("10").await.unwrap();
+    css(&c, "#seeds").await.clear().await.unwrap();
+    css(&c, "#seeds").await.send_keys("20").await.unwrap();
+    css(&c, "#new").await.click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while text_of(&c, "error").await.is_empty() {
+        assert!(Instant::now() < deadline, "no error for ohvalhu:10:20");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let err = text_of(&c, "error").await;
+    assert!(err.chars().count() <= 180, "{err}");
+    assert_eq!(c.current_url().await.unwrap(), url);
+    click_and_wait(&c, ".pit.playable").await;
     c.close().await.unwrap();
 }
