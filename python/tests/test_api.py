@@ -9,6 +9,7 @@ import _thread
 import json
 import os
 import random
+import signal
 import subprocess
 import threading
 import time
@@ -168,12 +169,18 @@ def test_long_calls_release_the_gil(tmp_path):
 
 
 def test_ctrl_c_stops_an_agent_at_once(tmp_path):
-    o = ms.Oracle(db=tmp_path, agent_ms=60_000)
-    threading.Timer(0.3, _thread.interrupt_main).start()
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        o.agent_move("kalah:10:12", "mcts:200000")
-    assert time.monotonic() - start < 2.0
+    # A shell that starts a job in the background ignores SIGINT for it, and
+    # then Python has no handler to raise KeyboardInterrupt: install it.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        o = ms.Oracle(db=tmp_path, agent_ms=60_000)
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            o.agent_move("kalah:10:12", "mcts:200000")
+        assert time.monotonic() - start < 2.0
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def counts_of(position, m):

@@ -653,6 +653,7 @@ async fn values_stand_in_their_columns_bounds_read_as_bounds_and_a_phone_fits() 
     for (w, h, file) in [
         (1280, 900, "board-desktop.png"),
         (390, 844, "board-phone.png"),
+        (360, 740, "board-360.png"),
     ] {
         c.set_window_size(w, h).await.unwrap();
         goto_ready(

@@ -1,0 +1,233 @@
+//! The oracle's agents: an agent's move by its spec, within the oracle's
+//! limits, and the check of a spec before any move.
+
+use super::*;
+
+impl Oracle {
+    /// The move `agent` (a spec such as `alphabeta:6`, `mcts:2000`,
+    /// `perfect:500ms`) chooses in `position` (the start when `None`),
+    /// seeded with `seed`. The agent's thinking ends early once `stop` is
+    /// raised (by another thread: the caller's time limit has passed, its
+    /// client has gone), and the answer is then [`Error::Stopped`].
+    pub fn agent_move(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        agent: &str,
+        seed: u64,
+        stop: &Stop,
+    ) -> Result<AgentMove> {
+        let spec = parse_game(game)?;
+        let agent = self.served_agent(agent)?;
+        if let Some(rules) = wide(&spec) {
+            return wide_agent_move(rules, &spec, position, &agent, seed, stop);
+        }
+        with_rules!(spec.rules, g => self.agent_move_in(g, &spec, position, &agent, seed, stop))
+    }
+
+    /// Whether `agent` can play `game` here, before any move: the spec
+    /// parses, is within this oracle's limits, suits the game and is built
+    /// at its start as for a move (with the tables it needs, none built).
+    /// The spec as the oracle writes it.
+    pub fn check_agent_spec(&self, game: &str, agent: &str) -> Result<String> {
+        let spec = parse_game(game)?;
+        let agent = self.served_agent(agent)?;
+        let stop = Stop::raisable();
+        if let Some(rules) = wide(&spec) {
+            let state = State::KalahWide(Box::new(wide_position(&spec, None)?), rules);
+            agent.check_start(&state)?;
+            agent.build_with_stop(spec.rules, None, 1, stop)?;
+        } else {
+            with_rules!(spec.rules, g => {
+                let pos = g.start(spec.pits, spec.seeds)?;
+                agent.check_start(&g.state(pos))?;
+                let tables = if agent.uses_tables() {
+                    self.agent_tables(g, spec.pits)?
+                } else {
+                    None
+                };
+                agent.build_with_stop(spec.rules, tables, 1, stop)?;
+            });
+        }
+        Ok(agent.to_string())
+    }
+
+    /// `agent` parsed, within this oracle's limits. Parsing `weights=FILE`
+    /// reads the file: a served oracle reads no file a request names, so
+    /// such a spec is refused unparsed.
+    fn served_agent(&self, agent: &str) -> Result<AgentSpec> {
+        if agent.contains("weights=") {
+            return Err(Error::Unsupported(format!(
+                "agent {}: this oracle reads no weights file; use heuristic10:D, :run=N or :w=W1,...,W10",
+                crate::error::clip(agent)
+            )));
+        }
+        let agent: AgentSpec = agent.parse()?;
+        self.check_agent(&agent)?;
+        Ok(agent)
+    }
+
+    fn agent_move_in<G: Playable + TableGame>(
+        &self,
+        g: G,
+        spec: &GameSpec,
+        position: Option<&str>,
+        agent: &AgentSpec,
+        seed: u64,
+        stop: &Stop,
+    ) -> Result<AgentMove> {
+        let mut pos = position_of(g, spec, position)?;
+        if g.settle(&mut pos) {
+            return Err(Error::Unsupported(format!(
+                "the game is over in position \"{pos}\": there is no move to choose"
+            )));
+        }
+        let state = g.state(pos);
+        agent.check_start(&state)?;
+        let tables = if agent.uses_tables() {
+            self.agent_tables(g, spec.pits)?
+        } else {
+            None
+        };
+        let choice = agent
+            .build_with_stop(spec.rules, tables, seed, stop.clone())?
+            .choose(&state);
+        if stop.is_raised() {
+            // The move of an agent cut short is not its choice.
+            return Err(Error::Stopped(format!("agent {agent}'s move")));
+        }
+        let mut after = pos;
+        g.play(&mut after, choice.pit)
+            .map_err(|reason| Error::IllegalMove {
+                agent: agent.to_string(),
+                pit: choice.pit,
+                reason,
+                position: pos.to_string(),
+                side: pos.to_move(),
+            })?;
+        g.settle(&mut after);
+        Ok(AgentMove {
+            agent: agent.to_string(),
+            pit: choice.pit,
+            value: choice.value,
+            value_kind: choice.value_kind,
+            after: report(g, spec, &after, 1),
+        })
+    }
+
+    /// The tables for the agents: the set the look-ups use, opened once;
+    /// `None` when it holds no table.
+    fn agent_tables<G: TableGame>(&self, g: G, pits: usize) -> Result<Option<SharedTables>> {
+        let set = self.tables(g, pits)?;
+        Ok((set.max_seeds() > 0).then(|| SharedTables::new(set)))
+    }
+
+    /// Refuse agents whose budget is above the oracle's limits. The match
+    /// names every kind of agent, so that a new one must say its bound here.
+    fn check_agent(&self, agent: &AgentSpec) -> Result<()> {
+        let limit = self.config.agent_time;
+        let time = |t: Duration| {
+            if t > limit {
+                Err(Error::Unsupported(format!(
+                    "agent {agent}: {} a move is above this oracle's limit of {}",
+                    crate::play::agents::format_duration(t),
+                    crate::play::agents::format_duration(limit)
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let depth = |d: u32, max: u32, why: &str| {
+            if d > max {
+                Err(Error::Unsupported(format!(
+                    "agent {agent}: depth {d} is above this oracle's limit of {max}{why}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let budget = |b: Budget| match b {
+            Budget::Time(t) => time(t),
+            Budget::Iterations(n) if n > MAX_AGENT_ITERATIONS => Err(Error::Unsupported(format!(
+                "agent {agent}: {n} iterations a move is above this oracle's limit of \
+                 {MAX_AGENT_ITERATIONS}"
+            ))),
+            Budget::Iterations(_) => Ok(()),
+        };
+        match *agent {
+            // One look at each move: nothing to bound.
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::Max
+            | AgentSpec::RovarisGreedy(_)
+            | AgentSpec::EpsGreedy(_) => Ok(()),
+            // One pass through the shipped network.
+            AgentSpec::A3c(None) => Ok(()),
+            // A served oracle reads no file a request names.
+            AgentSpec::A3c(Some(_)) => Err(Error::Unsupported(format!(
+                "agent {agent}: this oracle plays only the shipped a3c weights (spec a3c)"
+            ))),
+            AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4, " (minimax does not prune)"),
+            AgentSpec::AlphaBeta(d)
+            | AgentSpec::Heuristic(d)
+            | AgentSpec::Heuristic10 { depth: d, .. }
+            | AgentSpec::RovarisHeuristic {
+                depth: d,
+                h6: rovaris::H6::Store,
+            } => depth(d, MAX_AGENT_DEPTH, ""),
+            AgentSpec::RovarisHeuristic { depth: d, .. } => depth(
+                d,
+                MAX_AGENT_DEPTH - 1,
+                " (its H6 looks one ply past the horizon)",
+            ),
+            AgentSpec::Mcts { budget: b, .. }
+            | AgentSpec::StudyMcts { budget: b, .. }
+            | AgentSpec::RovarisUct { budget: b, .. } => budget(b),
+            AgentSpec::Perfect(t) => time(t),
+        }
+    }
+}
+
+/// The move of `agent` in a position of the wide game `spec`: agents that
+/// need tables or a solve are refused, saying so
+/// ([`AgentSpec::check_start`]).
+fn wide_agent_move(
+    rules: KalahRules,
+    spec: &GameSpec,
+    position: Option<&str>,
+    agent: &AgentSpec,
+    seed: u64,
+    stop: &Stop,
+) -> Result<AgentMove> {
+    let pos = wide_position(spec, position)?;
+    if pos.is_game_over(rules) {
+        return Err(Error::Unsupported(format!(
+            "the game is over in position \"{pos}\": there is no move to choose"
+        )));
+    }
+    let state = State::KalahWide(Box::new(pos), rules);
+    agent.check_start(&state)?;
+    let choice = agent
+        .build_with_stop(spec.rules, None, seed, stop.clone())?
+        .choose(&state);
+    if stop.is_raised() {
+        return Err(Error::Stopped(format!("agent {agent}'s move")));
+    }
+    let mut after = pos;
+    after
+        .play(choice.pit, rules)
+        .map_err(|reason| Error::IllegalMove {
+            agent: agent.to_string(),
+            pit: choice.pit,
+            reason,
+            position: pos.to_string(),
+            side: pos.to_move(),
+        })?;
+    Ok(AgentMove {
+        agent: agent.to_string(),
+        pit: choice.pit,
+        value: choice.value,
+        value_kind: choice.value_kind,
+        after: wide_report(rules, spec, &after, 1),
+    })
+}
