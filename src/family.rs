@@ -67,6 +67,7 @@ impl Rules {
         Rules::Awari(AwariGame::Oware),
         Rules::Awari(AwariGame::Awale),
         Rules::Awari(AwariGame::OwareGrandSlamCapturesNothing),
+        Rules::Awari(AwariGame::AwariGrandSlamCapturesNothing),
         Rules::VaiLungThlan,
         Rules::Ohvalhu,
     ];

@@ -26,6 +26,7 @@
 
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::error::Error;
@@ -158,30 +159,59 @@ impl<F: Fn(&Event<'_>) + Send + Sync> Progress for F {
     }
 }
 
-/// A shareable handle on a [`Progress`], or nothing (silent, the default).
+/// A shareable handle on a [`Progress`], or nothing (silent, the default),
+/// and the caller's stop flag, if any: long work that reports progress
+/// also asks [`Observer::should_stop`] between its units (a table, a game)
+/// and returns [`Error::Stopped`] with what it kept.
 #[derive(Clone, Default)]
-pub struct Observer(Option<Arc<dyn Progress>>);
+pub struct Observer {
+    progress: Option<Arc<dyn Progress>>,
+    stop: Option<Arc<AtomicBool>>,
+}
 
 impl Observer {
     /// An observer that drops every event.
     pub fn silent() -> Observer {
-        Observer(None)
+        Observer::default()
     }
 
     /// An observer that hands every event to `progress`.
     pub fn new(progress: impl Progress + 'static) -> Observer {
-        Observer(Some(Arc::new(progress)))
+        Observer {
+            progress: Some(Arc::new(progress)),
+            stop: None,
+        }
+    }
+
+    /// This observer, with a stop flag that another thread may raise.
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Observer {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Whether the caller asked the work to stop.
+    #[inline]
+    pub fn should_stop(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The stop flag, for work that polls its own (the solver's
+    /// [`crate::search::SolveOptions::stop`]).
+    pub fn stop_flag(&self) -> Option<Arc<AtomicBool>> {
+        self.stop.clone()
     }
 
     /// Whether events go anywhere (work may skip computing them if not).
     pub fn is_active(&self) -> bool {
-        self.0.is_some()
+        self.progress.is_some()
     }
 
     /// Send one event.
     #[inline]
     pub fn event(&self, event: &Event<'_>) {
-        if let Some(p) = &self.0 {
+        if let Some(p) = &self.progress {
             p.event(event);
         }
     }
@@ -195,7 +225,7 @@ impl Observer {
 
 impl fmt::Debug for Observer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_some() {
+        f.write_str(if self.progress.is_some() {
             "Observer(active)"
         } else {
             "Observer(silent)"

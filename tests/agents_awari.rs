@@ -401,7 +401,10 @@ fn cli_awari_match_json_games_file_and_perfect_note() {
     );
     for (args, needle) in [
         (vec!["--game", "awari:7:4"], "7 pits per side"),
-        (vec!["--game", "awari:6:4:default"], "too many parts"),
+        (
+            vec!["--game", "awari:6:4:capture-needs-opposite"],
+            "is a Kalah rule set",
+        ),
         (vec!["--game", "awari:6:4", "--max-plies", "0"], "max-plies"),
     ] {
         let out = mancala()

@@ -34,7 +34,14 @@ fn plain_sow(cells: &[u8], m: usize, pit: usize, game: AwariGame) -> (Vec<u8>, u
         seeds -= 1;
         fed |= at >= m;
     }
-    let top = if game == AwariGame::Awari { 3 } else { 4 };
+    let top = if matches!(
+        game,
+        AwariGame::Awari | AwariGame::AwariGrandSlamCapturesNothing
+    ) {
+        3
+    } else {
+        4
+    };
     let sown = b.clone();
     let mut captured = 0;
     while at >= m && b[at] >= 2 && b[at] <= top {

@@ -1,4 +1,4 @@
-//! Batch look-ups (`Oracle::table_values`, the Python package's numpy
+//! Batch look-ups (`Oracle::table_values` and `table_move_values`, the Python package's numpy
 //! arrays): the same values as one query at a time, for every rule set with
 //! tables, and bad rows named.
 
@@ -77,9 +77,17 @@ fn batch_values_are_the_queries_values_for_every_rule_set() {
         let flat: Vec<u8> = positions.iter().flat_map(|p| counts(p, 3)).collect();
         let mut values = vec![0; positions.len()];
         o.table_values(&game, &flat, &mut values, i32::MIN).unwrap();
-        for (p, v) in positions.iter().zip(&values) {
+        let mut move_values = vec![0; 3 * positions.len()];
+        o.table_move_values(&game, &flat, &mut move_values, i32::MIN)
+            .unwrap();
+        for ((p, v), mvs) in positions.iter().zip(&values).zip(move_values.chunks(3)) {
             let a = o.query(&game, Some(p)).unwrap();
             assert_eq!(Some(*v), a.value, "{game} {p}");
+            let mut want = [i32::MIN; 3];
+            for m in &a.moves {
+                want[m.pit] = m.value.unwrap();
+            }
+            assert_eq!(mvs, want, "{game} {p}: every move's value");
         }
     }
 }
@@ -101,6 +109,14 @@ fn positions_beyond_the_tables_are_missing_and_bad_rows_are_named() {
         .table_values("kalah:4:3", &flat[..19], &mut values, 0)
         .unwrap_err();
     assert!(e.to_string().contains("each position takes 10"), "{e}");
+    let mut moves = [0; 8];
+    o.table_move_values("kalah:4:3", &flat, &mut moves, -9)
+        .unwrap();
+    assert_eq!(moves, [-9; 8], "beyond the tables and game over: no moves");
+    let e = o
+        .table_move_values("kalah:4:3", &flat, &mut moves[..7], 0)
+        .unwrap_err();
+    assert!(e.to_string().contains("7 values"), "{e}");
     let mut bad = flat;
     bad[12] = 250;
     let e = o
@@ -112,4 +128,81 @@ fn positions_beyond_the_tables_are_missing_and_bad_rows_are_named() {
     let mut one = [0];
     o.table_values("kalah:8:1", &wide, &mut one, -1).unwrap();
     assert_eq!(one, [-1]);
+}
+
+/// Long work by game name (`oracle::work`): a raised stop flag stops a
+/// build before its next table, a match and a grading before their next
+/// game, and a solve with its proven bounds; what was written is kept.
+#[test]
+fn long_work_by_name_stops_on_its_flag_and_keeps_what_it_wrote() {
+    use mancala_solver::error::Error;
+    use mancala_solver::oracle::SolveRequest;
+    use mancala_solver::progress::{Event, Observer};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().unwrap();
+    let o = oracle(dir.path());
+    // Stop once the third table is written.
+    let stop = Arc::new(AtomicBool::new(false));
+    let raise = stop.clone();
+    let obs = Observer::new(move |e: &Event<'_>| {
+        if let Event::TableBuilt { seeds: 3, .. } = e {
+            raise.store(true, Ordering::Relaxed);
+        }
+    })
+    .with_stop(stop.clone());
+    let e = o.build_tables("kalah:3:2", 8, Some(1), obs).unwrap_err();
+    assert!(matches!(e, Error::Stopped(_)), "{e}");
+    assert!(e.to_string().contains("up to 3 seeds"), "{e}");
+    let r = o
+        .build_tables("kalah:3:2", 8, Some(1), Observer::silent())
+        .unwrap();
+    let found: Vec<bool> = r.tables.iter().map(|t| t.found).collect();
+    assert_eq!(found, [true, true, true, false, false, false, false, false]);
+    // A raised flag: no game played, no position graded, the solve stopped.
+    let raised = || Observer::silent().with_stop(Arc::new(AtomicBool::new(true)));
+    let e = o
+        .run_match("kalah:3:2", "greedy", "random", 10, 1, raised())
+        .unwrap_err();
+    assert!(matches!(e, Error::Stopped(_)), "{e}");
+    let e = o
+        .grade(
+            "kalah:3:2",
+            "greedy",
+            10,
+            1,
+            Duration::from_millis(50),
+            raised(),
+        )
+        .unwrap_err();
+    assert!(matches!(e, Error::Stopped(_)), "{e}");
+    let s = o
+        .solve("kalah:6:4", None, &SolveRequest::default(), raised())
+        .unwrap();
+    assert!(s.stopped && !s.solution.exact);
+    assert!(s.solution.lower <= s.solution.upper);
+    // Unstopped: the match is played and the solve exact.
+    let m = o
+        .run_match("kalah:3:2", "greedy", "random", 10, 1, Observer::silent())
+        .unwrap();
+    assert_eq!(m.a_wins + m.draws + m.b_wins, 10);
+    let s = o
+        .solve(
+            "kalah:3:2",
+            None,
+            &SolveRequest::default(),
+            Observer::silent(),
+        )
+        .unwrap();
+    assert!(s.solution.exact && !s.stopped);
+    let e = o
+        .solve(
+            "awari:3:2",
+            None,
+            &SolveRequest::default(),
+            Observer::silent(),
+        )
+        .unwrap_err();
+    assert!(e.is_usage(), "{e}");
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from os import PathLike
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _native
 from .errors import BadInput, MancalaError, OutOfMemoryBudget, Stopped, TablesError
@@ -115,6 +115,93 @@ class Oracle:
         cannot play ``game`` here."""
         return self._native.check_agent(game, agent)
 
+    def build_tables(
+        self,
+        game: str,
+        max_seeds: int,
+        *,
+        threads: Optional[int] = None,
+        progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Dict[str, Any]:
+        """Build (or finish building) the tables of ``game`` for 1 to
+        ``max_seeds`` seeds in the oracle's directory, whatever its
+        ``build_limit``: the report of ``mancala build --json`` (each table's
+        positions, bytes and seconds). Tables already there are checked and
+        kept. ``progress`` is called with each event as a dict (``{"event":
+        "table_built", "seeds": 12, ...}``). Ctrl-C stops the build before
+        the next table and raises ``KeyboardInterrupt``; every table
+        written is whole and kept, so calling again goes on."""
+        return json.loads(self._native.build_tables(game, max_seeds, threads, _callback(progress)))
+
+    def solve(
+        self,
+        game: str,
+        position: Optional[str] = None,
+        *,
+        time_ms: Optional[int] = None,
+        checkpoint: Optional[Union[str, PathLike]] = None,
+        resume: Optional[Union[str, PathLike]] = None,
+        threads: Optional[int] = None,
+        progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Dict[str, Any]:
+        """Solve a Kalah position (the start when None) with the search over
+        the oracle's tables, on every core unless ``threads`` says: a dict
+        with ``solution`` (``value``, ``exact``, ``lower``, ``upper``,
+        ``best_move``, ``pv``, ``stats``, ...), ``stopped`` and ``resumed``.
+        A solve ended by ``time_ms`` or Ctrl-C keeps its proven bounds
+        (``value`` is None then: never an estimate) and, with
+        ``checkpoint``, writes a file that ``resume`` goes on from.
+        ``progress`` gets the search's status about once a second."""
+        r = json.loads(
+            self._native.solve(
+                game,
+                position,
+                time_ms,
+                None if checkpoint is None else str(checkpoint),
+                None if resume is None else str(resume),
+                threads,
+                _callback(progress),
+            )
+        )
+        if not r["solution"]["exact"]:
+            r["solution"]["value"] = None
+        return r
+
+    def match(
+        self,
+        game: str,
+        a: str,
+        b: str,
+        *,
+        games: int = 100,
+        seed: int = 1,
+        progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Dict[str, Any]:
+        """Play ``games`` games between agents ``a`` and ``b`` (specs as on
+        the command line; A is South in the even-numbered games) on every
+        core: the report of ``mancala match --json`` (wins, draws, score
+        with its interval, times). Ctrl-C stops it (``KeyboardInterrupt``)."""
+        return json.loads(self._native.run_match(game, a, b, games, seed, _callback(progress)))
+
+    def grade(
+        self,
+        game: str,
+        agent: str,
+        *,
+        positions: int = 1000,
+        seed: int = 1,
+        search_ms: int = 2000,
+        progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Dict[str, Any]:
+        """Grade ``agent`` against perfect play, as ``mancala grade --json``:
+        the share of perfect moves and the mean loss per move, with
+        intervals, overall and by phase, on ``positions`` of its decisions
+        (valued by the tables and, in Kalah, the search for ``search_ms``
+        a position)."""
+        return json.loads(
+            self._native.grade(game, agent, positions, seed, search_ms, _callback(progress))
+        )
+
     def table_values(self, game: str, positions: Any, *, missing: int = MISSING) -> Any:
         """The values of many positions at once, from the tables, as a numpy
         ``int32`` array: ``positions`` is an array of shape ``(N, 2m + 2)``
@@ -125,14 +212,36 @@ class Oracle:
         the batch needs are built first when they are within
         ``build_limit``, as for ``query``). Runs on every core without the
         GIL; needs numpy."""
-        import numpy as np
+        return self._native.table_values(game, _counts(positions), int(missing))
 
-        a = np.asarray(positions)
-        if a.ndim == 1:
-            a = a[None, :]
-        if a.ndim != 2 or not np.issubdtype(a.dtype, np.integer):
-            raise BadInput(f"positions must be a 2-d array of integer counts, not {a.dtype} of shape {a.shape}")
-        if a.size and (a.min() < 0 or a.max() > 255):
-            raise BadInput("counts must be from 0 to 255")
-        a = np.ascontiguousarray(a, dtype=np.uint8)
-        return self._native.table_values(game, a, int(missing))
+    def table_move_values(self, game: str, positions: Any, *, missing: int = MISSING) -> Any:
+        """Every move's value for many positions at once, from the tables:
+        ``positions`` as for `table_values`; the answer is a numpy ``int32``
+        array of shape ``(N, m)``, entry ``[i, p]`` the value of playing
+        pit ``p`` in position ``i`` for the side to move (``query(...)``'s
+        move value), or ``missing`` where ``p`` is not a legal move or the
+        tables do not cover the position. Runs on every core without the
+        GIL; needs numpy."""
+        return self._native.table_move_values(game, _counts(positions), int(missing))
+
+
+def _callback(progress: Optional[Callable[[Dict[str, Any]], None]]) -> Any:
+    """``progress`` as the native module calls it (with a JSON string)."""
+    if progress is None:
+        return None
+    return lambda text: progress(json.loads(text))
+
+
+def _counts(positions: Any) -> Any:
+    """``positions`` as a C-contiguous ``uint8`` array of rows, checked."""
+    import numpy as np
+
+    a = np.asarray(positions)
+    if a.ndim == 1:
+        a = a[None, :]
+    if a.ndim != 2 or not np.issubdtype(a.dtype, np.integer):
+        raise BadInput(f"positions must be a 2-d array of integer counts, not {a.dtype} of shape {a.shape}")
+    if a.size and (a.min() < 0 or a.max() > 255):
+        raise BadInput("counts must be from 0 to 255")
+    a = np.ascontiguousarray(a, dtype=np.uint8)
+    return a

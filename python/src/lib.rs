@@ -12,15 +12,17 @@
 //! and waits for it, so nothing is left running or half written.
 
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use mancala_solver::error::Error;
 use mancala_solver::oracle::{self, Oracle as Inner, OracleConfig, SearchBudget};
 use mancala_solver::play::agents::Stop;
-use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use mancala_solver::progress::{Event, Observer};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use serde_json::json;
 
 /// The exception class (in `mancala_solver.errors`) for `e`.
 fn kind(e: &Error) -> &'static str {
@@ -91,6 +93,121 @@ fn run<T: Send>(
             }
         }
     })
+}
+
+/// An event of long work as JSON (`{"event": "table_built", ...}`), for
+/// the Python callback.
+fn event_json(e: &Event<'_>) -> serde_json::Value {
+    match e {
+        Event::Start { stage, total } => json!({"event": "start", "stage": stage, "total": total}),
+        Event::Advance { done } => json!({"event": "advance", "done": done}),
+        Event::Phase { what } => json!({"event": "phase", "what": what}),
+        Event::Finish => json!({"event": "finish"}),
+        Event::BuildPlan {
+            title,
+            dir,
+            peak_memory,
+            memory_budget,
+            threads,
+        } => json!({
+            "event": "build_plan", "title": title, "dir": dir.display().to_string(),
+            "peak_memory": peak_memory, "memory_budget": memory_budget, "threads": threads,
+        }),
+        Event::Rebuilding { error } => json!({"event": "rebuilding", "error": error.to_string()}),
+        Event::WaitingForTable { path } => {
+            json!({"event": "waiting_for_table", "path": path.display().to_string()})
+        }
+        Event::TableBuilt {
+            seeds,
+            entries,
+            unit,
+            seconds,
+            bytes,
+        } => json!({
+            "event": "table_built", "seeds": seeds, "entries": entries, "unit": unit,
+            "seconds": seconds, "bytes": bytes,
+        }),
+        Event::BuildingMissing {
+            game,
+            pits,
+            seeds,
+            entries,
+            unit,
+            dir,
+        } => json!({
+            "event": "building_missing", "game": game, "pits": pits, "seeds": seeds,
+            "entries": entries, "unit": unit, "dir": dir.display().to_string(),
+        }),
+        Event::Search {
+            seconds,
+            depth,
+            lower,
+            upper,
+            nodes,
+            rate,
+        } => json!({
+            "event": "search", "seconds": seconds, "depth": depth, "lower": lower,
+            "upper": upper, "nodes": nodes, "rate": rate,
+        }),
+        Event::CheckpointSaved {
+            reason,
+            entries,
+            bytes,
+            snapshot_seconds,
+            write_seconds,
+        } => json!({
+            "event": "checkpoint_saved", "reason": reason, "entries": entries, "bytes": bytes,
+            "snapshot_seconds": snapshot_seconds, "write_seconds": write_seconds,
+        }),
+        Event::CheckpointFailed { error } => {
+            json!({"event": "checkpoint_failed", "error": error.to_string()})
+        }
+        _ => json!({"event": "other"}),
+    }
+}
+
+/// The observer of one call: events go to `callback` (a Python callable
+/// taking one JSON string) under the GIL, and `stop` is its stop flag. The
+/// first exception the callback raises stops the work and is kept in
+/// `failed`, to be raised when the work returns.
+fn observer(
+    callback: Option<PyObject>,
+    stop: &Stop,
+    failed: Arc<Mutex<Option<PyErr>>>,
+) -> Observer {
+    let flag = stop.flag().expect("a raisable stop flag");
+    let Some(callback) = callback else {
+        return Observer::silent().with_stop(flag);
+    };
+    let raise = stop.clone();
+    Observer::new(move |e: &Event<'_>| {
+        let text = event_json(e).to_string();
+        Python::with_gil(|py| {
+            if let Err(err) = callback.call1(py, (text,)) {
+                raise.raise();
+                let mut slot = failed.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(err);
+            }
+        });
+    })
+    .with_stop(flag)
+}
+
+/// Run long work with a progress callback: `work` gets the observer, and
+/// an exception of the callback is raised in place of the work's result.
+fn run_observed<T: Send>(
+    py: Python<'_>,
+    callback: Option<PyObject>,
+    work: impl FnOnce(Observer) -> mancala_solver::Result<T> + Send,
+) -> PyResult<T> {
+    let stop = Stop::raisable();
+    let failed = Arc::new(Mutex::new(None));
+    let obs = observer(callback, &stop, failed.clone());
+    let out = run(py, Some(&stop), move || work(obs));
+    if let Some(err) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(err);
+    }
+    out
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
@@ -186,6 +303,120 @@ impl Oracle {
             self.inner.table_values(game, counts, &mut values, missing)
         })?;
         Ok(PyArray1::from_vec(py, values))
+    }
+
+    /// Every move's value for the positions in `counts` (as for
+    /// `table_values`), an `N x m` array: `missing` for a pit that is not a
+    /// legal move or a position the tables do not cover.
+    fn table_move_values<'py>(
+        &self,
+        py: Python<'py>,
+        game: &str,
+        counts: PyReadonlyArray2<'py, u8>,
+        missing: i32,
+    ) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let pits = oracle::parse_game(game).map_err(|e| to_py(py, e))?.pits;
+        let rows = counts.shape()[0];
+        let counts = counts.as_slice().map_err(|_| {
+            pyo3::exceptions::PyValueError::new_err("the counts must be a C-contiguous array")
+        })?;
+        let mut values = vec![0i32; rows * pits];
+        run(py, None, || {
+            self.inner
+                .table_move_values(game, counts, &mut values, missing)
+        })?;
+        PyArray1::from_vec(py, values).reshape([rows, pits])
+    }
+
+    /// Build the tables of `game` up to `max_seeds` seeds, as JSON (the
+    /// report of `mancala build --json`); `progress` gets each event.
+    #[pyo3(signature = (game, max_seeds, threads = None, progress = None))]
+    fn build_tables(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        max_seeds: usize,
+        threads: Option<usize>,
+        progress: Option<PyObject>,
+    ) -> PyResult<String> {
+        run_observed(py, progress, |obs| {
+            self.inner.build_tables(game, max_seeds, threads, obs)
+        })
+        .map(|r| json(&r))
+    }
+
+    /// Solve a Kalah position, as JSON; stopped (time, Ctrl-C) with
+    /// proven bounds and its checkpoint written when asked.
+    #[pyo3(signature = (game, position = None, time_ms = None, checkpoint = None, resume = None, threads = None, progress = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        position: Option<&str>,
+        time_ms: Option<u64>,
+        checkpoint: Option<PathBuf>,
+        resume: Option<PathBuf>,
+        threads: Option<usize>,
+        progress: Option<PyObject>,
+    ) -> PyResult<String> {
+        let request = oracle::SolveRequest {
+            time: time_ms.map(Duration::from_millis),
+            checkpoint,
+            resume,
+            threads,
+        };
+        run_observed(py, progress, |obs| {
+            self.inner.solve(game, position, &request, obs)
+        })
+        .map(|r| json(&r))
+    }
+
+    /// A match between two agents, as JSON (the report of `mancala match
+    /// --json`).
+    #[pyo3(signature = (game, a, b, games, seed = 1, progress = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn run_match(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        a: &str,
+        b: &str,
+        games: usize,
+        seed: u64,
+        progress: Option<PyObject>,
+    ) -> PyResult<String> {
+        run_observed(py, progress, |obs| {
+            self.inner.run_match(game, a, b, games, seed, obs)
+        })
+        .map(|r| json(&r))
+    }
+
+    /// An agent graded against perfect play, as JSON (the report of
+    /// `mancala grade --json`).
+    #[pyo3(signature = (game, agent, positions, seed = 1, search_ms = 2000, progress = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn grade(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        agent: &str,
+        positions: usize,
+        seed: u64,
+        search_ms: u64,
+        progress: Option<PyObject>,
+    ) -> PyResult<String> {
+        run_observed(py, progress, |obs| {
+            self.inner.grade(
+                game,
+                agent,
+                positions,
+                seed,
+                Duration::from_millis(search_ms),
+                obs,
+            )
+        })
+        .map(|r| json(&r))
     }
 
     /// `agent` as the oracle writes it, or the error it would give.

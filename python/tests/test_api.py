@@ -11,6 +11,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -192,15 +193,24 @@ def counts_of(position, m):
     return out
 
 
-@pytest.mark.parametrize("game", ["kalah:4:3", "awari:3:3", "oware:3:2:grand-slam-captures-nothing", "ohvalhu:3:2"])
+@pytest.mark.parametrize(
+    "game", ["kalah:4:3", "awari:3:3", "oware:3:2:grand-slam-captures-nothing", "awari:3:3:grand-slam-captures-nothing", "ohvalhu:3:2"]
+)
 def test_batch_values_are_the_queries_values(oracle, game):
     np = pytest.importorskip("numpy")
     positions = random_positions(oracle, game, 200, 11)
     m = int(game.split(":")[1])
     values = oracle.table_values(game, np.array([counts_of(p, m) for p in positions]))
     assert values.dtype == np.int32 and values.shape == (len(positions),)
-    for p, v in zip(positions, values):
-        assert v == oracle.query(game, p)["value"], (game, p)
+    moves = oracle.table_move_values(game, np.array([counts_of(p, m) for p in positions]))
+    assert moves.dtype == np.int32 and moves.shape == (len(positions), m)
+    for p, v, mv in zip(positions, values, moves):
+        a = oracle.query(game, p)
+        assert v == a["value"], (game, p)
+        want = [ms.MISSING] * m
+        for move in a["moves"]:
+            want[move["move"]] = move["value"]
+        assert mv.tolist() == want, (game, p)
     # One row alone, any integer type.
     assert oracle.table_values(game, counts_of(positions[0], m)).tolist() == [values[0]]
 
@@ -212,11 +222,55 @@ def test_batch_bad_input_and_missing_values(tmp_path):
     over = [0, 0, 0, 0, 5, 0, 0, 0, 0, 7]
     assert o.table_values("kalah:4:3", [start, over]).tolist() == [ms.MISSING, -2]
     assert o.table_values("kalah:4:3", [start], missing=-1).tolist() == [-1]
+    assert o.table_move_values("kalah:4:3", [start, over], missing=-1).tolist() == [[-1] * 4] * 2
     with pytest.raises(ms.BadInput, match="each position takes 10"):
         o.table_values("kalah:4:3", [[1, 2, 3]])
+    with pytest.raises(ms.BadInput, match="each position takes 10"):
+        o.table_move_values("kalah:4:3", [[1, 2, 3]])
     with pytest.raises(ms.BadInput, match="from 0 to 255"):
         o.table_values("kalah:4:3", [[300] + start[1:]])
     with pytest.raises(ms.BadInput, match="row 1"):
         o.table_values("kalah:4:3", np.array([start, [250] * 10]))
     with pytest.raises(ms.BadInput):
         o.table_values("kalah:4:3", np.zeros((2, 10)))
+
+
+def test_the_training_example_learns_from_exact_targets(tmp_path):
+    pytest.importorskip("numpy")
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python", "train_policy.py")
+    out = subprocess.run(
+        [sys.executable, script, "--db", str(tmp_path), "--positions", "4000", "--epochs", "200"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    share = {}
+    for line in out.stdout.splitlines():
+        for who in ("trained policy", "uniform random"):
+            if line.startswith(who):
+                share[who] = float(line.split(":")[1].split("%")[0])
+    # The exact targets teach it something: far above chance.
+    assert share["trained policy"] > share["uniform random"] + 15, out.stdout
+
+
+def readme_python_blocks():
+    readme = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
+    text = open(readme).read()
+    return [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+
+
+def test_the_readmes_python_examples_run(tmp_path):
+    blocks = readme_python_blocks()
+    assert len(blocks) == 2
+    for block in blocks:
+        if "pyspiel" in block and not os.environ.get("MANCALA_REQUIRE_OPENSPIEL"):
+            try:
+                import pyspiel  # noqa: F401
+            except ImportError:
+                continue
+        out = subprocess.run([sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.splitlines()
+        # Each line the example prints is the one its comment shows.
+        shown = [line.split("# ", 1)[1].split(":")[0].strip() for line in block.splitlines() if line.startswith("print(") and "# " in line]
+        for want in shown:
+            assert any(line.startswith(want) for line in lines), (want, out.stdout)

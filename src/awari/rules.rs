@@ -101,6 +101,10 @@ pub enum AwariGame {
     /// capture every seed of the opponent's row is legal, and captures
     /// nothing (instead of being refused unless forced).
     OwareGrandSlamCapturesNothing,
+    /// Awari (captures of 2 or 3) with Oware's variant grand slam: a move
+    /// that would capture every seed of the opponent's row is legal and
+    /// captures nothing. OpenSpiel's `oware` plays it.
+    AwariGrandSlamCapturesNothing,
 }
 
 /// Captures that end a game of Awale (more than half of 48 seeds).
@@ -108,34 +112,38 @@ pub const AWALE_GOAL: u8 = 25;
 
 impl AwariGame {
     /// The games with endgame tables, in the order of their ids.
-    pub const ALL: [AwariGame; 3] = [
+    pub const ALL: [AwariGame; 4] = [
         AwariGame::Awari,
         AwariGame::Oware,
         AwariGame::OwareGrandSlamCapturesNothing,
+        AwariGame::AwariGrandSlamCapturesNothing,
     ];
 
     /// Every game of the family, the table-less Awale included.
-    pub const PLAYED: [AwariGame; 4] = [
+    pub const PLAYED: [AwariGame; 5] = [
         AwariGame::Awari,
         AwariGame::Oware,
         AwariGame::Awale,
         AwariGame::OwareGrandSlamCapturesNothing,
+        AwariGame::AwariGrandSlamCapturesNothing,
     ];
 
     /// The name used on the command line and in file names.
     pub fn name(self) -> &'static str {
         match self {
-            AwariGame::Awari => "awari",
+            AwariGame::Awari | AwariGame::AwariGrandSlamCapturesNothing => "awari",
             AwariGame::Oware | AwariGame::OwareGrandSlamCapturesNothing => "oware",
             AwariGame::Awale => "awale",
         }
     }
 
-    /// The rule set's name where the game has several (Oware's variant);
-    /// `None` for the game's own rules.
+    /// The rule set's name where the game has several (the grand-slam
+    /// variants); `None` for the game's own rules.
     pub fn rules_name(self) -> Option<&'static str> {
         match self {
-            AwariGame::OwareGrandSlamCapturesNothing => Some("grand-slam-captures-nothing"),
+            AwariGame::OwareGrandSlamCapturesNothing | AwariGame::AwariGrandSlamCapturesNothing => {
+                Some("grand-slam-captures-nothing")
+            }
             _ => None,
         }
     }
@@ -144,18 +152,22 @@ impl AwariGame {
     /// and captures nothing (else it is refused unless forced).
     #[inline(always)]
     pub fn grand_slam_captures_nothing(self) -> bool {
-        self == AwariGame::OwareGrandSlamCapturesNothing
+        matches!(
+            self,
+            AwariGame::OwareGrandSlamCapturesNothing | AwariGame::AwariGrandSlamCapturesNothing
+        )
     }
 
     /// The ids stored in table headers: the game's (1 is Kalah; Awale has
     /// no tables, its id only names it) and the rule set's (0 for the
-    /// game's own rules, 1 for Oware's `grand-slam-captures-nothing`).
+    /// game's own rules, 1 for `grand-slam-captures-nothing`).
     pub fn ids(self) -> (u8, u8) {
         match self {
             AwariGame::Awari => (2, 0),
             AwariGame::Oware => (3, 0),
             AwariGame::Awale => (4, 0),
             AwariGame::OwareGrandSlamCapturesNothing => (3, 1),
+            AwariGame::AwariGrandSlamCapturesNothing => (2, 1),
         }
     }
 
@@ -199,7 +211,7 @@ impl AwariGame {
     #[inline(always)]
     pub fn max_capture(self) -> u8 {
         match self {
-            AwariGame::Awari | AwariGame::Awale => 3,
+            AwariGame::Awari | AwariGame::Awale | AwariGame::AwariGrandSlamCapturesNothing => 3,
             AwariGame::Oware | AwariGame::OwareGrandSlamCapturesNothing => 4,
         }
     }

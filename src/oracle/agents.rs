@@ -117,7 +117,11 @@ impl Oracle {
 
     /// The tables for the agents: the set the look-ups use, opened once;
     /// `None` when it holds no table.
-    fn agent_tables<G: TableGame>(&self, g: G, pits: usize) -> Result<Option<SharedTables>> {
+    pub(super) fn agent_tables<G: TableGame>(
+        &self,
+        g: G,
+        pits: usize,
+    ) -> Result<Option<SharedTables>> {
         let set = self.tables(g, pits)?;
         Ok((set.max_seeds() > 0).then(|| SharedTables::new(set)))
     }

@@ -18,6 +18,7 @@
 mod agents;
 pub mod analysis;
 mod batch;
+mod work;
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -45,6 +46,7 @@ use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::with_rules;
 
 pub use analysis::{Analysis, MoveAnalysis, SearchBudget, Source};
+pub use work::{SolveReport, SolveRequest};
 
 /// Limits and places of an [`Oracle`].
 #[derive(Clone, Debug)]

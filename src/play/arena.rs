@@ -539,6 +539,9 @@ pub fn run_match(opts: &MatchOptions) -> Result<(MatchReport, Vec<GameRecord>)> 
         (0..opts.games)
             .into_par_iter()
             .map(|i| {
+                if progress.should_stop() {
+                    return Err(Error::Stopped("the match stopped".into()));
+                }
                 let r = play_game(opts, i);
                 progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
                 r

@@ -201,6 +201,9 @@ pub fn sample(spec: &AgentSpec, opts: &GradeOptions) -> Result<(Vec<Decision>, u
         total: Some(want as u64),
     });
     while decisions.len() < want && games < MAX_GAMES {
+        if opts.progress.should_stop() {
+            return Err(crate::error::Error::Stopped("the grading stopped".into()));
+        }
         let played: Vec<Result<Vec<Decision>>> = pool.install(|| {
             (games..games + batch)
                 .into_par_iter()
@@ -405,6 +408,9 @@ pub fn grade_decisions(decisions: &[Decision], opts: &GradeOptions) -> Result<Ve
             .map_init(
                 || TransTable::try_with_kib(tt_kib).map(Arc::new),
                 |tt, d| {
+                    if opts.progress.should_stop() {
+                        return Err(crate::error::Error::Stopped("the grading stopped".into()));
+                    }
                     let tt = tt.as_ref().map_err(|e| {
                         crate::error::Error::Unsupported(format!(
                             "no memory for the transposition table: {e}"

@@ -136,6 +136,12 @@ pub(crate) fn run_build<T: Sync>(
         found: true,
     };
     for k in 1..=job.max_seeds {
+        if job.progress.should_stop() {
+            return Err(Error::Stopped(format!(
+                "the build stopped before the {k}-seed table: the tables up to {} seeds are written and kept",
+                k - 1
+            )));
+        }
         let s = spec(k);
         if let Ok(t) = Table::open(job.dir, s) {
             let (tmp, part) = (temporary_prefix(s), partial_prefix(s));

@@ -180,7 +180,7 @@ mod tests {
             "awari:6",
             "awari:1:4",
             "awari:7:4",
-            "awari:6:4:default",
+            "awari:6:4:capture-needs-opposite",
             "oware:6:22",
             "kalah:6:4:foo",
             "kalah:11:4",

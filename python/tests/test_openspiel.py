@@ -1,0 +1,187 @@
+"""The OpenSpiel bridge (`mancala_solver.openspiel`) against OpenSpiel's own
+`mancala` and `oware`: every position, legal move set, end and result of
+random games agree; the exact values agree with the engine's; the perfect
+bot never gives away a won position; OpenSpiel's MCTS runs on the exact
+evaluator.
+
+Needs OpenSpiel (`pip install open_spiel`); skipped without it unless
+MANCALA_REQUIRE_OPENSPIEL is set (as `.ci/run` does).
+"""
+
+import os
+import random
+
+import pytest
+
+import mancala_solver as ms
+
+if os.environ.get("MANCALA_REQUIRE_OPENSPIEL"):
+    import pyspiel
+else:
+    pyspiel = pytest.importorskip("pyspiel")
+
+from mancala_solver import openspiel as bridge  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def oracle(tmp_path_factory):
+    return ms.Oracle(db=tmp_path_factory.mktemp("db"), solve_ms=2000)
+
+
+def oware(houses, seeds):
+    return pyspiel.load_game("oware", {"num_houses_per_player": houses, "num_seeds_per_house": seeds})
+
+
+def test_the_games_map_to_the_rule_sets_they_play():
+    assert bridge.engine_game(pyspiel.load_game("mancala")) == "kalah:6:4:capture-needs-opposite"
+    assert bridge.engine_game(oware(6, 4)) == "awari:6:4:grand-slam-captures-nothing"
+    with pytest.raises(ms.BadInput, match="tic_tac_toe"):
+        bridge.engine_game(pyspiel.load_game("tic_tac_toe"))
+
+
+def test_boards_and_actions_are_read_from_both_sides():
+    s = pyspiel.load_game("mancala").new_initial_state()
+    s.apply_action(3)  # player 0's third pit: 4 seeds, the last in the store
+    assert bridge.engine_position(s) == "4 4 0 5 5 5 1 4 4 4 4 4 4 0"
+    assert s.current_player() == 0 and bridge.engine_move(s, 3) == 2
+    s.apply_action(1)
+    assert s.current_player() == 1
+    assert bridge.engine_position(s) == "4 4 4 4 4 4 0 0 5 1 6 6 5 1"
+    assert [bridge.engine_move(s, a) for a in s.legal_actions()] == [0, 1, 2, 3, 4, 5]
+    assert bridge.openspiel_action(s, 0) == 8
+    o = oware(3, 3).new_initial_state()
+    o.apply_action(0)
+    assert o.current_player() == 1
+    assert bridge.engine_position(o) == "4 3 3 [0] 0 4 4 [0]"
+
+
+@pytest.mark.parametrize(
+    "name,games,seed",
+    [("mancala", 250, 1), ("oware:6:4", 110, 2), ("oware:3:3", 150, 3), ("oware:4:2", 100, 4)],
+)
+def test_random_games_agree_position_by_position(oracle, name, games, seed):
+    game = pyspiel.load_game("mancala") if name == "mancala" else oware(*map(int, name.split(":")[1:]))
+    c = bridge.compare_random_games(game, oracle, games=games, seed=seed)
+    assert c.agree, c.disagreements[:5]
+    assert c.games == games
+    if name in ("mancala", "oware:6:4"):
+        assert c.positions >= 10_000
+    if name != "mancala":
+        # Both ways OpenSpiel ends an Oware game early are met and counted.
+        assert c.ended_by_majority > 0
+
+
+def test_exact_values_are_the_engines(oracle):
+    game = oware(3, 3)
+    exact = bridge.ExactOracle(oracle)
+    s = game.new_initial_state()
+    a = oracle.query("awari:3:3:grand-slam-captures-nothing")
+    assert exact.value(s) == a["final_difference"]
+    values = exact.action_values(s)
+    assert sorted(values) == s.legal_actions()
+    assert max(values.values()) == exact.value(s)
+    assert all(values[b] == exact.value(s) for b in exact.best_actions(s))
+    r = exact.returns(s)
+    assert r[0] == -r[1] and r[0] == (a["value"] > 0) - (a["value"] < 0)
+
+
+def play_out(state, bots):
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    return state.returns()
+
+
+def test_the_perfect_bot_keeps_every_won_position_against_mcts(oracle):
+    from open_spiel.python.algorithms import mcts
+    import numpy as np
+
+    exact = bridge.ExactOracle(oracle)
+    rng = random.Random(7)
+    checked = 0
+    for game in [oware(3, 3), oware(4, 2)]:
+        for g in range(8):
+            # A position a few random moves into the game, won for the
+            # player to move.
+            s = game.new_initial_state()
+            for _ in range(rng.randrange(0, 6)):
+                if s.is_terminal():
+                    break
+                s.apply_action(rng.choice(s.legal_actions()))
+            if s.is_terminal() or exact.value(s) <= 0:
+                continue
+            p = s.current_player()
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(g))
+            bots = [None, None]
+            bots[p] = bridge.PerfectBot(exact, seed=g)
+            bots[1 - p] = mcts.MCTSBot(game, 2.0, 100, evaluator, random_state=np.random.RandomState(g))
+            r = play_out(s, bots)
+            # A won position stays won, unless OpenSpiel ends it at a
+            # repetition with its own rule (documented, counted elsewhere).
+            assert r[p] > 0 or len(set(s.history())) < len(s.history()), (s.history(), r)
+            checked += 1
+    assert checked >= 5
+
+
+def test_the_perfect_bot_plays_mancala_endings(tmp_path):
+    # Kalah(6,4) late in a game: the search over small tables.
+    o = ms.Oracle(db=tmp_path, solve_ms=3000, build_limit=3_000_000)
+    exact = bridge.ExactOracle(o)
+    game = pyspiel.load_game("mancala")
+    rng = random.Random(3)
+    played = 0
+    while played < 4:
+        s = game.new_initial_state()
+        while not s.is_terminal() and sum(bridge.board(s).pits + bridge.board(s).opponent_pits) > 12:
+            s.apply_action(rng.choice(s.legal_actions()))
+        if s.is_terminal():
+            continue
+        v = exact.value(s)
+        p = s.current_player()
+        bots = [bridge.PerfectBot(exact, seed=1), bridge.PerfectBot(exact, seed=2)]
+        r = play_out(s, bots)
+        # Perfect play by both sides reaches the value's result.
+        assert r[p] == (v > 0) - (v < 0), (v, r)
+        played += 1
+
+
+def test_openspiel_mcts_runs_on_the_exact_evaluator(oracle):
+    from open_spiel.python.algorithms import mcts
+    import numpy as np
+
+    game = oware(3, 3)
+    exact = bridge.ExactOracle(oracle)
+    evaluator = bridge.ExactEvaluator(exact)
+    bot = mcts.MCTSBot(game, 2.0, 200, evaluator, random_state=np.random.RandomState(1))
+    rng = random.Random(5)
+    kept = total = 0
+    for _ in range(20):
+        s = game.new_initial_state()
+        for _ in range(rng.randrange(0, 8)):
+            if not s.is_terminal():
+                s.apply_action(rng.choice(s.legal_actions()))
+        if s.is_terminal() or exact.value(s) <= 0:
+            continue
+        values = exact.action_values(s)
+        total += 1
+        kept += values[bot.step(s)] > 0
+    # With exact leaves the search keeps a win in every won position.
+    assert total > 0 and kept == total, (kept, total)
+
+
+def test_the_grading_example_prints_a_table(tmp_path):
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python", "grade_openspiel.py")
+    out = subprocess.run(
+        [sys.executable, script, "--db", str(tmp_path), "--games", "2", "--budgets", "10,40"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+    assert rows[0].startswith("| MCTS simulations | phase |")
+    alls = [r for r in rows if "| all |" in r]
+    assert [r.split("|")[1].strip() for r in alls] == ["10", "40"]
+    for r in alls:
+        decisions = int(r.split("|")[3].split()[0])
+        assert decisions > 10, r

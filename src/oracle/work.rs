@@ -1,0 +1,241 @@
+//! Long work by game name, for front ends that hold no game types (the
+//! Python package): building a game's tables, solving a Kalah position
+//! with checkpoints, playing a match, grading an agent. Each reports
+//! progress and stops through its [`Observer`] ([`Observer::with_stop`]):
+//! a stopped build keeps every table it wrote (files are written
+//! atomically), a stopped solve returns its proven bounds and writes its
+//! checkpoint, a stopped match or grading returns [`Error::Stopped`].
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::*;
+use crate::play::arena::{self, MatchOptions, MatchReport, RepetitionScore};
+use crate::play::grade::{self, GradeOptions, GradeReport, DEFAULT_OPPONENTS};
+use crate::progress::Observer;
+use crate::search::run::{prepare, CheckpointFile, RunOptions, TableSource};
+use crate::search::{Solution, SolveOptions};
+use crate::tablebase::build::{build, BuildOptions};
+use crate::tables::driver::{default_memory_budget, BuildReport};
+
+/// What [`Oracle::solve`] is asked.
+#[derive(Clone, Debug, Default)]
+pub struct SolveRequest {
+    /// Stop after this long with proven bounds (`None`: until solved).
+    pub time: Option<Duration>,
+    /// Write checkpoints to this file (periodically, and when the solve
+    /// stops or ends).
+    pub checkpoint: Option<PathBuf>,
+    /// Go on from this checkpoint (may be the checkpoint file itself).
+    pub resume: Option<PathBuf>,
+    /// Worker threads (`None`: all cores).
+    pub threads: Option<usize>,
+}
+
+/// What a solve gave: the solution (exact, or proven bounds) and how it ran.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveReport {
+    /// The position solved.
+    pub position: String,
+    /// The solution; `exact` false with proven bounds when stopped.
+    pub solution: Solution,
+    /// The stop flag ended it before it finished.
+    pub stopped: bool,
+    /// It went on from a checkpoint.
+    pub resumed: bool,
+    /// The last checkpoint could not be written: why.
+    pub checkpoint_error: Option<String>,
+}
+
+impl Oracle {
+    /// Build (or finish building) the tables of `game` for 1 to `max_seeds`
+    /// seeds in the oracle's directory, whatever its build limit. Tables
+    /// already there are checked and kept, so a stopped build goes on where
+    /// it stopped.
+    pub fn build_tables(
+        &self,
+        game: &str,
+        max_seeds: usize,
+        threads: Option<usize>,
+        progress: Observer,
+    ) -> Result<BuildReport> {
+        let spec = parse_game(game)?;
+        if wide(&spec).is_some() {
+            return Err(no_tables(&spec));
+        }
+        with_rules!(spec.rules, g => {
+            if !g.table_pits_range().contains(&spec.pits) {
+                return Err(no_tables(&spec));
+            }
+            let report = build(&BuildOptions {
+                dir: self.config.dir.clone(),
+                game: g,
+                pits: spec.pits,
+                max_seeds,
+                threads,
+                memory_budget: default_memory_budget(),
+                group_bytes: None,
+                progress,
+            });
+            // Whatever was built, the next look-up opens the tables anew.
+            self.cache().remove(&(g.table_game(), spec.pits));
+            report
+        })
+    }
+
+    /// Solve `position` of the Kalah game `game` (the start when `None`)
+    /// with the tables the oracle has or builds within its limit: the
+    /// exact value and principal variation, or proven bounds when
+    /// `request.time` or the observer's stop flag ends it first (then the
+    /// checkpoint, if asked, lets a later solve go on).
+    pub fn solve(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        request: &SolveRequest,
+        progress: Observer,
+    ) -> Result<SolveReport> {
+        let spec = parse_game(game)?;
+        let Rules::Kalah(rules) = spec.rules else {
+            return Err(Error::Unsupported(format!(
+                "{spec}: the search above the tables is Kalah's; query gives this game's values \
+                 from its tables"
+            )));
+        };
+        if wide(&spec).is_some() {
+            return Err(no_values(&spec, position));
+        }
+        let pos = position_of(rules, &spec, position)?;
+        let set = match self.tables_for(rules, spec.pits, seeds_of(rules, &pos))? {
+            Some(set) => set,
+            None => self.tables(rules, spec.pits)?,
+        };
+        // The observer's stop flag stops the search too.
+        let stop = progress.stop_flag();
+        let search = SolveOptions {
+            rules,
+            tt_mb: self.config.search.tt_mb,
+            threads: request.threads.unwrap_or(0),
+            deadline: request.time.map(|t| Instant::now() + t),
+            stop,
+            progress,
+            ..SolveOptions::default()
+        };
+        let run = prepare(
+            &pos,
+            RunOptions {
+                search,
+                tables: TableSource::Given(set),
+                checkpoint: request.checkpoint.as_ref().map(|path| CheckpointFile {
+                    path: path.clone(),
+                    every: Duration::from_secs(300),
+                    max_entries: 8_000_000,
+                }),
+                resume: request.resume.clone(),
+            },
+        )?;
+        let report = run.solve()?;
+        Ok(SolveReport {
+            position: pos.to_string(),
+            solution: report.solution,
+            stopped: report.stopped,
+            resumed: report.resumed.is_some(),
+            checkpoint_error: report.checkpoint_error,
+        })
+    }
+
+    /// Play `games` games of `game` between the agents `a` and `b` (specs
+    /// as on the command line; A is South in the even-numbered games), on
+    /// every core, with the oracle's tables for agents that read them.
+    pub fn run_match(
+        &self,
+        game: &str,
+        a: &str,
+        b: &str,
+        games: usize,
+        seed: u64,
+        progress: Observer,
+    ) -> Result<MatchReport> {
+        let spec = parse_game(game)?;
+        let (a, b): (AgentSpec, AgentSpec) = (a.parse()?, b.parse()?);
+        let tables = if a.uses_tables() || b.uses_tables() {
+            self.shared_tables(&spec)?
+        } else {
+            None
+        };
+        let opts = MatchOptions {
+            game: spec,
+            a,
+            b,
+            games,
+            seed,
+            random_opening: None,
+            threads: None,
+            progress,
+            tables,
+            max_plies: 500,
+            repetition: RepetitionScore::Split,
+        };
+        Ok(arena::run_match(&opts)?.0)
+    }
+
+    /// Grade `agent` against perfect play on `positions` of its decisions
+    /// (`mancala grade`): values from the oracle's tables and, in Kalah,
+    /// the search above them for `search_time` a position.
+    pub fn grade(
+        &self,
+        game: &str,
+        agent: &str,
+        positions: usize,
+        seed: u64,
+        search_time: Duration,
+        progress: Observer,
+    ) -> Result<GradeReport> {
+        let spec = parse_game(game)?;
+        let agent: AgentSpec = agent.parse()?;
+        let tables = self.shared_tables(&spec)?;
+        let kalah = matches!(spec.rules, Rules::Kalah(_));
+        let max_seeds = match &tables {
+            Some(t) if !kalah => Some(t.max_seeds()),
+            None if !kalah => return Err(no_tables(&spec)),
+            _ => None,
+        };
+        let opts = GradeOptions {
+            game: spec,
+            positions,
+            seed,
+            opponents: DEFAULT_OPPONENTS
+                .iter()
+                .map(|o| o.parse())
+                .collect::<Result<Vec<AgentSpec>>>()?,
+            search_time,
+            tt_mb: self.config.search.tt_mb,
+            threads: None,
+            tables,
+            max_seeds,
+            progress,
+        };
+        grade::grade(&agent, &opts)
+    }
+
+    /// The tables of `spec`'s game and width on disk, if any.
+    fn shared_tables(&self, spec: &GameSpec) -> Result<Option<SharedTables>> {
+        if wide(spec).is_some() {
+            return Ok(None);
+        }
+        with_rules!(spec.rules, g => {
+            if !g.table_pits_range().contains(&spec.pits) {
+                return Ok(None);
+            }
+            self.agent_tables(g, spec.pits)
+        })
+    }
+}
+
+/// `spec`'s game has no tables at its width.
+fn no_tables(spec: &GameSpec) -> Error {
+    Error::Unsupported(format!(
+        "{spec}: this game has no endgame tables at {} pits a side",
+        spec.pits
+    ))
+}
