@@ -148,9 +148,11 @@ class Oracle:
         the oracle's tables, on every core unless ``threads`` says: a dict
         with ``solution`` (``value``, ``exact``, ``lower``, ``upper``,
         ``best_move``, ``pv``, ``stats``, ...), ``stopped`` and ``resumed``.
-        A solve ended by ``time_ms`` or Ctrl-C keeps its proven bounds
-        (``value`` is None then: never an estimate) and, with
-        ``checkpoint``, writes a file that ``resume`` goes on from.
+        A stopped solve keeps its proven bounds (``value`` is None then:
+        never an estimate) and, with ``checkpoint``, writes a file that
+        ``resume`` goes on from. A solve
+        ended by ``time_ms`` returns its proven bounds (``value`` None);
+        Ctrl-C raises ``KeyboardInterrupt`` once the checkpoint is written.
         ``progress`` gets the search's status about once a second."""
         r = json.loads(
             self._native.solve(

@@ -162,7 +162,14 @@ class ExactOracle:
     def value(self, state: Any) -> int:
         """The final score difference for the player to move under perfect
         play (Oware: captured seeds included); raises ``Stopped`` when
-        only bounds are proven in the oracle's time."""
+        only bounds are proven in the oracle's time. At a finished game,
+        the difference OpenSpiel's result is decided by (from the player
+        whose turn it would be)."""
+        if state.is_terminal():
+            b = board(state)
+            if _short_name(state.get_game()) == "mancala":
+                return sum(b.pits) + b.store - sum(b.opponent_pits) - b.opponent_store
+            return b.store - b.opponent_store
         a = self.analysis(state)
         if not a["exact"]:
             from .errors import Stopped
@@ -171,8 +178,10 @@ class ExactOracle:
         return a["final_difference"]
 
     def returns(self, state: Any) -> List[float]:
-        """What OpenSpiel's ``returns()`` will be under perfect play from
-        ``state``: ``[r0, r1]`` with each 1, 0 or -1."""
+        """The result of perfect play from ``state`` under the engine's
+        rules, as OpenSpiel's ``returns()`` writes one: ``[r0, r1]``, each
+        1, 0 or -1. It is OpenSpiel's own result except where OpenSpiel's
+        Oware ends a game at a repetition (see the module's text)."""
         if state.is_terminal():
             return list(state.returns())
         v = _sign(self.value(state))
@@ -220,16 +229,19 @@ def _pyspiel() -> Any:
     return pyspiel
 
 
-def PerfectBot(exact: ExactOracle, *, player_id: Optional[int] = None, seed: int = 0) -> Any:
-    """A ``pyspiel.Bot`` that plays perfectly: an optimal action, chosen at
-    random among the optimal ones (``seed``), from the engine's values."""
+def PerfectBot(exact: ExactOracle, *, player_id: Optional[int] = None) -> Any:
+    """A ``pyspiel.Bot`` that plays perfectly: the engine's best move (the
+    optimal move that makes progress where several keep the value; in
+    games with cycles, choosing at random among them can loop forever).
+    ``player_id`` is what ``player_id()`` answers, when given."""
     pyspiel = _pyspiel()
 
     class _PerfectBot(pyspiel.Bot):
         def __init__(self) -> None:
             pyspiel.Bot.__init__(self)
-            self._rng = random.Random(seed)
-            self._player_id = player_id
+
+        def player_id(self) -> int:
+            return -1 if player_id is None else player_id
 
         def restart_at(self, state: Any) -> None:
             pass
@@ -240,13 +252,15 @@ def PerfectBot(exact: ExactOracle, *, player_id: Optional[int] = None, seed: int
         def provides_policy(self) -> bool:
             return True
 
+        def get_policy(self, state: Any) -> List[Tuple[int, float]]:
+            return self.step_with_policy(state)[0]
+
         def step_with_policy(self, state: Any) -> Tuple[List[Tuple[int, float]], int]:
-            best = exact.best_actions(state) or [exact.best_action(state)]
-            policy = [(a, 1.0 / len(best)) for a in best]
-            return policy, self._rng.choice(best)
+            action = exact.best_action(state)
+            return [(action, 1.0)], action
 
         def step(self, state: Any) -> int:
-            return self.step_with_policy(state)[1]
+            return exact.best_action(state)
 
     return _PerfectBot()
 
@@ -314,11 +328,13 @@ def compare_random_games(
         state = game.new_initial_state()
         ours = oracle.start(spec)
         last_mover = 0
+        # Oware: the boards (player to move, counts) since the last capture.
+        seen: set = set()
         for ply in range(max_moves):
             out.positions += 1
             where = f"game {g} (seed {seed}), ply {ply}"
             if state.is_terminal():
-                _compare_end(state, ours, last_mover, oware, where, out)
+                _compare_end(state, ours, last_mover, oware, where, out, seen)
                 break
             if ours["game_over"]:
                 out.disagreements.append(f"{where}: the engine's game is over, OpenSpiel's is not ({ours['position']})")
@@ -326,6 +342,11 @@ def compare_random_games(
             if _counts_of(ours["position"], oware) != board(state).counts():
                 out.disagreements.append(f"{where}: OpenSpiel {engine_position(state)!r}, engine {ours['position']!r}")
                 break
+            if oware:
+                key = _key(board(state))
+                if seen and next(iter(seen))[1] != key[1]:
+                    seen.clear()  # a capture: OpenSpiel forgets the boards before it
+                seen.add(key)
             legal = state.legal_actions()
             if sorted(engine_move(state, a) for a in legal) != sorted(ours["legal_moves"]):
                 out.disagreements.append(
@@ -352,7 +373,17 @@ def _counts_of(position: str, oware: bool) -> List[int]:
     return c
 
 
-def _compare_end(state: Any, ours: Dict[str, Any], last_mover: int, oware: bool, where: str, out: Comparison) -> None:
+def _key(b: Board) -> Tuple[int, Tuple[int, int], Tuple[int, ...]]:
+    """An Oware board as OpenSpiel compares them for a repetition: the
+    player to move, the scores (player 0's first) and the houses."""
+    if b.player == 0:
+        return (0, (b.store, b.opponent_store), b.pits + b.opponent_pits)
+    return (1, (b.opponent_store, b.store), b.opponent_pits + b.pits)
+
+
+def _compare_end(
+    state: Any, ours: Dict[str, Any], last_mover: int, oware: bool, where: str, out: Comparison, seen: set
+) -> None:
     """The end of a game: OpenSpiel's ``state`` is terminal, ``ours`` is the
     engine's report of the same position after ``last_mover``'s move (its
     "south")."""
@@ -385,7 +416,16 @@ def _compare_end(state: Any, ours: Dict[str, Any], last_mover: int, oware: bool,
             out.disagreements.append(f"{where}: OpenSpiel returns {r} at a majority in {ours['position']}")
     else:
         # A repetition: OpenSpiel gives each row's seeds to its owner; the
-        # engine's endless-play rule splits them (the captures decide).
+        # engine's endless-play rule splits them (the captures decide). The
+        # board the last move left (the engine's, not yet collected) must
+        # have been seen since the last capture.
+        c = _counts_of(ours["position"], True)
+        m = len(c) // 2 - 1
+        player = last_mover if ours["to_move"] == "south" else 1 - last_mover
+        mover = Board(player, tuple(c[:m]), c[m], tuple(c[m + 1 : 2 * m + 1]), c[2 * m + 1])
+        if _key(mover) not in seen:
+            out.disagreements.append(f"{where}: OpenSpiel ended the game in {ours['position']} without a repetition")
+            return
         out.ended_by_repetition += 1
         if _sign(r[0]) != _sign(captured[0] - captured[1]):
             out.repetition_results_differ += 1

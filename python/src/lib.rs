@@ -8,8 +8,11 @@
 //!
 //! Every call that may take time releases the GIL, runs on a scoped thread
 //! and polls for Ctrl-C: a `KeyboardInterrupt` raises the work's stop flag
-//! (agents stop within milliseconds; a search ends within its time budget)
-//! and waits for it, so nothing is left running or half written.
+//! (agents stop within milliseconds; a search ends within its time budget;
+//! a table build before its next table) and waits for it, so nothing is
+//! left running or half written. Long work's progress events are queued by
+//! the engine's threads and handed to the Python callback on the calling
+//! thread at each poll.
 
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
@@ -64,6 +67,18 @@ fn run<T: Send>(
     stop: Option<&Stop>,
     work: impl FnOnce() -> mancala_solver::Result<T> + Send,
 ) -> PyResult<T> {
+    run_draining(py, stop, None, work)
+}
+
+/// [`run`], calling `drain` on this thread (with the GIL) at every poll and
+/// once the work is done: it hands the work's queued progress events to
+/// the Python callback.
+fn run_draining<T: Send>(
+    py: Python<'_>,
+    stop: Option<&Stop>,
+    drain: Option<&dyn Fn(Python<'_>)>,
+    work: impl FnOnce() -> mancala_solver::Result<T> + Send,
+) -> PyResult<T> {
     std::thread::scope(|scope| {
         let (tx, mut rx) = mpsc::channel();
         scope.spawn(move || {
@@ -76,6 +91,9 @@ fn run<T: Send>(
                 (got, rx)
             });
             rx = back;
+            if let Some(drain) = drain {
+                drain(py);
+            }
             match got {
                 Ok(out) => return out.map_err(|e| to_py(py, e)),
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -166,48 +184,80 @@ fn event_json(e: &Event<'_>) -> serde_json::Value {
     }
 }
 
-/// The observer of one call: events go to `callback` (a Python callable
-/// taking one JSON string) under the GIL, and `stop` is its stop flag. The
-/// first exception the callback raises stops the work and is kept in
-/// `failed`, to be raised when the work returns.
-fn observer(
-    callback: Option<PyObject>,
-    stop: &Stop,
-    failed: Arc<Mutex<Option<PyErr>>>,
-) -> Observer {
-    let flag = stop.flag().expect("a raisable stop flag");
-    let Some(callback) = callback else {
-        return Observer::silent().with_stop(flag);
-    };
-    let raise = stop.clone();
-    Observer::new(move |e: &Event<'_>| {
-        let text = event_json(e).to_string();
-        Python::with_gil(|py| {
-            if let Err(err) = callback.call1(py, (text,)) {
-                raise.raise();
-                let mut slot = failed.lock().unwrap_or_else(|e| e.into_inner());
-                slot.get_or_insert(err);
-            }
-        });
-    })
-    .with_stop(flag)
+/// Progress events of one call waiting for the Python callback, in order;
+/// `Advance` events (sent by every worker thread, not always in order) are
+/// kept as the highest count of the current stage and queued once a poll.
+#[derive(Default)]
+struct Pending {
+    events: Vec<String>,
+    advance: Option<u64>,
 }
 
-/// Run long work with a progress callback: `work` gets the observer, and
-/// an exception of the callback is raised in place of the work's result.
+impl Pending {
+    fn flush_advance(&mut self) {
+        if let Some(done) = self.advance.take() {
+            self.events
+                .push(json!({"event": "advance", "done": done}).to_string());
+        }
+    }
+}
+
+/// Run long work with an optional progress callback (a Python callable
+/// taking one JSON string). The work's observer queues the events and
+/// carries the stop flag that Ctrl-C raises; the callback runs on the
+/// calling thread between polls. The first exception it raises stops the
+/// work and is raised in place of the result (a Ctrl-C wins over it); the
+/// callback is not called again after it.
 fn run_observed<T: Send>(
     py: Python<'_>,
     callback: Option<PyObject>,
     work: impl FnOnce(Observer) -> mancala_solver::Result<T> + Send,
 ) -> PyResult<T> {
     let stop = Stop::raisable();
-    let failed = Arc::new(Mutex::new(None));
-    let obs = observer(callback, &stop, failed.clone());
-    let out = run(py, Some(&stop), move || work(obs));
-    if let Some(err) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
-        return Err(err);
+    let flag = stop.flag().expect("a raisable stop flag");
+    let Some(callback) = callback else {
+        return run(py, Some(&stop), move || {
+            work(Observer::silent().with_stop(flag))
+        });
+    };
+    let pending = Arc::new(Mutex::new(Pending::default()));
+    let queue = pending.clone();
+    let obs = Observer::new(move |e: &Event<'_>| {
+        let mut p = queue.lock().unwrap_or_else(|e| e.into_inner());
+        match e {
+            Event::Advance { done } => p.advance = Some(p.advance.map_or(*done, |d| d.max(*done))),
+            e => {
+                p.flush_advance();
+                p.events.push(event_json(e).to_string());
+            }
+        }
+    })
+    .with_stop(flag);
+    let failed: Mutex<Option<PyErr>> = Mutex::new(None);
+    let drain = |py: Python<'_>| {
+        let events = {
+            let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+            p.flush_advance();
+            std::mem::take(&mut p.events)
+        };
+        let mut slot = failed.lock().unwrap_or_else(|e| e.into_inner());
+        for text in events {
+            if slot.is_some() {
+                return;
+            }
+            if let Err(err) = callback.call1(py, (text,)) {
+                stop.raise();
+                *slot = Some(err);
+            }
+        }
+    };
+    let out = run_draining(py, Some(&stop), Some(&drain), move || work(obs));
+    let raised = failed.lock().unwrap_or_else(|e| e.into_inner()).take();
+    match (out, raised) {
+        (Err(e), _) if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) => Err(e),
+        (_, Some(err)) => Err(err),
+        (out, None) => out,
     }
-    out
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {

@@ -111,7 +111,7 @@ pub enum AwariGame {
 pub const AWALE_GOAL: u8 = 25;
 
 impl AwariGame {
-    /// The games with endgame tables, in the order of their ids.
+    /// The games with endgame tables.
     pub const ALL: [AwariGame; 4] = [
         AwariGame::Awari,
         AwariGame::Oware,

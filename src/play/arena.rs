@@ -453,8 +453,15 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     } else {
         Side::North
     };
-    let mut a = opts.a.build(rules, opts.tables.clone(), mix(gs ^ 1))?;
-    let mut b = opts.b.build(rules, opts.tables.clone(), mix(gs ^ 2))?;
+    // The caller's stop flag ends the agents' thinking at once; the game
+    // is then not reported (below).
+    let stop = || crate::play::agents::Stop::from_flag(opts.progress.stop_flag());
+    let mut a = opts
+        .a
+        .build_with_stop(rules, opts.tables.clone(), mix(gs ^ 1), stop())?;
+    let mut b = opts
+        .b
+        .build_with_stop(rules, opts.tables.clone(), mix(gs ^ 2), stop())?;
     let mut opening_rng = crate::rng::seeded(mix(gs ^ 3));
     let opening = opts.effective_random_opening();
     let PlayedGame {
@@ -472,6 +479,9 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
         opts.max_plies,
         &mut opening_rng,
     )?;
+    if opts.progress.should_stop() {
+        return Err(Error::Stopped("the match stopped".into()));
+    }
     let mut stores = end.scores();
     if reason == GameEnd::Repetition && opts.repetition == RepetitionScore::OwnSide {
         let rows = end.row_sums();

@@ -137,8 +137,11 @@ fn play_one(spec: &AgentSpec, opts: &GradeOptions, game: usize) -> Result<Vec<De
     } else {
         Side::North
     };
-    let mut agent = spec.build(rules, opts.tables.clone(), mix(gs ^ 1))?;
-    let mut other = opponent.build(rules, opts.tables.clone(), mix(gs ^ 2))?;
+    // The caller's stop flag ends the agents' thinking at once; the
+    // grading then stops (in `sample`).
+    let stop = || crate::play::agents::Stop::from_flag(opts.progress.stop_flag());
+    let mut agent = spec.build_with_stop(rules, opts.tables.clone(), mix(gs ^ 1), stop())?;
+    let mut other = opponent.build_with_stop(rules, opts.tables.clone(), mix(gs ^ 2), stop())?;
     let mut rng = crate::rng::seeded(mix(gs ^ 3));
     let opening = if spec.is_deterministic() && opponent.is_deterministic() {
         OPENING_MOVES
@@ -210,6 +213,9 @@ pub fn sample(spec: &AgentSpec, opts: &GradeOptions) -> Result<(Vec<Decision>, u
                 .map(|g| play_one(spec, opts, g))
                 .collect()
         });
+        if opts.progress.should_stop() {
+            return Err(crate::error::Error::Stopped("the grading stopped".into()));
+        }
         for d in played {
             decisions.extend(d?);
         }

@@ -132,6 +132,12 @@ impl Stop {
         }
     }
 
+    /// A stop on `flag` (never raised when `None`): the caller's flag, as
+    /// [`crate::progress::Observer::stop_flag`] gives it.
+    pub fn from_flag(flag: Option<Arc<AtomicBool>>) -> Stop {
+        Stop(flag)
+    }
+
     /// The flag itself, for the solver ([`crate::search::SolveOptions::stop`]).
     pub fn flag(&self) -> Option<Arc<AtomicBool>> {
         self.0.clone()
