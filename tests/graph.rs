@@ -471,3 +471,54 @@ fn bad_input_is_a_one_line_usage_error() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("--max-positions"), "{stderr}");
 }
+
+/// Table 6 of the first Kalah study: the Win/Loss/Draw counts for South in
+/// the subgraphs g(p, q) of the first seven layers of Kalah(4,3)'s graph,
+/// all 84 numbers (`benches/kalah2000/table6.py` prints them side by side).
+/// About 3 s (the 4-pit tables to 24 seeds, then the graph).
+#[test]
+fn table_6_layers_of_kalah_4_3() {
+    const PUBLISHED: [&[[u64; 3]]; 7] = [
+        &[[2, 1, 0]],
+        &[[1, 6, 0], [5, 6, 1]],
+        &[[1, 15, 0], [36, 41, 9], [11, 8, 1]],
+        &[[0, 20, 0], [153, 163, 30], [181, 168, 43], [6, 5, 3]],
+        &[
+            [0, 17, 0],
+            [412, 376, 77],
+            [1514, 1280, 293],
+            [293, 382, 72],
+            [4, 7, 0],
+        ],
+        &[
+            [0, 8, 0],
+            [689, 609, 108],
+            [6183, 3796, 1057],
+            [3661, 5299, 1026],
+            [351, 413, 63],
+            [0, 4, 0],
+        ],
+        &[
+            [0, 3, 0],
+            [821, 708, 125],
+            [13446, 8056, 2116],
+            [22204, 22149, 4908],
+            [6500, 10341, 1730],
+            [274, 292, 39],
+            [0, 1, 0],
+        ],
+    ];
+    let r = run(4, 3, Terminals::AsPlayed);
+    assert_eq!(r.positions, 4_604_996);
+    for (layer, row) in PUBLISHED.iter().enumerate() {
+        for (p, want) in row.iter().enumerate() {
+            let q = layer - p;
+            let got = r
+                .layers
+                .iter()
+                .find(|l| (l.p as usize, l.q as usize) == (p, q))
+                .map(|l| [l.win, l.loss, l.draw]);
+            assert_eq!(got, Some(*want), "g({p},{q})");
+        }
+    }
+}

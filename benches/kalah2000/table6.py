@@ -1,0 +1,62 @@
+"""Solving Kalah's Table 6 (the first seven layers of Kalah(4,3)'s game
+graph, Win/Loss/Draw counts for South in each subgraph g(p, q)) against
+`mancala graph kalah 4 3` (docs/kalah-graphs.md, "Table 6"). Stdlib only:
+
+    python3 benches/kalah2000/table6.py [MANCALA] [--db DIR]
+
+MANCALA is the binary (default target/release/mancala); the 4-pit tables
+up to 24 seeds are built into DIR (default db) on first use, a few seconds.
+Exits 1 if any of the 84 published numbers differs.
+"""
+
+import subprocess
+import sys
+
+# Table 6 as published: layer r = p + q, then (p, win, loss, draw) for p = 0..r.
+PUBLISHED = [
+    [(2, 1, 0)],
+    [(1, 6, 0), (5, 6, 1)],
+    [(1, 15, 0), (36, 41, 9), (11, 8, 1)],
+    [(0, 20, 0), (153, 163, 30), (181, 168, 43), (6, 5, 3)],
+    [(0, 17, 0), (412, 376, 77), (1514, 1280, 293), (293, 382, 72), (4, 7, 0)],
+    [(0, 8, 0), (689, 609, 108), (6183, 3796, 1057), (3661, 5299, 1026), (351, 413, 63), (0, 4, 0)],
+    [(0, 3, 0), (821, 708, 125), (13446, 8056, 2116), (22204, 22149, 4908), (6500, 10341, 1730), (274, 292, 39), (0, 1, 0)],
+]
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:]]
+    db = "db"
+    if "--db" in args:
+        i = args.index("--db")
+        db = args[i + 1]
+        del args[i : i + 2]
+    mancala = args[0] if args else "target/release/mancala"
+    out = subprocess.run([mancala, "graph", "kalah", "4", "3", "--db", db], capture_output=True, text=True, check=True).stdout
+    measured = {}
+    in_layers = False
+    for line in out.splitlines():
+        if line.startswith("layers g(p, q)"):
+            in_layers = True
+            continue
+        parts = line.split()
+        if in_layers and len(parts) == 6 and parts[0].isdigit():
+            p, q, _, w, l, d = map(int, parts)
+            measured[(p, q)] = (w, l, d)
+    differ = 0
+    print("| layer | captured by South | published W/L/D | measured W/L/D | |")
+    print("|---|---:|---|---|---|")
+    for r, row in enumerate(PUBLISHED):
+        for p, pub in enumerate(row):
+            got = measured.get((p, r - p))
+            ok = got == pub
+            differ += 0 if ok else 1
+            cell = "/".join(map(str, got)) if got else "missing"
+            print(f"| l({r}) | {p} | {'/'.join(map(str, pub))} | {cell} | {'agrees' if ok else 'DIFFERS'} |")
+    cells = sum(len(row) for row in PUBLISHED)
+    print(f"{cells - differ} of {cells} subgraphs agree ({3 * (cells - differ)} of {3 * cells} numbers)")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
