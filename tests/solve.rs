@@ -645,3 +645,71 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
         assert_eq!(move_value(&pos, c.pit), sol.value, "{pos}: pit {}", c.pit);
     }
 }
+
+/// The first Kalah study's Table 9: every published perfect game replays
+/// under the default rules and ends with the published value (South's store
+/// minus North's), except Kalah(4,6)'s, which breaks at its 26th character
+/// (docs/SOLVER.md, "Table 9"; `benches/kalah2000/table9.py`).
+#[test]
+fn table_9_perfect_games_replay_to_their_values() {
+    use mancala_solver::game::Board;
+    use mancala_solver::{Game, KalahRules};
+    const TABLE9: [(usize, usize, i32, &str); 17] = [
+        (4, 1, 2, "32-32-1"),
+        (4, 2, 6, "3-3-230-231-1323"),
+        (4, 3, 8, "13-1-032-2-3-0-1320-3-0-2"),
+        (4, 4, 2, "02-2-3-0-2-21-303231-0-32-1-0"),
+        (
+            4,
+            5,
+            2,
+            "0-2-1-3-0-2-1-0-32-3-021-2-0-02-2-1-3-3-313032-13031-1-2-2-3",
+        ),
+        (
+            4,
+            6,
+            0,
+            "1-0-2-3-1330-01-2-2-21-201-2-23-3-23-230-32-32-12-1-0-32",
+        ),
+        (5, 1, 0, "43-43-2-2"),
+        (5, 2, 0, "31-32-24-0-0-31-3"),
+        (5, 3, 8, "24-3-3-03-41-1-04342-3-3-2-2-4-414342-3"),
+        (5, 4, 12, "12-04-03-2-20-41-1-42-32-3-2-40-0-1"),
+        (5, 5, 2, "03-2-2-1-1-23-24-2-0-34414340-4240-2-14342"),
+        (
+            5,
+            6,
+            2,
+            "2-0-0-3-3-0-2-1-440-4-42-2-121-12-3-1-4-20-0-34-24-324-1-3-3-1-41-43-2-2-3",
+        ),
+        (6, 1, 2, "54-54-3-3-2"),
+        (6, 2, 10, "42-42-30-0-1-1-4-5"),
+        (6, 3, 2, "4-5-35-250-2-154-451535452-53-3-54-2"),
+        (
+            6,
+            4,
+            10,
+            "25-10-3-3-5153-1-4-5-045-4-535452-53-4-1-3-2-0-54-1-3",
+        ),
+        (
+            6,
+            5,
+            12,
+            "12-02-05-2-4-51-53-3-45-20-3-2-2-345-5-4-351-0-54-1-52-354-4-254-3-3",
+        ),
+    ];
+    let g = KalahRules::Default;
+    for (m, n, value, line) in TABLE9 {
+        let mut pos = g.start(m, n).unwrap();
+        let played = g.play_line(&mut pos, line);
+        if (m, n) == (4, 6) {
+            let e = played.unwrap_err().to_string();
+            assert!(e.contains("at character 26"), "{e}");
+            continue;
+        }
+        played.unwrap_or_else(|e| panic!("Kalah({m},{n}): {e}"));
+        assert!(g.is_over(&pos), "Kalah({m},{n}): the line ends the game");
+        let [south, north] = pos.scores().map(i32::from);
+        assert_eq!(south - north, value, "Kalah({m},{n})");
+    }
+}
