@@ -14,7 +14,7 @@ nodes() {
   "$MANCALA" solve kalah "$@" --threads 1 --db "$DB" --json 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["stats"]["nodes"])'
 }
-"$MANCALA" build kalah 6 --max-seeds 20 --db "$DB" > /dev/null
+"$MANCALA" build kalah --pits 6 --max-seeds 20 --db "$DB" > /dev/null 2>&1
 echo "| Kalah | tables to | nodes with futility | nodes without | fewer with futility |"
 echo "|---|---:|---:|---:|---:|"
 row() {
