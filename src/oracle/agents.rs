@@ -173,6 +173,7 @@ impl Oracle {
             ))),
             AgentSpec::Minimax(d) => depth(d, MAX_AGENT_DEPTH - 4, " (minimax does not prune)"),
             AgentSpec::AlphaBeta(d)
+            | AgentSpec::AlphaBetaRandomTies(d)
             | AgentSpec::Heuristic(d)
             | AgentSpec::Heuristic10 { depth: d, .. }
             | AgentSpec::RovarisHeuristic {

@@ -358,6 +358,55 @@ impl Agent for MinimaxAgent {
     }
 }
 
+/// The agent `alphabeta:D:ties=random`: every root move valued by
+/// alpha-beta to depth D on the store difference, and a random move played
+/// among those of the best value (`alphabeta:D` plays the leftmost).
+#[derive(Debug)]
+pub struct RandomTiesAgent {
+    depth: u32,
+    rng: SeededRng,
+    name: String,
+    stop: Stop,
+}
+
+impl RandomTiesAgent {
+    /// Search to `depth` plies, drawing among equal best moves from `rng`.
+    pub fn new(depth: u32, rng: SeededRng, name: String) -> RandomTiesAgent {
+        RandomTiesAgent {
+            depth: depth.max(1),
+            rng,
+            name,
+            stop: Stop::never(),
+        }
+    }
+
+    /// The same agent, ending its search early once `stop` is raised.
+    pub fn with_stop(mut self, stop: Stop) -> RandomTiesAgent {
+        self.stop = stop;
+        self
+    }
+}
+
+impl Agent for RandomTiesAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &State) -> Choice {
+        let values = with_poll!(self.stop, poll => {
+            root_values_until(state, self.depth, Eval::Store, poll)
+        });
+        let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        let ties: Vec<(usize, f64)> = values.into_iter().filter(|v| v.1 == best).collect();
+        let (pit, v) = ties[self.rng.gen_range(0..ties.len())];
+        Choice {
+            pit,
+            value: Some(v),
+            value_kind: "store difference at the search horizon",
+        }
+    }
+}
+
 /// The agents `heuristic:D` and `rovaris-heuristic:D`: alpha-beta to depth
 /// D on a weighted heuristic ([`Eval::Heuristic`] or [`Eval::Rovaris`]),
 /// every root move valued exactly; at the root it plays a random move among
@@ -443,6 +492,36 @@ mod tests {
         assert_eq!(pits, vec![0, 1]);
         let v = [(0, 0.0), (1, -0.01)];
         assert_eq!(near_best(&v).len(), 1);
+    }
+
+    #[test]
+    fn random_ties_play_a_best_move_of_alphabeta_and_vary_among_them() {
+        use crate::rng::seeded;
+        // The first start with tied best moves at depth 3 to 5.
+        let (start, depth, best, ties) = [(3, 1), (3, 2), (4, 1), (4, 3), (5, 1), (6, 1), (6, 2)]
+            .into_iter()
+            .flat_map(|(m, n)| (3..=5).map(move |d| (m, n, d)))
+            .find_map(|(m, n, d)| {
+                let start = State::Kalah(Position::start(m, n).unwrap(), KalahRules::Default);
+                let (_, best) = MinimaxAgent::new(d, true, "ab".into()).best(&start);
+                let values = root_values_until(&start, d, Eval::Store, NoStop);
+                let ties: Vec<usize> = values.iter().filter(|v| v.1 == best).map(|v| v.0).collect();
+                (ties.len() >= 2).then_some((start, d, best, ties))
+            })
+            .expect("a start with tied best moves");
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let mut a = RandomTiesAgent::new(depth, seeded(seed), "t".into());
+            let c = a.choose(&start);
+            assert_eq!(c.value, Some(best));
+            assert!(ties.contains(&c.pit), "{} not among {ties:?}", c.pit);
+            seen.insert(c.pit);
+        }
+        assert_eq!(
+            seen.len(),
+            ties.len(),
+            "every tied move is drawn in 40 tries"
+        );
     }
 
     #[test]

@@ -24,6 +24,11 @@ pub enum AgentSpec {
     Minimax(u32),
     /// `alphabeta:D`: alpha-beta to depth D (same moves as minimax).
     AlphaBeta(u32),
+    /// `alphabeta:D:ties=random`: alpha-beta to depth D playing a random
+    /// move among the equally valued best ones, as the first Kalah study's
+    /// players that "order equivalent moves randomly"
+    /// ([`search::RandomTiesAgent`]).
+    AlphaBetaRandomTies(u32),
     /// `heuristic:D`: alpha-beta on the published weighted heuristics.
     Heuristic(u32),
     /// `heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10]`: alpha-beta on
@@ -86,7 +91,7 @@ pub enum AgentSpec {
 /// Largest search depth accepted in a spec.
 pub const MAX_DEPTH: u32 = 64;
 
-const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
+const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D[:ties=random], heuristic:D, \
 heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], max, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
 perfect[:TIME] (TIME like 500ms or 2s), \
@@ -173,6 +178,9 @@ impl AgentSpec {
             AgentSpec::AlphaBeta(d) => {
                 Box::new(search::MinimaxAgent::new(d, true, name).with_stop(stop))
             }
+            AgentSpec::AlphaBetaRandomTies(d) => {
+                Box::new(search::RandomTiesAgent::new(d, rng, name).with_stop(stop))
+            }
             AgentSpec::Heuristic(d) => Box::new(
                 search::HeuristicAgent::new(d, search::Eval::Heuristic, rng, name).with_stop(stop),
             ),
@@ -237,6 +245,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Max => f.write_str("max"),
             AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
+            AgentSpec::AlphaBetaRandomTies(d) => write!(f, "alphabeta:{d}:ties=random"),
             AgentSpec::Heuristic(d) => write!(f, "heuristic:{d}"),
             AgentSpec::Heuristic10 {
                 depth,
@@ -385,7 +394,17 @@ impl FromStr for AgentSpec {
             "greedy" => no_args(AgentSpec::Greedy),
             "max" => no_args(AgentSpec::Max),
             "minimax" => Ok(AgentSpec::Minimax(parse_depth(text, one_arg()?)?)),
-            "alphabeta" | "alpha-beta" => Ok(AgentSpec::AlphaBeta(parse_depth(text, one_arg()?)?)),
+            "alphabeta" | "alpha-beta" => match rest.as_slice() {
+                [depth, "ties=random"] => Ok(AgentSpec::AlphaBetaRandomTies(parse_depth(
+                    text,
+                    Some(depth),
+                )?)),
+                [_, other] => Err(bad_spec(
+                    text,
+                    format!("alphabeta takes ties=random after its depth, not \"{other}\""),
+                )),
+                _ => Ok(AgentSpec::AlphaBeta(parse_depth(text, one_arg()?)?)),
+            },
             "heuristic" => Ok(AgentSpec::Heuristic(parse_depth(text, one_arg()?)?)),
             "heuristic10" => {
                 let Some((&depth, options)) = rest.split_first() else {
