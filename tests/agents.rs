@@ -109,9 +109,11 @@ fn every_agent_plays_only_legal_moves() {
                 "greedy",
                 "minimax:3",
                 "alphabeta:5",
+                "alphabeta:4:ties=random",
                 "heuristic:3",
             ] {
                 let spec: AgentSpec = text.parse().unwrap();
+                assert_eq!(spec.to_string(), text, "the spec prints as it parses");
                 let mut agent = spec
                     .build(Rules::Kalah(rules), tables.clone(), seed)
                     .unwrap();
@@ -424,6 +426,7 @@ fn cli_refuses_bad_input_with_exit_2() {
         vec!["match", "greedy", "random", "--games", "0"],
         vec!["tournament", "greedy", "mcts:0"],
         vec!["play", "kalah", "6", "4", "--vs", "alphabeta:x"],
+        vec!["match", "alphabeta:4:ties=left", "random"],
     ] {
         let out = mancala().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
