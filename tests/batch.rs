@@ -187,15 +187,20 @@ fn long_work_by_name_stops_on_its_flag_and_keeps_what_it_wrote() {
         .run_match("kalah:3:2", "greedy", "random", 10, 1, Observer::silent())
         .unwrap();
     assert_eq!(m.a_wins + m.draws + m.b_wins, 10);
+    // The tables to 8 seeds are there; the solve builds the rest (to 12)
+    // and says so.
+    let built = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = built.clone();
+    let obs = Observer::new(move |e: &Event<'_>| {
+        if let Event::TableBuilt { seeds, .. } = e {
+            seen.lock().unwrap().push(*seeds);
+        }
+    });
     let s = o
-        .solve(
-            "kalah:3:2",
-            None,
-            &SolveRequest::default(),
-            Observer::silent(),
-        )
+        .solve("kalah:3:2", None, &SolveRequest::default(), obs)
         .unwrap();
     assert!(s.solution.exact && !s.stopped);
+    assert_eq!(*built.lock().unwrap(), [9, 10, 11, 12]);
     let e = o
         .solve(
             "awari:3:2",

@@ -39,6 +39,7 @@ use crate::kalah::wide::WidePosition;
 use crate::play::agents::{rovaris, AgentSpec, Budget, Stop};
 use crate::play::state::GameSpec;
 use crate::play::state::{Playable, State};
+use crate::progress::Observer;
 use crate::side::Side;
 use crate::tablebase::SharedTables;
 use crate::tablebase::{BuildSettings, OnDemand, TableSet};
@@ -231,6 +232,18 @@ impl Oracle {
         pits: usize,
         seeds: usize,
     ) -> Result<Option<Arc<TableSet<G>>>> {
+        self.tables_for_observed(g, pits, seeds, &Observer::silent())
+    }
+
+    /// [`Oracle::tables_for`], an on-demand build reporting to `progress`
+    /// (and stopping on its flag).
+    fn tables_for_observed<G: TableGame>(
+        &self,
+        g: G,
+        pits: usize,
+        seeds: usize,
+        progress: &Observer,
+    ) -> Result<Option<Arc<TableSet<G>>>> {
         let set = self.tables(g, pits)?;
         if set.max_seeds() >= seeds {
             return Ok(Some(set));
@@ -246,6 +259,7 @@ impl Oracle {
         }
         let settings = BuildSettings {
             threads: self.config.build_threads,
+            progress: progress.clone(),
             ..BuildSettings::default()
         };
         let policy = OnDemand::UpTo(self.config.build_limit);

@@ -12,7 +12,6 @@ use std::time::Instant;
 use super::*;
 use crate::play::arena::{self, MatchOptions, MatchReport, RepetitionScore};
 use crate::play::grade::{self, GradeOptions, GradeReport, DEFAULT_OPPONENTS};
-use crate::progress::Observer;
 use crate::search::run::{prepare, CheckpointFile, RunOptions, TableSource};
 use crate::search::{Solution, SolveOptions};
 use crate::tablebase::build::{build, BuildOptions};
@@ -106,10 +105,12 @@ impl Oracle {
             return Err(no_values(&spec, position));
         }
         let pos = position_of(rules, &spec, position)?;
-        let set = match self.tables_for(rules, spec.pits, seeds_of(rules, &pos))? {
-            Some(set) => set,
-            None => self.tables(rules, spec.pits)?,
-        };
+        // Tables built on demand report to the caller and stop on its flag.
+        let set =
+            match self.tables_for_observed(rules, spec.pits, seeds_of(rules, &pos), &progress)? {
+                Some(set) => set,
+                None => self.tables(rules, spec.pits)?,
+            };
         // The observer's stop flag stops the search too.
         let stop = progress.stop_flag();
         let search = SolveOptions {
