@@ -260,6 +260,23 @@ fn run_observed<T: Send>(
     }
 }
 
+/// A batch look-up of the rows of `counts`, `per_row` values each, without
+/// the GIL.
+fn batch(
+    py: Python<'_>,
+    counts: &PyReadonlyArray2<'_, u8>,
+    per_row: usize,
+    look_up: impl FnOnce(&[u8], &mut [i32]) -> mancala_solver::Result<()> + Send,
+) -> PyResult<Vec<i32>> {
+    let rows = counts.shape()[0];
+    let counts = counts.as_slice().map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err("the counts must be a C-contiguous array")
+    })?;
+    let mut values = vec![0i32; rows * per_row];
+    run(py, None, || look_up(counts, &mut values))?;
+    Ok(values)
+}
+
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("answers serialise")
 }
@@ -344,13 +361,8 @@ impl Oracle {
         counts: PyReadonlyArray2<'py, u8>,
         missing: i32,
     ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-        let rows = counts.shape()[0];
-        let counts = counts.as_slice().map_err(|_| {
-            pyo3::exceptions::PyValueError::new_err("the counts must be a C-contiguous array")
-        })?;
-        let mut values = vec![0i32; rows];
-        run(py, None, || {
-            self.inner.table_values(game, counts, &mut values, missing)
+        let values = batch(py, &counts, 1, |counts, values| {
+            self.inner.table_values(game, counts, values, missing)
         })?;
         Ok(PyArray1::from_vec(py, values))
     }
@@ -366,15 +378,10 @@ impl Oracle {
         missing: i32,
     ) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let pits = oracle::parse_game(game).map_err(|e| to_py(py, e))?.pits;
+        let values = batch(py, &counts, pits, |counts, values| {
+            self.inner.table_move_values(game, counts, values, missing)
+        })?;
         let rows = counts.shape()[0];
-        let counts = counts.as_slice().map_err(|_| {
-            pyo3::exceptions::PyValueError::new_err("the counts must be a C-contiguous array")
-        })?;
-        let mut values = vec![0i32; rows * pits];
-        run(py, None, || {
-            self.inner
-                .table_move_values(game, counts, &mut values, missing)
-        })?;
         PyArray1::from_vec(py, values).reshape([rows, pits])
     }
 

@@ -83,19 +83,12 @@ impl Oracle {
             )));
         }
         let state = g.state(pos);
-        agent.check_start(&state)?;
         let tables = if agent.uses_tables() {
             self.agent_tables(g, spec.pits)?
         } else {
             None
         };
-        let choice = agent
-            .build_with_stop(spec.rules, tables, seed, stop.clone())?
-            .choose(&state);
-        if stop.is_raised() {
-            // The move of an agent cut short is not its choice.
-            return Err(Error::Stopped(format!("agent {agent}'s move")));
-        }
+        let choice = choose(agent, spec, tables, seed, stop, &state)?;
         let mut after = pos;
         g.play(&mut after, choice.pit)
             .map_err(|reason| Error::IllegalMove {
@@ -193,6 +186,27 @@ impl Oracle {
     }
 }
 
+/// The choice of `agent` (built with `tables`, seeded with `seed`) in
+/// `state` of `spec`, once it can play there; [`Error::Stopped`] when
+/// `stop` cut its thinking short (its move is then not its choice).
+fn choose(
+    agent: &AgentSpec,
+    spec: &GameSpec,
+    tables: Option<SharedTables>,
+    seed: u64,
+    stop: &Stop,
+    state: &State,
+) -> Result<crate::play::agents::Choice> {
+    agent.check_start(state)?;
+    let choice = agent
+        .build_with_stop(spec.rules, tables, seed, stop.clone())?
+        .choose(state);
+    if stop.is_raised() {
+        return Err(Error::Stopped(format!("agent {agent}'s move")));
+    }
+    Ok(choice)
+}
+
 /// The move of `agent` in a position of the wide game `spec`: agents that
 /// need tables or a solve are refused, saying so
 /// ([`AgentSpec::check_start`]).
@@ -211,13 +225,7 @@ fn wide_agent_move(
         )));
     }
     let state = State::KalahWide(Box::new(pos), rules);
-    agent.check_start(&state)?;
-    let choice = agent
-        .build_with_stop(spec.rules, None, seed, stop.clone())?
-        .choose(&state);
-    if stop.is_raised() {
-        return Err(Error::Stopped(format!("agent {agent}'s move")));
-    }
+    let choice = choose(agent, spec, None, seed, stop, &state)?;
     let mut after = pos;
     after
         .play(choice.pit, rules)
