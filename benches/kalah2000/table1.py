@@ -2,22 +2,31 @@
 w and w^d, from 100 games per instance between two players that use plain
 alpha-beta to 7 plies and order equivalent moves randomly
 (`alphabeta:7:ties=random`), for Kalah(2..6, 1..6) (docs/SOLVER.md,
-"Table 1"). Needs the binary and the Python package (`pip install .`):
+"Table 1"). Stdlib only: the games are replayed with the sowing of
+`table4.py` (which checks every move and the turn passing):
 
     python3 benches/kalah2000/table1.py [MANCALA] [--games 100] [--rules R] [--quick]
 
 d is counted two ways, single moves (sowings) and turns (an extra-turn
 chain is one turn), and w over the positions where a move was chosen.
 --quick plays 10 games of Kalah(2..4, 1..3) only.
+
+Each d (in moves) and w is compared with the published one by a two-sided
+two-sample z test at 5%, the published 100 games assumed as spread as
+ours (d: the games' lengths; w: the ratio estimator's standard error over
+the games); w^d agrees when both d and w do. A spread of 0 (every game
+alike) agrees only with an equal figure.
 """
 
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
 
-import mancala_solver as ms
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from table4 import make_game  # noqa: E402
 
 # Published: (m, n) -> (d, w, w^d).
 PUBLISHED = {
@@ -34,6 +43,15 @@ PUBLISHED = {
 }
 
 
+def z_test(published: float, measured: float, se: float) -> bool:
+    """True when `measured` agrees with `published` at 5% (two-sided),
+    both figures having the standard error `se`."""
+    if se == 0:
+        return round(measured, 2) == published
+    z = (measured - published) / (se * math.sqrt(2))
+    return math.erfc(abs(z) / math.sqrt(2)) >= 0.05
+
+
 def main() -> None:
     args = sys.argv[1:]
     quick = "--quick" in args
@@ -43,10 +61,11 @@ def main() -> None:
     rules = args[args.index("--rules") + 1] if "--rules" in args else "default"
     suffix = "" if rules == "default" else f":{rules}"
     mancala = next((a for a in args if not a.startswith("--") and not a.isdigit() and a != rules), "target/release/mancala")
-    oracle = ms.Oracle(db=tempfile.mkdtemp(), build_limit=0)
     agent = "alphabeta:7:ties=random"
-    print("| Kalah | d published | d (moves) | d (turns) | w published | w | w^d published | w^d (moves) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| Kalah | d published | d (moves) | d (turns) | w published | w | w^d published | w^d (moves) | verdict |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    agree = {"d": 0, "w": 0, "w^d": 0}
+    rows = 0
     for (m, n), (pd, pw, pwd) in PUBLISHED.items():
         if quick and (m > 4 or n > 3):
             continue
@@ -56,22 +75,46 @@ def main() -> None:
              "--seed", "1", "--games-out", out, "--json"],
             check=True, capture_output=True,
         )
+        start, sow, _sweep, pits, _decided, _enc, _dec = make_game(m, n, rules)
         plies = turns = 0
         branching = []
+        per_game = []  # (moves, sum of the branching factors)
         for line in open(out):
             g = json.loads(line)
-            pos = None
+            c, side, ended = start, 0, False
+            first = len(branching)
             for turn in g["moves"].split("-"):
                 turns += 1
+                mover = side
                 for pit in turn:
-                    r = oracle.play(f"kalah:{m}:{n}{suffix}", pos)
-                    branching.append(len(r["legal_moves"]))
-                    pos = oracle.play(f"kalah:{m}:{n}{suffix}", r["position"], pit)["position"]
+                    if ended or side != mover or int(pit) not in pits(c, side):
+                        sys.exit(f"Kalah({m},{n}): the game {g['moves']} does not replay at {turn}")
+                    branching.append(len(pits(c, side)))
+                    c, side, ended = sow(c, side, int(pit))
                     plies += 1
+                if not ended and side == mover:
+                    sys.exit(f"Kalah({m},{n}): the game {g['moves']} keeps the turn after {turn}")
+            if not ended:
+                sys.exit(f"Kalah({m},{n}): the game {g['moves']} does not end")
+            per_game.append((len(branching) - first, sum(branching[first:])))
         d_moves, d_turns = plies / games, turns / games
         w = sum(branching) / len(branching)
-        print(f"| ({m},{n}) | {pd:.2f} | {d_moves:.2f} | {d_turns:.2f} | {pw:.2f} | {w:.2f} | {pwd:.2e} | {w ** d_moves:.2e} |",
-              flush=True)
+        g = len(per_game)
+        d_sd = math.sqrt(sum((k - d_moves) ** 2 for k, _ in per_game) / (g - 1)) if g > 1 else 0.0
+        w_se = (math.sqrt(sum((b - w * k) ** 2 for k, b in per_game) / (g - 1)) / (d_moves * math.sqrt(g))
+                if g > 1 else 0.0)
+        ok_d = z_test(pd, d_moves, d_sd / math.sqrt(g))
+        ok_w = z_test(pw, w, w_se)
+        rows += 1
+        agree["d"] += ok_d
+        agree["w"] += ok_w
+        agree["w^d"] += ok_d and ok_w
+        verdict = ", ".join(f"{x} {'agrees' if ok else 'differs'}" for x, ok in (("d", ok_d), ("w", ok_w)))
+        print(f"| ({m},{n}) | {pd:.2f} | {d_moves:.2f} | {d_turns:.2f} | {pw:.2f} | {w:.2f} | {pwd:.2e} | {w ** d_moves:.2e} "
+              f"| {verdict} |", flush=True)
+    print()
+    print(f"{rows} instances, {games} games each: d (moves) agrees in {agree['d']}, w in {agree['w']}, "
+          f"w^d (both) in {agree['w^d']} (two-sample z test at 5%)")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,11 @@ graph, Win/Loss/Draw counts for South in each subgraph g(p, q)) against
 MANCALA is the binary (default target/release/mancala); the 4-pit tables
 up to 24 seeds are built into DIR (default db) on first use, a few seconds.
 Exits 1 if any of the 84 published numbers differs.
+
+Then the text's claim that the "anomalies" (subgraphs whose majority value
+contradicts the capture difference: p > q and more losses than wins for
+South, or p < q and more wins) "happen mostly in the layers l(6) to
+l(10)": the positions in such subgraphs, layer by layer, over every layer.
 """
 
 import subprocess
@@ -34,6 +39,7 @@ def main() -> None:
     mancala = args[0] if args else "target/release/mancala"
     out = subprocess.run([mancala, "graph", "kalah", "4", "3", "--db", db], capture_output=True, text=True, check=True).stdout
     measured = {}
+    sizes = {}
     in_layers = False
     for line in out.splitlines():
         if line.startswith("layers g(p, q)"):
@@ -41,8 +47,9 @@ def main() -> None:
             continue
         parts = line.split()
         if in_layers and len(parts) == 6 and parts[0].isdigit():
-            p, q, _, w, l, d = map(int, parts)
+            p, q, n, w, l, d = map(int, parts)
             measured[(p, q)] = (w, l, d)
+            sizes[(p, q)] = n
     differ = 0
     print("| layer | captured by South | published W/L/D | measured W/L/D | |")
     print("|---|---:|---|---|---|")
@@ -55,6 +62,18 @@ def main() -> None:
             print(f"| l({r}) | {p} | {'/'.join(map(str, pub))} | {cell} | {'agrees' if ok else 'DIFFERS'} |")
     cells = sum(len(row) for row in PUBLISHED)
     print(f"{cells - differ} of {cells} subgraphs agree ({3 * (cells - differ)} of {3 * cells} numbers)")
+    print()
+    anomalous = {}
+    for (p, q), (w, l, _) in measured.items():
+        if (p > q and l > w) or (p < q and w > l):
+            anomalous[p + q] = anomalous.get(p + q, 0) + sizes[(p, q)]
+    total = sum(anomalous.values())
+    print("| layer | positions in anomalous subgraphs | share of all such positions |")
+    print("|---|---:|---:|")
+    for r in sorted(anomalous):
+        print(f"| l({r}) | {anomalous[r]:,} | {100 * anomalous[r] / total:.1f}% |")
+    inside = sum(n for r, n in anomalous.items() if 6 <= r <= 10)
+    print(f"anomalies in l(6) to l(10): {100 * inside / total:.1f}% of the {total:,} positions in anomalous subgraphs")
     sys.exit(1 if differ else 0)
 
 
