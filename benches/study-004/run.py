@@ -82,8 +82,11 @@ def table_2(args):
     --rr-games games a pairing; a drawn match counts half."""
     won = [0.0] * 10
     seconds = 0.0
+    # H10 alone with weight -1 under --h10-sign negative (the text's "negative
+    # value associated with this heuristic"), +1 by default (Algorithm 4).
+    one = lambda i: "-1" if i == 9 and args.h10_sign == "negative" else "1"
     spec = lambda k: "heuristic10:%d:w=%s" % (
-        args.depth, ",".join("1" if i == k else "0" for i in range(10)))
+        args.depth, ",".join(one(i) if i == k else "0" for i in range(10)))
     for a in range(10):
         for b in range(a + 1, 10):
             cmd = ["match", spec(a), spec(b), "--game", GAME, "--games", str(args.rr_games),
@@ -105,6 +108,8 @@ def main():
     ap.add_argument("--mcts-games", type=int, default=200)
     ap.add_argument("--rr-games", type=int, default=10, help="games a pairing in table 2")
     ap.add_argument("--depth", type=int, default=4, help="depth of the single heuristics")
+    ap.add_argument("--h10-sign", choices=["positive", "negative"], default="positive",
+                    help="H10's weight alone in table 2: +1 (Algorithm 4) or -1 (the text's sign)")
     ap.add_argument("--no-a3c", action="store_true", help="leave the A3C agent out")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--raw", default="target/study-004")
@@ -160,9 +165,19 @@ def main():
         lines.append(f"| {NAMES[i]} | " + " | ".join(out) + " |")
     t1 = "\n".join(lines)
 
-    lines = ["| heuristic | published | measured (matches won of 9) |", "|---|---|---|"]
+    # Each share is compared as matches won of 9 (published: TABLE_2 is
+    # k/9 rounded) by the two-proportion test, with Holm's correction.
+    t2_p = [two_sample_p(round(TABLE_2[k] * 9 / 100), 9, won[k], 9) for k in range(10)]
+    t2_order = sorted(range(10), key=lambda k: t2_p[k])
+    t2_holm = set()
+    for rank, k in enumerate(t2_order):
+        if t2_p[k] >= 0.05 / (10 - rank):
+            break
+        t2_holm.add(k)
+    lines = ["| heuristic | published | measured (matches won of 9) | p | verdict |", "|---|---|---|---|---|"]
     for k in range(10):
-        lines.append(f"| H{k + 1} | {TABLE_2[k]}% | {100 * won[k] / 9:.0f}% ({won[k]:g}) |")
+        verdict = "agrees" if t2_p[k] >= 0.05 else ("**differs** (after Holm)" if k in t2_holm else "differs at 5%")
+        lines.append(f"| H{k + 1} | {TABLE_2[k]}% | {100 * won[k] / 9:.0f}% ({won[k]:g}) | {t2_p[k]:.2g} | {verdict} |")
     t2 = "\n".join(lines)
     pub_rank = sorted(range(10), key=lambda k: -TABLE_2[k])
     our_rank = sorted(range(10), key=lambda k: -won[k])
@@ -176,7 +191,10 @@ def main():
         f"- table 1: {len(tests)} published cells compared; {len(tests) - n_diff} agree "
         f"(p >= 0.05), {n_diff - len(holm)} differ at 5% alone, {len(holm)} after Holm's "
         f"correction over the table.",
-        f"- table 2: published order {' > '.join('H%d' % (k + 1) for k in pub_rank)}; "
+        f"- table 2: {sum(p >= 0.05 for p in t2_p)} of 10 shares agree (p >= 0.05), "
+        f"{sum(p < 0.05 for p in t2_p) - len(t2_holm)} differ at 5% alone, {len(t2_holm)} after Holm's "
+        f"correction; H10's weight {'+1 (Algorithm 4)' if args.h10_sign == 'positive' else '-1 (the text)'}; "
+        f"published order {' > '.join('H%d' % (k + 1) for k in pub_rank)}; "
         f"measured {' > '.join('H%d' % (k + 1) for k in our_rank)}.",
     ]
     with open(args.template) as f:
