@@ -72,6 +72,8 @@ mod profile;
 mod prove;
 #[path = "readme.rs"]
 mod readme;
+#[path = "reproduce.rs"]
+mod reproduce;
 #[path = "rovaris.rs"]
 mod rovaris;
 #[path = "serve.rs"]
