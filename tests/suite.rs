@@ -26,6 +26,8 @@ mod awari_cli;
 mod awari_reference;
 #[path = "awari_rules.rs"]
 mod awari_rules;
+#[path = "awari_search.rs"]
+mod awari_search;
 #[path = "awari_tables.rs"]
 mod awari_tables;
 #[path = "awari_tables_cli.rs"]

@@ -27,6 +27,7 @@ mod query;
 mod render;
 mod serve;
 mod solve;
+mod solve_awari;
 mod svg;
 mod train;
 mod train_plot;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
+use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::TableLabel;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
@@ -241,6 +242,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
     }
     let rules = match args.game.rules(&args.rules)? {
         Rules::Kalah(rules) => rules,
+        Rules::Awari(game) if game.has_tables() => return solve_awari(game, &args),
         Rules::Awari(game) => return solve_by_tables(game, &args),
         Rules::Ohvalhu => return solve_by_tables(Ohvalhu, &args),
         Rules::VaiLungThlan => return solve_by_tables(VaiLungThlan, &args),
@@ -530,6 +532,36 @@ fn render(args: &SolveArgs, pos: &Position, opts: &SolveOptions, report: &RunRep
 /// `mancala solve awari|oware M N` (or a position): the value of the start
 /// and of every opening move, from the tables, built when missing.
 fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Result<ExitCode> {
+    let pos = position_of(game, args)?;
+    solve_position_by_tables(game, pos, args)
+}
+
+/// Awari and Oware: by the tables when they hold the position or can be
+/// built for it, else by the exact search over the tables on disk.
+fn solve_awari(game: AwariGame, args: &SolveArgs) -> Result<ExitCode> {
+    let pos = position_of(game, args)?;
+    let search = || {
+        let how = super::solve_awari::SearchArgs {
+            db: &args.tables.db,
+            max_table_seeds: args.max_table_seeds,
+            no_tables: args.no_tables,
+            tt_mb: args.tt_mb,
+            time: args.time,
+            json: args.json,
+        };
+        super::solve_awari::search(game, &pos, &how)
+    };
+    if super::solve_awari::beyond_tables(game, &pos, &args.tables.db)? {
+        return search();
+    }
+    match solve_position_by_tables(game, pos, args) {
+        Err(Error::BeyondTables { .. } | Error::BuildTooLarge { .. }) => search(),
+        other => other,
+    }
+}
+
+/// The position `mancala solve` names: `M N` (the start) or one position.
+fn position_of<G: mancala_solver::game::Game>(game: G, args: &SolveArgs) -> Result<G::Position> {
     let usage = || {
         format!(
             "write `solve {} M N` or `solve {} \"<board>\"`",
@@ -549,6 +581,14 @@ fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Resul
         }
         _ => return Err(Error::Unsupported(usage())),
     };
+    Ok(pos)
+}
+
+fn solve_position_by_tables<G: super::query::Present>(
+    game: G,
+    pos: G::Position,
+    args: &SolveArgs,
+) -> Result<ExitCode> {
     // A large build (hours, gigabytes) is asked for with `mancala build`,
     // not started by a solve.
     let policy = if args.no_build {

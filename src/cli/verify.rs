@@ -6,10 +6,12 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
 use mancala_solver::game::Game;
 use mancala_solver::kalah::KalahRules;
+use mancala_solver::search::awari::cross_check_awari;
 use mancala_solver::search::cross_check::{cross_check, CrossCheck};
 use mancala_solver::tablebase::verify::{check_seeds, verify, Mismatch};
 use mancala_solver::tablebase::TableGame;
@@ -27,8 +29,9 @@ mancala verify awari --pits 6 --seeds 8\n  \
 mancala verify kalah --pits 6 --seeds 24 --sample 200 --by-search 20\n\n\
 Awari and Oware: a whole table is also checked to be the right fixpoint (every non-zero \
 value backed by a finite forcing strategy, none resting on a cycle).\n\n\
-Kalah, --by-search K: instead of the one-step check, each sampled entry (--sample, default 100) \
-is solved by the search probing only the tables up to K seeds (K below --seeds), and the two \
+Kalah, Awari and Oware, --by-search K: instead of the one-step check, each sampled entry \
+(--sample, default 100) is solved by the search (Awari and Oware: the exact search with \
+repetitions, on every core) probing only the tables up to K seeds (K below --seeds), and the two \
 values must agree; a solve over --limit seconds is skipped and counted."
 )]
 pub struct VerifyArgs {
@@ -78,9 +81,10 @@ pub fn run(mut args: VerifyArgs) -> Result<ExitCode> {
     if let Some(probe) = args.by_search {
         return match args.game.rules()? {
             Rules::Kalah(rules) => run_by_search(rules, probe, &args),
+            Rules::Awari(game) if game.has_tables() => run_awari_by_search(game, probe, &args),
             _ => Err(Error::Unsupported(format!(
-                "--by-search: only Kalah has a solver to cross-check {} tables against; \
-                 drop --by-search",
+                "--by-search: only Kalah, Awari and Oware have a search to cross-check {} tables \
+                 against; drop --by-search",
                 args.game.game.name
             ))),
         };
@@ -146,6 +150,40 @@ fn run_by_search(rules: KalahRules, probe: usize, args: &VerifyArgs) -> Result<E
             .map_or(String::new(), |r| format!(" ({r} rules)"));
         println!(
             "kalah{name} table {} pits, {} seeds against the search with tables up to {}: \
+             {} of {} sampled entries solved within {} s and compared, {} skipped, {} mismatches \
+             ({} nodes)",
+            args.pits,
+            args.seeds,
+            probe,
+            report.checked,
+            report.sampled,
+            args.limit,
+            report.skipped,
+            report.mismatches,
+            report.nodes
+        );
+        print_examples(&report.examples, "solved");
+    }
+    Ok(exit_code(report.is_sound()))
+}
+
+fn run_awari_by_search(game: AwariGame, probe: usize, args: &VerifyArgs) -> Result<ExitCode> {
+    let set = open(game, args)?;
+    let check = CrossCheck {
+        seeds: args.seeds,
+        probe_seeds: probe,
+        sample: args.sample.unwrap_or(100),
+        seed: args.seed,
+        limit: std::time::Duration::from_secs_f64(args.limit),
+        tt_mb: args.tt_mb as usize,
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let report = cross_check_awari(&set, &check, threads, &progress::observer(false))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+    } else {
+        println!(
+            "{game} table {} pits, {} seeds against the exact search with tables up to {}: \
              {} of {} sampled entries solved within {} s and compared, {} skipped, {} mismatches \
              ({} nodes)",
             args.pits,

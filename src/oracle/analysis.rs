@@ -11,8 +11,12 @@ use crate::error::Result;
 use crate::game::Board;
 use crate::tablebase::TableGame;
 
+use crate::awari::position::AwariPosition;
+use crate::awari::rules::{AwariGame, AwariTurn};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
+use crate::search::awari::solve_awari;
+use crate::search::cyclic::CyclicOptions;
 use crate::search::{solve, SolveOptions, TransTable};
 use crate::side::Side;
 use crate::tablebase::{PvEnd, TableSet};
@@ -320,6 +324,74 @@ pub fn from_search(
     };
     if root.exact {
         a.pv = Some(root.pv.clone()).filter(|pv| !pv.is_empty());
+    }
+    Ok(a)
+}
+
+/// The analysis of an Awari or Oware position above the tables by the exact
+/// search ([`crate::search::awari`], the tables in `tables` probed): the
+/// position and each legal move within the budget (the position gets half
+/// the time, the moves share the rest); what does not finish keeps the
+/// bounds it proved.
+pub fn from_awari_search(
+    game: AwariGame,
+    pos: &AwariPosition,
+    tables: Option<&TableSet<AwariGame>>,
+    budget: &SearchBudget,
+) -> Result<Analysis> {
+    let mut a = frame(game, pos, Source::Search);
+    let options = CyclicOptions {
+        tt_mb: budget.tt_mb.max(1),
+        deadline: Some(Instant::now() + budget.time),
+        ..CyclicOptions::default()
+    };
+    let sol = solve_awari(game, pos, tables, None, true, &options)?;
+    let b = banked::<AwariGame>(pos);
+    let captured = |pit: usize| match pos.turn(game) {
+        AwariTurn::Play(moves) => moves
+            .find(pit)
+            .map(|mv| mv.captured as u32 + mv.end_gain as u32),
+        AwariTurn::Over { .. } => None,
+    };
+    a.moves = sol
+        .moves
+        .iter()
+        .map(|m| {
+            let exact = m.lower == m.upper;
+            MoveAnalysis {
+                pit: m.pit,
+                value: exact.then_some(m.lower - b),
+                exact,
+                lower: m.lower - b,
+                upper: m.upper - b,
+                verdict: verdict(m.lower, m.upper),
+                extra_turn: None,
+                captured: captured(m.pit),
+            }
+        })
+        .collect();
+    (a.lower, a.upper) = (sol.lower - b, sol.upper - b);
+    a.exact = sol.value.is_some();
+    a.verdict = verdict(sol.lower, sol.upper);
+    if let Some(v) = sol.value {
+        a.value = Some(v - b);
+        a.final_difference = Some(v);
+        a.best_moves = a
+            .moves
+            .iter()
+            .filter(|m| m.value == Some(v - b))
+            .map(|m| m.pit)
+            .collect();
+        a.best_move = sol.best_move;
+        a.pv = Some(sol.pv.clone()).filter(|pv| !pv.is_empty());
+        a.pv_end = sol.pv_end;
+    } else {
+        a.best_move = a
+            .moves
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, m)| (m.lower, std::cmp::Reverse(*i)))
+            .map(|(_, m)| m.pit);
     }
     Ok(a)
 }

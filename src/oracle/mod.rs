@@ -33,6 +33,8 @@ use crate::family::Rules;
 use crate::game::{Board, Game};
 use crate::tablebase::TableGame;
 
+use crate::awari::position::AwariPosition;
+use crate::awari::rules::AwariGame;
 use crate::kalah::position::MAX_SEEDS;
 use crate::kalah::rules::KalahRules;
 use crate::kalah::wide::WidePosition;
@@ -250,9 +252,14 @@ impl Oracle {
         }
         let key = (g.table_game(), pits);
         let refused = self.cache().get(&key).and_then(|c| c.refused);
+        let unlimited = crate::tables::driver::BuildLimits {
+            memory_budget: u64::MAX,
+            group_bytes: None,
+        };
         if !g.table_pits_range().contains(&pits)
             || seeds > MAX_INDEX_SEEDS
             || self.config.build_limit == 0
+            || g.build_memory(pits, seeds, &unlimited).is_err()
             || refused.is_some_and(|r| seeds >= r)
         {
             return Ok(None);
@@ -382,6 +389,14 @@ impl Oracle {
             if let (Some(set), Some(pos)) = (kalah_set, kalah_pos) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
                 return analysis::from_search(rules, pos, tables, budget);
+            }
+        }
+        if let Rules::Awari(game) = spec.rules {
+            let awari_set = (&set as &dyn Any).downcast_ref::<Arc<TableSet<AwariGame>>>();
+            let awari_pos = (pos as &dyn Any).downcast_ref::<AwariPosition>();
+            if let (Some(set), Some(pos), true) = (awari_set, awari_pos, game.has_tables()) {
+                let tables = (set.max_seeds() > 0).then_some(&**set);
+                return analysis::from_awari_search(game, pos, tables, budget);
             }
         }
         Err(Error::Unsupported(format!(

@@ -95,9 +95,11 @@
 //! (rayon), all threads sharing the lock-free transposition table; when one of
 //! them cuts off, the others are told to stop.
 
+pub mod awari;
 pub mod checkpoint;
 mod checkpoint_file;
 pub mod cross_check;
+pub mod cyclic;
 mod driver;
 mod hooks;
 mod node;

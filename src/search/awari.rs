@@ -1,0 +1,379 @@
+//! The exact search ([`super::cyclic`]) for Awari, Oware and their rule sets
+//! with tables: boards, their moves and ends from [`crate::awari::rules`],
+//! table probes from [`TableSet<AwariGame>`], and a whole solve of a
+//! position (value or proven bounds, every move's value, a principal
+//! variation that replays to the value).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use crate::awari::game::banked;
+use crate::awari::position::{format_awari_line, AwariPosition};
+use crate::awari::rules::{awari_turn, AwariGame, AwariTurn};
+use crate::awari::verify::board_at;
+use crate::error::{Error, Result};
+use crate::notation::join_counts;
+use crate::progress::{Event, Observer};
+use crate::tablebase::verify::{check_seeds, Mismatch};
+use crate::tablebase::{PvEnd, TableSet};
+
+use super::cross_check::{CrossCheck, CrossCheckReport};
+use super::cyclic::{solve_board, Child, Children, CyclicGame, CyclicOptions, CyclicStats};
+
+/// Stack of a search thread: the search recurses once a ply, and lines
+/// without captures can be long.
+const STACK_BYTES: usize = 512 << 20;
+
+/// Awari boards for the exact search: one rule set, one width, the tables
+/// probed up to `probe_max` seeds.
+#[derive(Clone, Copy)]
+pub struct AwariBoards<'a> {
+    game: AwariGame,
+    pits: usize,
+    tables: Option<&'a TableSet<AwariGame>>,
+    probe_max: usize,
+}
+
+impl<'a> AwariBoards<'a> {
+    /// Boards of `pits` pits under `game`, probing `tables` (when given) up
+    /// to `max_table_seeds` seeds (all loaded ones when `None`).
+    pub fn new(
+        game: AwariGame,
+        pits: usize,
+        tables: Option<&'a TableSet<AwariGame>>,
+        max_table_seeds: Option<usize>,
+    ) -> Result<AwariBoards<'a>> {
+        crate::awari::game::check_awari_pits(pits)?;
+        if !game.has_tables() {
+            return Err(Error::Unsupported(format!(
+                "{game} has no exact search: its rules end the game at a capture goal \
+                 or a move cap that a board alone does not show"
+            )));
+        }
+        if let Some(tb) = tables {
+            tb.check(game, pits)?;
+        }
+        let loaded = tables.map_or(0, |t| t.max_seeds());
+        Ok(AwariBoards {
+            game,
+            pits,
+            tables,
+            probe_max: max_table_seeds.map_or(loaded, |k| k.min(loaded)),
+        })
+    }
+
+    /// Largest seed count probed in the tables (0: none).
+    pub fn probe_max(&self) -> usize {
+        self.probe_max
+    }
+}
+
+impl CyclicGame for AwariBoards<'_> {
+    type Board = [u8; 12];
+
+    #[inline]
+    fn key(&self, board: &[u8; 12]) -> u128 {
+        let mut b = [0u8; 16];
+        b[..12].copy_from_slice(board);
+        u128::from_le_bytes(b)
+    }
+
+    #[inline]
+    fn seeds(&self, board: &[u8; 12]) -> i32 {
+        board.iter().map(|&c| c as i32).sum()
+    }
+
+    #[inline]
+    fn expand(&self, board: &[u8; 12], out: &mut Children<[u8; 12]>) -> Option<i32> {
+        match awari_turn(board, self.pits, self.game) {
+            AwariTurn::Over {
+                mover_gain,
+                opponent_gain,
+            } => Some(mover_gain as i32 - opponent_gain as i32),
+            AwariTurn::Play(moves) => {
+                for mv in moves.as_slice() {
+                    out.push(Child {
+                        pit: mv.pit,
+                        gain: mv.captured as i32 + mv.end_gain as i32,
+                        board: (!mv.game_over).then_some(mv.board),
+                    });
+                }
+                None
+            }
+        }
+    }
+
+    #[inline]
+    fn probe(&self, board: &[u8; 12]) -> Option<i32> {
+        let tb = self.tables?;
+        if self.probe_max == 0 || self.seeds(board) as usize > self.probe_max {
+            return None;
+        }
+        tb.board_value(board)
+    }
+}
+
+/// Bounds on one opening move's value (full values: captured seeds
+/// included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MoveBounds {
+    /// The pit, from the mover's left (0-based).
+    pub pit: usize,
+    /// Proven lower bound.
+    pub lower: i32,
+    /// Proven upper bound (equal to `lower` when exact).
+    pub upper: i32,
+}
+
+/// A solve of an Awari or Oware position by the exact search.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct AwariSolution {
+    /// The final captured difference for the side to move under perfect
+    /// play (captured seeds included), when proven.
+    pub value: Option<i32>,
+    /// Proven lower bound (captured seeds included).
+    pub lower: i32,
+    /// Proven upper bound.
+    pub upper: i32,
+    /// Every legal move's bounds, when asked for.
+    pub moves: Vec<MoveBounds>,
+    /// The move to play when the value is proven: the principal
+    /// variation's first, which makes progress (never a move of the best
+    /// value that lets the opponent go round for ever); `None` otherwise.
+    pub best_move: Option<usize>,
+    /// A principal variation in the game's notation (pits 1-based), when
+    /// the value is proven; it replays to the value.
+    pub pv: String,
+    /// How the principal variation ends.
+    pub pv_end: Option<PvEnd>,
+    /// Search counters.
+    pub stats: CyclicStats,
+    /// Largest seed count probed in the tables (0: none).
+    pub table_seeds: usize,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Solve `pos` under `game` by the exact search, probing `tables` up to
+/// `max_table_seeds` (all loaded ones when `None`); every move's value too
+/// when `with_moves`. The search runs on a thread of its own with a large
+/// stack. A search stopped by `options.deadline` or `options.stop` returns
+/// the bounds it proved (`value` `None`).
+pub fn solve_awari(
+    game: AwariGame,
+    pos: &AwariPosition,
+    tables: Option<&TableSet<AwariGame>>,
+    max_table_seeds: Option<usize>,
+    with_moves: bool,
+    options: &CyclicOptions,
+) -> Result<AwariSolution> {
+    let boards = AwariBoards::new(game, pos.pits_per_side(), tables, max_table_seeds)?;
+    let start = Instant::now();
+    let before = banked(pos);
+    let mut p = *pos;
+    if p.finish(game) {
+        let v = banked(&p);
+        return Ok(AwariSolution {
+            value: Some(v),
+            lower: v,
+            upper: v,
+            moves: Vec::new(),
+            best_move: None,
+            pv: String::new(),
+            pv_end: Some(PvEnd::GameOver),
+            stats: CyclicStats::default(),
+            table_seeds: boards.probe_max,
+            seconds: 0.0,
+        });
+    }
+    let board = pos.cells();
+    let sol = on_big_stack(|| solve_board(boards, &board, with_moves, options))?;
+    let value = sol.proven.exact().map(|v| v + before);
+    let mut pv = format_awari_line(&sol.pv);
+    let mut pv_end = sol.pv_end;
+    if value.is_some() {
+        if let (Some(tb), Some(_)) = (tables, sol.pv_table_board) {
+            // The line entered the tables: their line goes on from there.
+            let mut q = *pos;
+            for &pit in &sol.pv {
+                q.play(pit, game).map_err(Error::Unsupported)?;
+            }
+            if let Some(line) = tb.principal_variation(&q) {
+                if !line.moves.is_empty() {
+                    pv = if pv.is_empty() {
+                        line.moves
+                    } else {
+                        format!("{pv}-{}", line.moves)
+                    };
+                }
+                pv_end = Some(line.end);
+            }
+        }
+    }
+    Ok(AwariSolution {
+        value,
+        lower: sol.proven.lower + before,
+        upper: sol.proven.upper + before,
+        moves: sol
+            .moves
+            .iter()
+            .map(|&(pit, b)| MoveBounds {
+                pit,
+                lower: b.lower + before,
+                upper: b.upper + before,
+            })
+            .collect(),
+        best_move: value.and(sol.pv.first().copied()),
+        pv: if value.is_some() { pv } else { String::new() },
+        pv_end: if value.is_some() { pv_end } else { None },
+        stats: sol.stats,
+        table_seeds: boards.probe_max,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Run `f` on a thread with a [`STACK_BYTES`] stack.
+fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("exact-search".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, f)
+            .map_err(|e| Error::Unsupported(format!("cannot start the search thread: {e}")))?
+            .join()
+            .map_err(|_| Error::Unsupported("the search thread failed".into()))
+    })
+}
+
+/// Cross-check table `check.seeds` of an Awari or Oware table set against
+/// the exact search, which probes the tables only up to
+/// `check.probe_seeds`: sampled entries are solved from scratch, on every
+/// core, and must agree with the stored values. A solve longer than
+/// `check.limit` is skipped and counted.
+pub fn cross_check_awari(
+    set: &TableSet<AwariGame>,
+    check: &CrossCheck,
+    threads: usize,
+    progress: &Observer,
+) -> Result<CrossCheckReport> {
+    let k = check.seeds;
+    check_seeds(k)?;
+    if check.sample == 0 {
+        return Err(Error::Unsupported(
+            "a sample of 0 entries checks nothing: sample at least 1 entry".into(),
+        ));
+    }
+    if check.probe_seeds >= k {
+        return Err(Error::Unsupported(format!(
+            "the search may probe tables up to {} seeds, not {} (the table checked): \
+             give it smaller tables",
+            k - 1,
+            check.probe_seeds
+        )));
+    }
+    let table = set.table(k).ok_or_else(|| Error::MissingTable {
+        path: set.spec(k).path(set.dir()),
+        table: set.spec(k).label(),
+    })?;
+    let boards = AwariBoards::new(set.game(), set.pits(), Some(set), Some(check.probe_seeds))?;
+    let n = table.len();
+    let mut rng = crate::rng::seeded(check.seed ^ k as u64);
+    let draws: Vec<u64> = (0..check.sample).map(|_| rng.gen_range(0..n)).collect();
+    progress.event(&Event::Start {
+        stage: &format!(
+            "cross-check k={k} by search (tables to {})",
+            check.probe_seeds
+        ),
+        total: Some(draws.len() as u64),
+    });
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let checked = AtomicU64::new(0);
+    let skipped = AtomicU64::new(0);
+    let bad = AtomicU64::new(0);
+    let nodes = AtomicU64::new(0);
+    let stop = Arc::new(AtomicBool::new(false));
+    let examples = Mutex::new(Vec::new());
+    let m = set.pits();
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+        if i >= draws.len() || progress.should_stop() {
+            return;
+        }
+        let index = draws[i];
+        let board = board_at(set, k, index);
+        let options = CyclicOptions {
+            tt_mb: check.tt_mb,
+            deadline: Some(Instant::now() + check.limit),
+            stop: Some(progress.stop_flag().unwrap_or_else(|| stop.clone())),
+            guess: 0,
+        };
+        let sol = solve_board(boards, &board, false, &options);
+        nodes.fetch_add(sol.stats.nodes, Ordering::Relaxed);
+        match sol.proven.exact() {
+            None => {
+                skipped.fetch_add(1, Ordering::Relaxed);
+            }
+            Some(v) => {
+                checked.fetch_add(1, Ordering::Relaxed);
+                let stored = table.value(index);
+                if stored != v {
+                    bad.fetch_add(1, Ordering::Relaxed);
+                    let mut ex = examples.lock().unwrap_or_else(|e| e.into_inner());
+                    if ex.len() < 20 {
+                        ex.push(Mismatch {
+                            index,
+                            position: join_counts(&board[..2 * m]),
+                            stored,
+                            derived: v,
+                        });
+                    }
+                }
+            }
+        }
+        progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
+    };
+    std::thread::scope(|s| -> Result<()> {
+        let mut handles = Vec::new();
+        for t in 0..threads.max(1) {
+            let h = std::thread::Builder::new()
+                .name(format!("cross-check-{t}"))
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(s, work)
+                .map_err(|e| Error::Unsupported(format!("cannot start a search thread: {e}")))?;
+            handles.push(h);
+        }
+        for h in handles {
+            h.join()
+                .map_err(|_| Error::Unsupported("a search thread failed".into()))?;
+        }
+        Ok(())
+    })?;
+    progress.event(&Event::Finish);
+    if progress.should_stop() {
+        return Err(Error::Stopped(format!("the cross-check of table {k}")));
+    }
+    let mut examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
+    examples.sort_by_key(|m| m.index);
+    Ok(CrossCheckReport {
+        game: crate::game::Game::name(set.game()).to_string(),
+        rules: set.game().rules_name().unwrap_or("default").to_string(),
+        pits: m,
+        seeds: k,
+        probe_seeds: check.probe_seeds,
+        positions: n,
+        sampled: draws.len() as u64,
+        checked: checked.into_inner(),
+        skipped: skipped.into_inner(),
+        mismatches: bad.into_inner(),
+        nodes: nodes.into_inner(),
+        limit_seconds: check.limit.as_secs_f64(),
+        examples,
+    })
+}
+
+/// The default time a cross-check allows one solve.
+pub const DEFAULT_CHECK_LIMIT: Duration = Duration::from_secs(10);

@@ -1,0 +1,641 @@
+//! An exact search for games whose positions repeat (Awari, Oware and
+//! their rule sets): MTD(f) over a fail-soft null-window alpha-beta search
+//! with a transposition table, futility pruning, enhanced transposition
+//! cut-offs and endgame-table probes, written over the small board trait
+//! [`CyclicGame`].
+//!
+//! # Values
+//!
+//! A board's value is the difference, mover minus opponent, of the seeds the
+//! two sides will still win from it under perfect play, **endless play
+//! adding 0** (the tables' semantics). A move that wins `gain` seeds (a
+//! capture, or the seeds taken when it ends the game) is worth
+//! `gain - value(child)`; with `s` seeds on the board a value lies in
+//! `[-s, s]` (the futility bound).
+//!
+//! # Repetitions and the graph-history interaction
+//!
+//! The search walks a tree over a graph with cycles. A board that comes
+//! back on the current path with the same side to move (the same board an
+//! even number of plies up) is scored 0 there: no seed was won on the way
+//! round (a capture changes the seeds on the board, so it cannot lie on a
+//! cycle), and going round for ever is worth 0. With that rule the
+//! minimax value of the root is its exact value: for a threshold `t > 0` the
+//! mover reaches `>= t` only by forcing, in finitely many plies, a capture or
+//! an end worth it (a finite proof tree, whose leaves the rule never
+//! touches, is a strategy; and a winning strategy exists that never repeats
+//! a board, so the search finds it); for `t <= 0` the same holds for the
+//! opponent forcing `< t`. See docs/AWARI.md.
+//!
+//! A result that used the rule depends on the path that led to the node
+//! (the graph-history interaction problem): reused at the same board reached
+//! another way, it could be wrong. So every search returns, with its bound,
+//! the shallowest ply on the path whose board it met again (`dep`). A result
+//! whose `dep` lies above the node (a smaller ply) is path-dependent and is
+//! never stored in the transposition table; once the search returns to the
+//! ply of that board the dependence is resolved (the node is the root of its
+//! own search). A fail-high depends only on the move that cut, so a cut by a
+//! path-independent move is stored even if earlier moves met repetitions.
+//! Transposition entries, table values and game ends are exact facts about a
+//! board, true on every path, so the search may use them anywhere.
+//!
+//! # Stopping
+//!
+//! [`CyclicOptions::deadline`] and [`CyclicOptions::stop`] are checked every
+//! 1024 nodes; a stopped search returns the bounds its completed MTD(f)
+//! passes proved and never an estimate as a value.
+
+use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Most moves of a board the search handles (Awari: 6).
+pub const MAX_MOVES: usize = 8;
+
+/// One move of a board, as the search sees it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Child<B> {
+    /// The move (pit from the mover's left).
+    pub pit: u8,
+    /// Seeds the mover wins with it (captured, or taken at the end).
+    pub gain: i32,
+    /// The board after it, seen from the opponent; `None` when the move
+    /// ends the game.
+    pub board: Option<B>,
+}
+
+/// The moves of a board, allocation-free.
+#[derive(Clone, Copy, Debug)]
+pub struct Children<B> {
+    items: [Child<B>; MAX_MOVES],
+    len: usize,
+}
+
+impl<B: Copy + Default> Children<B> {
+    /// No moves.
+    pub fn new() -> Children<B> {
+        Children {
+            items: [Child::default(); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Add a move (at most [`MAX_MOVES`]).
+    pub fn push(&mut self, child: Child<B>) {
+        self.items[self.len] = child;
+        self.len += 1;
+    }
+
+    /// The moves.
+    pub fn as_slice(&self) -> &[Child<B>] {
+        &self.items[..self.len]
+    }
+}
+
+impl<B: Copy + Default> Default for Children<B> {
+    fn default() -> Self {
+        Children::new()
+    }
+}
+
+/// What the search needs of a game with cycles: boards seen from the side
+/// to move, their moves and ends, and table look-ups.
+pub trait CyclicGame: Copy + Send + Sync {
+    /// A board seen from the side to move.
+    type Board: Copy + Eq + Hash + Default + std::fmt::Debug;
+    /// The board as one number, the same for equal boards only (the
+    /// transposition table and the repetition check compare keys).
+    fn key(&self, board: &Self::Board) -> u128;
+    /// Seeds on the board: the value lies in `[-seeds, seeds]`.
+    fn seeds(&self, board: &Self::Board) -> i32;
+    /// The board's value when the game is over before the mover moves;
+    /// otherwise `None` and its moves pushed to `out`.
+    fn expand(&self, board: &Self::Board, out: &mut Children<Self::Board>) -> Option<i32>;
+    /// The board's exact value from the endgame tables, when they cover it.
+    fn probe(&self, board: &Self::Board) -> Option<i32>;
+}
+
+/// How to run a search.
+#[derive(Clone, Debug)]
+pub struct CyclicOptions {
+    /// Transposition table, in mebibytes (at least 1).
+    pub tt_mb: usize,
+    /// Stop at this instant (the bounds proven so far are returned).
+    pub deadline: Option<Instant>,
+    /// Stop when another thread sets this flag.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// First guess of MTD(f).
+    pub guess: i32,
+}
+
+impl Default for CyclicOptions {
+    fn default() -> Self {
+        CyclicOptions {
+            tt_mb: 64,
+            deadline: None,
+            stop: None,
+            guess: 0,
+        }
+    }
+}
+
+/// What a search proved about a board (values from the mover's view,
+/// seeds still to win only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// Proven lower bound.
+    pub lower: i32,
+    /// Proven upper bound.
+    pub upper: i32,
+}
+
+impl Proven {
+    /// The value, when the bounds meet.
+    pub fn exact(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+}
+
+/// Counters of a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CyclicStats {
+    /// Nodes visited (boards searched, probed or cut).
+    pub nodes: u64,
+    /// Boards valued by the endgame tables.
+    pub probes: u64,
+    /// Boards met again on the path (scored 0).
+    pub repetitions: u64,
+    /// Cut-offs from the transposition table.
+    pub tt_cuts: u64,
+    /// Cut-offs from the children's bounds before any child was searched.
+    pub etc_cuts: u64,
+    /// Results that depended on the path (kept only under a guard).
+    pub path_dependent: u64,
+    /// Cut-offs from path-dependent bounds still valid on the path.
+    pub cond_cuts: u64,
+    /// MTD(f) passes.
+    pub passes: u64,
+}
+
+/// The repetitions a result relied on: the plies of the path (above the
+/// node) whose boards it met again lie in `min..=max` (a conservative
+/// range); `min == NONE` when there are none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dep {
+    min: u32,
+    max: u32,
+}
+
+/// "No repetition met": deeper than any ply.
+const NONE: u32 = u32::MAX;
+
+const FREE: Dep = Dep { min: NONE, max: 0 };
+
+impl Dep {
+    fn at(ply: usize) -> Dep {
+        Dep {
+            min: ply as u32,
+            max: ply as u32,
+        }
+    }
+
+    fn is_free(self) -> bool {
+        self.min == NONE
+    }
+
+    fn join(self, other: Dep) -> Dep {
+        Dep {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// Seen from the node at `ply`: repetitions of it or of boards below it
+    /// are its own search's business.
+    fn above(self, ply: usize) -> Dep {
+        let ply = ply as u32;
+        if self.min >= ply {
+            FREE
+        } else {
+            Dep {
+                min: self.min,
+                max: self.max.min(ply - 1),
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u128,
+    lower: i16,
+    upper: i16,
+    best: u8,
+    used: bool,
+    work: u32,
+}
+
+/// The transposition table: two-way buckets, the entry with less work
+/// replaced. Only path-independent bounds are stored.
+pub struct CyclicTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    /// Path-dependent bounds, each valid under a prefix of the path (see
+    /// [`Searcher`]).
+    cond: Vec<CondSlot>,
+}
+
+/// A bound that holds while the path keeps the prefix it was found under:
+/// the board at ply `dep.max` is the same visit (`visit`), and the board
+/// stands at a ply of the same parity.
+#[derive(Clone, Copy, Default)]
+struct CondSlot {
+    key: u128,
+    visit: u64,
+    min: u32,
+    max: u32,
+    parity: u8,
+    lower: i16,
+    upper: i16,
+}
+
+fn hash(key: u128) -> usize {
+    let h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize
+}
+
+impl CyclicTable {
+    /// A table of about `mb` mebibytes (a quarter of it for path-dependent
+    /// bounds).
+    pub fn new(mb: usize) -> CyclicTable {
+        let bytes = mb.max(1) << 20;
+        let pow2 = |want: usize| {
+            let mut n = 2usize;
+            while n * 2 <= want {
+                n *= 2;
+            }
+            n
+        };
+        let n = pow2(bytes * 3 / 4 / std::mem::size_of::<Slot>());
+        let c = pow2(bytes / 4 / std::mem::size_of::<CondSlot>());
+        CyclicTable {
+            slots: vec![Slot::default(); n],
+            mask: n - 2,
+            cond: vec![CondSlot::default(); c],
+        }
+    }
+
+    fn bucket(&self, key: u128) -> usize {
+        hash(key) & self.mask
+    }
+
+    fn get(&self, key: u128) -> Option<Slot> {
+        let b = self.bucket(key);
+        self.slots[b..b + 2]
+            .iter()
+            .find(|s| s.used && s.key == key)
+            .copied()
+    }
+
+    fn put(&mut self, key: u128, lower: i32, upper: i32, best: u8, work: u32) {
+        let b = self.bucket(key);
+        let pair = &mut self.slots[b..b + 2];
+        let i = if let Some(i) = pair.iter().position(|s| s.used && s.key == key) {
+            // Same board: keep both facts (bounds only ever tighten).
+            let s = pair[i];
+            let lower = lower.max(s.lower as i32);
+            let upper = upper.min(s.upper as i32);
+            pair[i] = Slot {
+                key,
+                lower: lower as i16,
+                upper: upper as i16,
+                best,
+                used: true,
+                work: work.max(s.work),
+            };
+            return;
+        } else if !pair[0].used || (pair[1].used && pair[0].work <= pair[1].work) {
+            0
+        } else {
+            1
+        };
+        pair[i] = Slot {
+            key,
+            lower: lower as i16,
+            upper: upper as i16,
+            best,
+            used: true,
+            work,
+        };
+    }
+}
+
+/// A null-window searcher over one board trait, its table and its path.
+///
+/// Path-dependent results are kept too, under a guard. A result that
+/// failed low with `beta > 0` relied on repetitions only as failures of the
+/// mover (a repetition scores 0, below every positive threshold, on both
+/// sides' plies of the segment without capture); met again at the same
+/// board with more boards on the path, the mover can only fail more. So
+/// `value <= max(u, 0)` (`u` its fail-soft bound) holds wherever the boards
+/// it met again are still on the path at the same plies and the board
+/// stands at a ply of the same parity: guaranteed while the path keeps the
+/// same visit at ply `dep.max`. Symmetrically a fail-high with `beta <= 0`
+/// gives `value >= min(l, 0)`. A cut by such an entry carries its
+/// dependence on.
+pub struct Searcher<'t, G: CyclicGame> {
+    game: G,
+    tt: &'t mut CyclicTable,
+    /// The boards from the root to the current node: key, seeds, visit.
+    path: Vec<(u128, i32, u64)>,
+    visits: u64,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    stopped: bool,
+    /// Counters.
+    pub stats: CyclicStats,
+}
+
+/// The search was stopped (deadline or flag) before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+impl<'t, G: CyclicGame> Searcher<'t, G> {
+    /// A searcher with an empty path.
+    pub fn new(game: G, tt: &'t mut CyclicTable, options: &CyclicOptions) -> Self {
+        Searcher {
+            game,
+            tt,
+            path: Vec::with_capacity(256),
+            visits: 0,
+            deadline: options.deadline,
+            stop: options.stop.clone(),
+            stopped: false,
+            stats: CyclicStats::default(),
+        }
+    }
+
+    /// Put `boards` on the path (the line that led to the board searched
+    /// next, oldest first): a search then scores them 0 when they come
+    /// back.
+    pub fn set_path(&mut self, boards: &[G::Board]) {
+        self.path.clear();
+        for b in boards {
+            self.visits += 1;
+            self.path
+                .push((self.game.key(b), self.game.seeds(b), self.visits));
+        }
+    }
+
+    fn check_stop(&mut self) -> bool {
+        if self.stats.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let flagged = self
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed));
+            if late || flagged {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// The ply on the path where `key` (with `seeds`) stands with the same
+    /// side to move as the node at `ply`, if any.
+    fn repeated(&self, key: u128, seeds: i32, ply: usize) -> Option<usize> {
+        let mut i = ply;
+        while i >= 2 {
+            i -= 2;
+            let (k, s, _) = self.path[i];
+            if s != seeds || self.path[i + 1].1 != seeds {
+                // A capture lies between: nothing earlier can repeat.
+                return None;
+            }
+            if k == key {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// A path-dependent bound on `key` at `ply` that holds on this path.
+    fn cond_get(&self, key: u128, ply: usize) -> Option<CondSlot> {
+        let c = self.tt.cond[hash(key) & (self.tt.cond.len() - 1)];
+        let guard = c.max as usize;
+        (c.key == key
+            && c.visit != 0
+            && c.parity == (ply & 1) as u8
+            && guard < ply
+            && self.path[guard].2 == c.visit)
+            .then_some(c)
+    }
+
+    fn cond_put(&mut self, key: u128, ply: usize, dep: Dep, lower: i32, upper: i32) {
+        let guard = dep.max as usize;
+        let c = CondSlot {
+            key,
+            visit: self.path[guard].2,
+            min: dep.min,
+            max: dep.max,
+            parity: (ply & 1) as u8,
+            lower: lower as i16,
+            upper: upper as i16,
+        };
+        let i = hash(key) & (self.tt.cond.len() - 1);
+        self.tt.cond[i] = c;
+    }
+
+    /// MTD(f) from the board at the end of the path: its exact value under
+    /// the path (see the module docs), or the bounds proven when stopped.
+    pub fn mtdf(&mut self, board: &G::Board, guess: i32) -> std::result::Result<i32, Proven> {
+        let s = self.game.seeds(board);
+        let (mut lower, mut upper) = (-s, s);
+        let mut f = guess.clamp(-s, s);
+        while lower < upper {
+            let beta = if f == lower { f + 1 } else { f };
+            self.stats.passes += 1;
+            let Ok((g, _)) = self.search(board, beta) else {
+                return Err(Proven { lower, upper });
+            };
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+            f = g;
+        }
+        Ok(lower)
+    }
+
+    /// Whether the board (at the end of the path) is worth at least `beta`:
+    /// a fail-soft bound (`>= beta` is a lower bound, `< beta` an upper
+    /// bound) and the repetitions it relied on.
+    pub fn search(
+        &mut self,
+        board: &G::Board,
+        beta: i32,
+    ) -> std::result::Result<(i32, Dep), Stopped> {
+        let ply = self.path.len();
+        self.nws(board, beta, ply)
+    }
+
+    fn nws(
+        &mut self,
+        board: &G::Board,
+        beta: i32,
+        ply: usize,
+    ) -> std::result::Result<(i32, Dep), Stopped> {
+        self.stats.nodes += 1;
+        if self.check_stop() {
+            return Err(Stopped);
+        }
+        let game = self.game;
+        if let Some(v) = game.probe(board) {
+            self.stats.probes += 1;
+            return Ok((v, FREE));
+        }
+        let s = game.seeds(board);
+        if beta > s {
+            return Ok((s, FREE));
+        }
+        if beta <= -s {
+            return Ok((-s, FREE));
+        }
+        let key = game.key(board);
+        let entry = self.tt.get(key);
+        if let Some(e) = entry {
+            if e.lower as i32 >= beta {
+                self.stats.tt_cuts += 1;
+                return Ok((e.lower as i32, FREE));
+            }
+            if (e.upper as i32) < beta {
+                self.stats.tt_cuts += 1;
+                return Ok((e.upper as i32, FREE));
+            }
+        }
+        self.path.truncate(ply);
+        if let Some(at) = self.repeated(key, s, ply) {
+            self.stats.repetitions += 1;
+            return Ok((0, Dep::at(at)));
+        }
+        if let Some(c) = self.cond_get(key, ply) {
+            let dep = Dep {
+                min: c.min,
+                max: c.max,
+            };
+            if c.lower as i32 >= beta {
+                self.stats.cond_cuts += 1;
+                return Ok((c.lower as i32, dep));
+            }
+            if (c.upper as i32) < beta {
+                self.stats.cond_cuts += 1;
+                return Ok((c.upper as i32, dep));
+            }
+        }
+        let mut moves = Children::new();
+        if let Some(v) = game.expand(board, &mut moves) {
+            return Ok((v, FREE));
+        }
+        let moves = order(&moves, entry.map(|e| e.best));
+        let list = moves.as_slice();
+        // Enhanced transposition cut-off: the children's known bounds
+        // (game ends, tables, transposition entries), before any search.
+        let mut all_below = true;
+        let mut best_known = i32::MIN;
+        for c in list {
+            let (lo, hi) = match &c.board {
+                None => (c.gain, c.gain),
+                Some(b) => match game.probe(b) {
+                    Some(v) => (c.gain - v, c.gain - v),
+                    None => match self.tt.get(game.key(b)) {
+                        Some(e) => (c.gain - e.upper as i32, c.gain - e.lower as i32),
+                        None => {
+                            let cs = game.seeds(b);
+                            (c.gain - cs, c.gain + cs)
+                        }
+                    },
+                },
+            };
+            if lo >= beta {
+                self.stats.etc_cuts += 1;
+                self.tt.put(key, lo, s, c.pit, 1);
+                return Ok((lo, FREE));
+            }
+            all_below &= hi < beta;
+            best_known = best_known.max(hi);
+        }
+        if all_below {
+            self.stats.etc_cuts += 1;
+            self.tt.put(key, -s, best_known, list[0].pit, 1);
+            return Ok((best_known, FREE));
+        }
+        let nodes_before = self.stats.nodes;
+        self.visits += 1;
+        self.path.push((key, s, self.visits));
+        let mut best = i32::MIN;
+        let mut best_pit = list[0].pit;
+        let mut dep = FREE;
+        for c in list {
+            let (v, d) = match &c.board {
+                None => (c.gain, FREE),
+                Some(b) => {
+                    let (cv, d) = self.nws(b, c.gain - beta + 1, ply + 1)?;
+                    (c.gain - cv, d)
+                }
+            };
+            if v >= beta {
+                self.path.truncate(ply);
+                let d = d.above(ply);
+                if d.is_free() {
+                    let work = (self.stats.nodes - nodes_before).min(u32::MAX as u64) as u32;
+                    self.tt.put(key, v, s, c.pit, work);
+                } else {
+                    self.stats.path_dependent += 1;
+                    if beta <= 0 {
+                        self.cond_put(key, ply, d, v.min(0), s);
+                    }
+                }
+                return Ok((v, d));
+            }
+            dep = dep.join(d);
+            if v > best {
+                best = v;
+                best_pit = c.pit;
+            }
+        }
+        self.path.truncate(ply);
+        let dep = dep.above(ply);
+        if dep.is_free() {
+            let work = (self.stats.nodes - nodes_before).min(u32::MAX as u64) as u32;
+            self.tt.put(key, -s, best, best_pit, work);
+        } else {
+            self.stats.path_dependent += 1;
+            if beta > 0 {
+                self.cond_put(key, ply, dep, -s, best.max(0));
+            }
+        }
+        Ok((best, dep))
+    }
+}
+
+/// The moves in search order: the transposition table's best move, then
+/// game ends and captures by size, then the rest in pit order.
+fn order<B: Copy + Default>(moves: &Children<B>, first: Option<u8>) -> Children<B> {
+    let mut out = moves.to_owned();
+    let list = &mut out.items[..out.len];
+    let rank = |c: &Child<B>| -> i32 {
+        if Some(c.pit) == first {
+            i32::MIN
+        } else {
+            -c.gain
+        }
+    };
+    // Stable: equal ranks keep pit order.
+    list.sort_by_key(rank);
+    out
+}
+
+mod solve;
+pub use solve::{solve_board, CyclicSolution};

@@ -1,0 +1,191 @@
+//! A whole solve of one board by the exact search: its value (or the
+//! bounds proven), each move's value, and a principal variation.
+
+use std::time::Instant;
+
+use crate::tablebase::PvEnd;
+
+use super::{
+    Children, CyclicGame, CyclicOptions, CyclicStats, CyclicTable, Proven, Searcher, Stopped,
+};
+
+/// The result of an exact search of one board.
+#[derive(Clone, Debug)]
+pub struct CyclicSolution<B> {
+    /// The value (seeds still to win, mover minus opponent), or the bounds
+    /// proven when the search was stopped.
+    pub proven: Proven,
+    /// Each move's bounds, `(pit, bounds)`, when asked for.
+    pub moves: Vec<(usize, Proven)>,
+    /// A principal variation when the value is exact: the boards' moves,
+    /// in order, replaying to the value, and how it ends (a game end, a
+    /// repetition, or the tables' own line from the board reached).
+    pub pv: Vec<usize>,
+    /// How the principal variation ends.
+    pub pv_end: Option<PvEnd>,
+    /// The board where the principal variation entered the tables (its
+    /// line goes on there), if it did.
+    pub pv_table_board: Option<B>,
+    /// Counters.
+    pub stats: CyclicStats,
+}
+
+/// Solve `board` exactly: its value, each move's value when `with_moves`,
+/// and a principal variation. A stopped search returns the bounds proven.
+pub fn solve_board<G: CyclicGame>(
+    game: G,
+    board: &G::Board,
+    with_moves: bool,
+    options: &CyclicOptions,
+) -> CyclicSolution<G::Board> {
+    let mut tt = CyclicTable::new(options.tt_mb);
+    let mut searcher = Searcher::new(game, &mut tt, options);
+    let s = game.seeds(board);
+    let mut out = CyclicSolution {
+        proven: Proven {
+            lower: -s,
+            upper: s,
+        },
+        moves: Vec::new(),
+        pv: Vec::new(),
+        pv_end: None,
+        pv_table_board: None,
+        stats: CyclicStats::default(),
+    };
+    // With every move to value and a deadline, the board itself gets half
+    // the time and the moves share what is left.
+    let start = Instant::now();
+    if let (true, Some(d)) = (with_moves, options.deadline) {
+        searcher.deadline = Some(start + d.saturating_duration_since(start) / 2);
+    }
+    searcher.set_path(&[]);
+    let root = searcher.mtdf(board, options.guess);
+    out.proven = match root {
+        Ok(v) => Proven { lower: v, upper: v },
+        Err(p) => p,
+    };
+    if with_moves {
+        let mut moves = Children::new();
+        if game.expand(board, &mut moves).is_none() {
+            let list = moves.as_slice();
+            for (i, c) in list.iter().enumerate() {
+                if let Some(d) = options.deadline {
+                    let left = d.saturating_duration_since(Instant::now());
+                    searcher.deadline = Some(Instant::now() + left / (list.len() - i) as u32);
+                    searcher.stopped = false;
+                }
+                let p = match &c.board {
+                    None => Proven {
+                        lower: c.gain,
+                        upper: c.gain,
+                    },
+                    Some(b) => {
+                        searcher.set_path(std::slice::from_ref(board));
+                        let guess = c.gain - out.proven.lower;
+                        match searcher.mtdf(b, guess) {
+                            Ok(v) => Proven {
+                                lower: c.gain - v,
+                                upper: c.gain - v,
+                            },
+                            Err(p) => Proven {
+                                lower: c.gain - p.upper,
+                                upper: c.gain - p.lower,
+                            },
+                        }
+                    }
+                };
+                out.moves.push((c.pit as usize, p));
+            }
+            // The board is worth its best move.
+            let lower = out.moves.iter().map(|(_, p)| p.lower).max();
+            let upper = out.moves.iter().map(|(_, p)| p.upper).max();
+            if let (Some(lo), Some(hi)) = (lower, upper) {
+                out.proven = Proven {
+                    lower: out.proven.lower.max(lo),
+                    upper: out.proven.upper.min(hi),
+                };
+            }
+        }
+    }
+    let Some(value) = out.proven.exact() else {
+        out.stats = searcher.stats;
+        return out;
+    };
+    // An exact value gets its line whatever the clock says (the stop flag
+    // still ends it).
+    searcher.deadline = None;
+    searcher.stopped = false;
+    if let Ok((pv, end, at)) = principal_variation(&mut searcher, board, value) {
+        out.pv = pv;
+        out.pv_end = end;
+        out.pv_table_board = at;
+    }
+    out.stats = searcher.stats;
+    out
+}
+
+type PvResult<B> = (Vec<usize>, Option<PvEnd>, Option<B>);
+
+/// The line from `board` (worth `value` with an empty path) that keeps
+/// every board's value under its path: at each board the first move whose
+/// value, searched with the line so far as the path, is the board's. The
+/// line stops at a game end, a repetition (worth 0) or a board the tables
+/// cover (`PvEnd` `None`, the board returned: the tables' line goes on).
+fn principal_variation<G: CyclicGame>(
+    searcher: &mut Searcher<'_, G>,
+    board: &G::Board,
+    value: i32,
+) -> std::result::Result<PvResult<G::Board>, Stopped> {
+    let game = searcher.game;
+    let mut line: Vec<G::Board> = vec![*board];
+    let mut pits = Vec::new();
+    let mut want = value;
+    loop {
+        let here = *line.last().expect("the line starts with the root");
+        if game.probe(&here).is_some() && !pits.is_empty() {
+            return Ok((pits, None, Some(here)));
+        }
+        let mut moves = Children::new();
+        if game.expand(&here, &mut moves).is_some() {
+            return Ok((pits, Some(PvEnd::GameOver), None));
+        }
+        let mut next = None;
+        for c in moves.as_slice() {
+            let v = match &c.board {
+                None => c.gain,
+                Some(b) => {
+                    searcher.set_path(&line);
+                    match searcher.mtdf(b, c.gain - want) {
+                        Ok(v) => c.gain - v,
+                        Err(_) => return Err(Stopped),
+                    }
+                }
+            };
+            if v == want {
+                next = Some(*c);
+                break;
+            }
+        }
+        // The value is the best of the moves' values under the same path.
+        let Some(c) = next else {
+            return Err(Stopped);
+        };
+        pits.push(c.pit as usize);
+        let Some(b) = c.board else {
+            return Ok((pits, Some(PvEnd::GameOver), None));
+        };
+        want = c.gain - want;
+        // A board met again with the same side to move ends the line.
+        let key = game.key(&b);
+        let n = line.len();
+        if (0..n)
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|i| game.key(&line[i]) == key)
+        {
+            return Ok((pits, Some(PvEnd::Repetition), None));
+        }
+        line.push(b);
+    }
+}

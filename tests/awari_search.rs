@@ -1,0 +1,158 @@
+//! The exact search for games with cycles (`search::cyclic`, Awari and Oware
+//! through `search::awari`) against the tables, which the retrograde builder
+//! made and which share nothing with the search but the rules:
+//! - every board of small layers solved with no table at all (every cycle
+//!   met by the search's repetition rule, none by a table);
+//! - whole solves: value, every move's value, a principal variation that
+//!   replays to the value, and a stopped search that reports bounds only.
+
+use std::time::Duration;
+
+mod common;
+use common::mancala;
+
+use mancala_solver::awari::position::AwariPosition;
+use mancala_solver::awari::reference::awari_boards;
+use mancala_solver::awari::rules::AwariGame;
+use mancala_solver::search::awari::{solve_awari, AwariBoards};
+use mancala_solver::search::cyclic::{solve_board, CyclicOptions};
+use mancala_solver::tablebase::build::{build as build_tables, BuildOptions};
+use mancala_solver::tablebase::TableSet;
+
+fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize) {
+    build_tables(&BuildOptions {
+        dir: dir.to_path_buf(),
+        game,
+        pits,
+        max_seeds,
+        threads: Some(2),
+        memory_budget: 8 << 30,
+        group_bytes: None,
+        progress: Default::default(),
+    })
+    .unwrap();
+}
+
+fn small() -> CyclicOptions {
+    CyclicOptions {
+        tt_mb: 4,
+        ..CyclicOptions::default()
+    }
+}
+
+#[test]
+fn every_small_board_solved_without_tables_matches_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in AwariGame::ALL {
+        let mut boards = 0;
+        for (m, max_k) in [(2, 12), (3, 8), (4, 3)] {
+            build(dir.path(), game, m, max_k);
+            let tb = TableSet::open(dir.path(), game, m, max_k).unwrap();
+            let search = AwariBoards::new(game, m, None, None).unwrap();
+            for k in 1..=max_k {
+                for board in awari_boards(m, k) {
+                    let sol = solve_board(search, &board, false, &small());
+                    let want = tb.board_value(&board).unwrap();
+                    assert_eq!(
+                        sol.proven.exact(),
+                        Some(want),
+                        "{game} m={m} board {:?}",
+                        &board[..2 * m]
+                    );
+                    boards += 1;
+                }
+            }
+        }
+        assert!(boards > 4500, "{game}: {boards} boards");
+    }
+}
+
+#[test]
+fn a_solve_gives_every_move_and_a_line_that_replays_to_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in AwariGame::ALL {
+        build(dir.path(), game, 3, 4);
+        let tb = TableSet::open(dir.path(), game, 3, 4).unwrap();
+        // 3 pits, 2 seeds a pit: 12 seeds, 8 above the tables.
+        let start = AwariPosition::start(3, 2).unwrap();
+        let sol = solve_awari(game, &start, Some(&tb), None, true, &small()).unwrap();
+        let v = sol.value.expect("exact");
+        assert_eq!((sol.lower, sol.upper), (v, v));
+        let best = sol.moves.iter().map(|m| m.lower).max().unwrap();
+        assert_eq!(best, v, "{game}: the best move has the value");
+        assert!(sol.moves.iter().all(|m| m.lower == m.upper));
+        let pit = sol.best_move.expect("a best move");
+        let mv = sol.moves.iter().find(|m| m.pit == pit).unwrap();
+        assert_eq!(mv.lower, v, "{game}: the best move keeps the value");
+        // The line replays to the value: captured difference at its end,
+        // plus 0 for the seeds left if it ends in a repetition.
+        let mut end = start;
+        end.play_line(&sol.pv, game)
+            .unwrap_or_else(|e| panic!("{game}: {} does not replay: {e}", sol.pv));
+        end.finish(game);
+        let [south, north] = end.captured();
+        assert_eq!(south as i32 - north as i32, v, "{game}: {}", sol.pv);
+        // The same start solved with no table at all agrees.
+        let bare = solve_awari(game, &start, None, None, false, &small()).unwrap();
+        assert_eq!(bare.value, Some(v), "{game}");
+    }
+}
+
+#[test]
+fn a_stopped_search_reports_proven_bounds_and_no_value() {
+    let game = AwariGame::Awari;
+    let start = AwariPosition::start(6, 4).unwrap();
+    let options = CyclicOptions {
+        deadline: Some(std::time::Instant::now() + Duration::from_millis(200)),
+        ..small()
+    };
+    let sol = solve_awari(game, &start, None, None, false, &options).unwrap();
+    assert_eq!(sol.value, None);
+    assert!(sol.lower < sol.upper);
+    assert!(-48 <= sol.lower && sol.upper <= 48);
+    assert!(sol.pv.is_empty());
+}
+
+#[test]
+fn verify_by_search_and_solve_above_the_tables_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    for game in ["awari", "oware"] {
+        let (code, _, err) = mancala(
+            &["build", game, "--pits", "3", "--max-seeds", "7", "--db", db],
+            d,
+        );
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = mancala(
+            &[
+                "verify",
+                game,
+                "--pits",
+                "3",
+                "--seeds",
+                "7",
+                "--sample",
+                "400",
+                "--by-search",
+                "4",
+                "--db",
+                db,
+            ],
+            d,
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains("400 of 400 sampled entries"), "{out}");
+        assert!(out.contains("0 skipped, 0 mismatches"), "{out}");
+    }
+    // Awari(6,4) is beyond the tables built on first use: the search, and
+    // proven bounds when --time runs out.
+    let (code, out, err) = mancala(
+        &["solve", "awari", "6", "4", "--db", db, "--time", "0.5"],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("exact search"), "{out}");
+    assert!(out.contains("proven bounds"), "{out}");
+}
