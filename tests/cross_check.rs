@@ -122,8 +122,8 @@ fn bad_cross_checks_are_refused() {
             "positive",
         ),
         (
-            vec!["awari", "--seeds", "6", "--by-search", "4"],
-            "only Kalah",
+            vec!["vai-lung-thlan", "--seeds", "6", "--by-search", "4"],
+            "only Kalah, Awari and Oware",
         ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_mancala"))

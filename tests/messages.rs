@@ -350,7 +350,10 @@ fn solve_refuses_a_large_build_and_names_its_size_and_command() {
         dir.path(),
         Duration::from_secs(60),
     );
-    assert_eq!(code, 1, "{out}{err}");
+    // Not built: the note names the build, and the exact search answers
+    // (a value or proven bounds within --time).
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("exact search"), "{out}");
     for needle in [
         "up to 24 seeds",
         "1251083925 boards",

@@ -555,7 +555,15 @@ fn solve_awari(game: AwariGame, args: &SolveArgs) -> Result<ExitCode> {
         return search();
     }
     match solve_position_by_tables(game, pos, args) {
-        Err(Error::BeyondTables { .. } | Error::BuildTooLarge { .. }) => search(),
+        Err(e @ (Error::BeyondTables { .. } | Error::BuildTooLarge { .. })) => {
+            // The tables are worth building for positions like this one:
+            // say how, then search over the tables there are.
+            eprintln!(
+                "note: {}; solving by the exact search instead",
+                super::render::error_message(&e)
+            );
+            search()
+        }
         other => other,
     }
 }
