@@ -15,7 +15,7 @@ use mancala_solver::awari::position::AwariPosition;
 use mancala_solver::awari::reference::awari_boards;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::search::awari::{solve_awari, AwariBoards};
-use mancala_solver::search::cyclic::{solve_board, CyclicOptions};
+use mancala_solver::search::cyclic::{solve_board, CyclicOptions, Wanted};
 use mancala_solver::tablebase::build::{build as build_tables, BuildOptions};
 use mancala_solver::tablebase::TableSet;
 
@@ -51,7 +51,7 @@ fn every_small_board_solved_without_tables_matches_the_tables() {
             let search = AwariBoards::new(game, m, None, None).unwrap();
             for k in 1..=max_k {
                 for board in awari_boards(m, k) {
-                    let sol = solve_board(search, &board, false, &small());
+                    let sol = solve_board(search, &board, Wanted::VALUE, &small());
                     let want = tb.board_value(&board).unwrap();
                     assert_eq!(
                         sol.proven.exact(),
@@ -155,4 +155,43 @@ fn verify_by_search_and_solve_above_the_tables_from_the_command_line() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("exact search"), "{out}");
     assert!(out.contains("proven bounds"), "{out}");
+}
+
+/// The search against the tables on 10,000 sampled entries per rule set,
+/// each solved probing only smaller tables: one level above them (3 pits,
+/// 10 seeds over 9; 2 pits, 14 over 13) and several levels above (3 pits,
+/// 12 seeds over 8; 2 pits, 20 over 12, where captures of every size are
+/// searched before a table is reached). No entry may be skipped or differ.
+#[test]
+#[ignore = "slow, about 40 s of CPU: `cargo test -- --ignored` runs it, and .ci/run does"]
+fn ten_thousand_entries_per_rule_set_agree_with_the_tables() {
+    use mancala_solver::progress::Observer;
+    use mancala_solver::search::awari::cross_check_awari;
+    use mancala_solver::search::cross_check::CrossCheck;
+    let dir = tempfile::tempdir().unwrap();
+    for game in AwariGame::ALL {
+        let mut checked = 0;
+        for (pits, seeds, probe, sample) in [
+            (3, 10, 9, 2500),
+            (3, 12, 8, 2500),
+            (2, 14, 13, 2500),
+            (2, 20, 12, 2500),
+        ] {
+            build(dir.path(), game, pits, seeds);
+            let set = TableSet::open(dir.path(), game, pits, seeds).unwrap();
+            let check = CrossCheck {
+                seeds,
+                probe_seeds: probe,
+                sample,
+                seed: 41,
+                limit: Duration::from_secs(60),
+                tt_mb: 8,
+            };
+            let report = cross_check_awari(&set, &check, 2, &Observer::silent()).unwrap();
+            assert_eq!(report.mismatches, 0, "{game} {report:?}");
+            assert_eq!(report.skipped, 0, "{game} {report:?}");
+            checked += report.checked;
+        }
+        assert_eq!(checked, 10_000, "{game}");
+    }
 }

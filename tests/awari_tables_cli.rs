@@ -374,12 +374,23 @@ fn bad_input_and_bad_tables_get_one_line_errors() {
         2,
         "pits",
     );
-    expect_error(
-        &["query", "awari", "40 40 0 0", "--db", dbs, "--no-build"],
+    // Beyond any table: the exact search answers within --time.
+    let (code, out, err) = mancala(
+        &[
+            "query",
+            "awari",
+            "40 40 0 0",
+            "--db",
+            dbs,
+            "--no-build",
+            "--time",
+            "0.3",
+        ],
         d,
-        2,
-        "80 seeds on the board",
     );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("80 seeds on the board"), "{err}");
+    assert!(out.contains("exact search"), "{out}");
     expect_error(
         &["solve", "oware", "3", "x", "--db", dbs],
         d,
@@ -412,12 +423,13 @@ fn bad_input_and_bad_tables_get_one_line_errors() {
         1,
         "over the budget",
     );
-    // Beyond what the builder can index: refused before anything is built.
-    expect_error(
-        &["solve", "awari", "6", "3", "--db", dbs],
-        d,
-        2,
-        "6-pit tables go up to",
+    // Beyond what the builder can index: nothing is built, the exact search
+    // answers with proven bounds within its time.
+    let (code, out, err) = mancala(&["solve", "awari", "6", "3", "--db", dbs, "--time", "1"], d);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("proven bounds") || out.contains("value:"),
+        "{out}"
     );
     assert!(!db.join("awari-m6-k1.tbl").exists());
     for seeds in ["0", "65"] {

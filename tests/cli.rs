@@ -45,7 +45,11 @@ fn bad_positions_and_arguments_are_usage_errors() {
             "tables exist for 1 to 6 pits",
         ),
         (&["query", "kalah", "300 0 1 0"], "more than the 255"),
-        (&["query", "kalah", "40 0 30 0"], "tables go up to 64 seeds"),
+        (&["query", "kalah", "40 0 30 0", "--time", "0"], "--time 0"),
+        (
+            &["query", "kalah", "40 0 30 0", "--tt-mb", "0"],
+            "--tt-mb 0",
+        ),
         (
             &["query", "kalah", "1 0 1 0", "--rules", "nonsense"],
             "nonsense",

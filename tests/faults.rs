@@ -361,15 +361,16 @@ fn positions_beyond_buildable_tables_get_advice_that_works() {
     let db = d.join("db");
     let db = db.to_str().unwrap();
     let start = "4 4 4 4 4 4 0 4 4 4 4 4 4 0";
-    let err = fails(
-        &["query", "kalah", start, "--db", db],
-        d,
-        1,
-        "beyond this machine",
-    );
+    // Above the tables: the note says why, the search answers within
+    // --time (proven bounds here), and the note names the solve that goes
+    // to the end.
+    let (code, out, err) = mancala(&["query", "kalah", start, "--db", db, "--time", "0.2"], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("beyond this machine"), "{err}");
     assert!(!err.contains("mancala build"), "{err}");
     let cmd = format!("mancala solve kalah \"{start}\"");
     assert!(err.contains(&cmd), "{err}");
+    assert!(out.contains("exact search"), "{out}");
     // The advice runs (stopped early here).
     let (code, out, err) = mancala(
         &[
@@ -386,12 +387,47 @@ fn positions_beyond_buildable_tables_get_advice_that_works() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("between"), "{out}");
-    // Awari has no search: the message says the tables stop there.
+    // Awari's start is beyond any table the builder indexes: the exact
+    // search answers with what it proves in time.
+    let (code, out, err) = mancala(
+        &[
+            "query",
+            "awari",
+            "4 4 4 4 4 4 4 4 4 4 4 4",
+            "--db",
+            db,
+            "--time",
+            "0.2",
+            "--json",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("6-pit tables go up to"), "{err}");
+    let a: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(a["source"], "search", "{out}");
+    assert_eq!(a["moves"].as_array().unwrap().len(), 6, "{out}");
+    let (lo, hi) = (a["lower"].as_i64().unwrap(), a["upper"].as_i64().unwrap());
+    assert!(-48 <= lo && lo <= hi && hi <= 48, "{out}");
+    // A game with no search keeps the tables' message.
     fails(
-        &["query", "awari", "4 4 4 4 4 4 4 4 4 4 4 4", "--db", db],
+        &[
+            "query",
+            "vai-lung-thlan",
+            "5 5 5 5 5 5 5 5 5 5 5 5 5 5 5 5",
+            "--db",
+            db,
+        ],
         d,
         2,
-        "tables go up to 31 seeds",
+        "tables go up to",
+    );
+    // A bad --time is a usage error.
+    fails(
+        &["query", "kalah", start, "--db", db, "--time", "0"],
+        d,
+        2,
+        "--time 0",
     );
 }
 

@@ -27,7 +27,7 @@ mod query;
 mod render;
 mod serve;
 mod solve;
-mod solve_awari;
+mod solve_tables;
 mod svg;
 mod train;
 mod train_plot;

@@ -10,19 +10,24 @@ use clap::Args;
 use mancala_solver::awari::game::banked;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::{Error, Result};
-use mancala_solver::game::{Board, Game};
+use mancala_solver::game::Board;
 use mancala_solver::tablebase::TableGame;
 use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 
+use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
 use mancala_solver::oracle::analysis::{from_tables, Analysis};
+use mancala_solver::oracle::{Oracle, OracleConfig, SearchBudget};
 use mancala_solver::progress::Observer;
 use mancala_solver::tablebase::{Line, MoveValue, PvEnd};
+use mancala_solver::tables::driver::BuildLimits;
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use mancala_solver::with_rules;
+use mancala_solver::GameSpec;
+use std::time::Duration;
 
 use super::render::verdict;
 use super::{progress, GameArgs};
@@ -51,6 +56,13 @@ pub struct QueryArgs {
     /// Print JSON on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Above the tables that are or may be built on first use: seconds the
+    /// exact search may take before it answers with proven bounds.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub time: f64,
+    /// Above the tables: the search's transposition table, in MiB.
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    pub tt_mb: usize,
 }
 
 /// Run `mancala query`.
@@ -60,12 +72,168 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
     } else {
         DEFAULT_ON_DEMAND
     };
-    with_rules!(args.game.rules()?, g => {
-        let pos = g.parse(&args.position)?;
-        let v = value_position(g, pos, &args.game.tables.db, &policy, progress::observer(false))?;
-        show(&v, args.json);
-        Ok(ExitCode::SUCCESS)
-    })
+    if !(args.time > 0.0 && args.time <= MAX_QUERY_SECONDS) {
+        return Err(Error::Unsupported(format!(
+            "--time {}: give seconds above 0, at most {MAX_QUERY_SECONDS} (for longer, `mancala solve`)",
+            args.time
+        )));
+    }
+    if args.tt_mb == 0 {
+        return Err(Error::Unsupported(
+            "--tt-mb 0: the search needs a transposition table of at least 1 MiB".into(),
+        ));
+    }
+    let rules = args.game.rules()?;
+    with_rules!(rules, g => query_one(g, rules, &args, &policy))
+}
+
+/// `mancala query` in one game: the tables, else the search above them.
+fn query_one<G: Present>(
+    g: G,
+    rules: Rules,
+    args: &QueryArgs,
+    policy: &OnDemand,
+) -> Result<ExitCode> {
+    let pos = g.parse(&args.position)?;
+    let k = G::table_seeds(&pos);
+    let unlimited = BuildLimits {
+        memory_budget: u64::MAX,
+        group_bytes: None,
+    };
+    // No table for `k` seeds can be built at all (the index's limit).
+    let beyond_index =
+        k > MAX_INDEX_SEEDS || (k > 0 && g.build_memory(pos.pits(), k, &unlimited).is_err());
+    let found = if k > MAX_INDEX_SEEDS {
+        Err(index_limit::<G>(&pos))
+    } else {
+        value_position(
+            g,
+            pos,
+            &args.game.tables.db,
+            policy,
+            progress::observer(false),
+        )
+    };
+    match found {
+        Ok(v) => {
+            show(&v, args.json);
+            Ok(ExitCode::SUCCESS)
+        }
+        // Tables that cannot be built here (or on first use): the
+        // oracle's search above the tables, where the game has one.
+        Err(
+            e @ (Error::BeyondTables { .. } | Error::BuildTooLarge { .. } | Error::Unsupported(_)),
+        ) if beyond_index || !matches!(e, Error::Unsupported(_)) => {
+            let spec = GameSpec {
+                rules,
+                pits: pos.pits(),
+                seeds: 1,
+            };
+            let oracle = Oracle::new(OracleConfig {
+                dir: args.game.tables.db.clone(),
+                search: SearchBudget {
+                    time: Duration::from_secs_f64(args.time),
+                    tt_mb: args.tt_mb,
+                },
+                build_limit: 0,
+                agent_time: Duration::ZERO,
+                build_threads: None,
+            });
+            let a = match oracle.query(&spec.to_string(), Some(&args.position)) {
+                Ok(a) => a,
+                // No search for this game: the tables' own message.
+                Err(Error::Unsupported(_)) => return Err(e),
+                Err(other) => return Err(other),
+            };
+            eprintln!(
+                "note: {}; answered by the exact search above the tables on disk \
+                 (within --time {} s: `mancala solve {} \"{}\"{}` searches to the end)",
+                super::render::error_message(&e),
+                args.time,
+                g.name(),
+                pos,
+                rules
+                    .rules_name()
+                    .filter(|r| *r != "default")
+                    .map(|r| format!(" --rules {r}"))
+                    .unwrap_or_default()
+            );
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&a).expect("json"));
+            } else {
+                G::print_board(&pos);
+                print_search_analysis(&a);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Longest `--time` a query takes (a day).
+const MAX_QUERY_SECONDS: f64 = 86_400.0;
+
+fn index_limit<G: TableGame>(pos: &G::Position) -> Error {
+    Error::Unsupported(format!(
+        "{} {}: tables go up to {MAX_INDEX_SEEDS} seeds",
+        G::table_seeds(pos),
+        G::TABLE_SEEDS
+    ))
+}
+
+/// A position valued by the search above the tables, as text.
+fn print_search_analysis(a: &Analysis) {
+    let show = |lower: i32, upper: i32| {
+        if lower == upper {
+            format!("{lower:+}")
+        } else {
+            format!("{lower:+}..={upper:+}")
+        }
+    };
+    println!(
+        "{} seeds on the board, above the tables: exact search, tables on disk probed",
+        a.seeds_in_play
+    );
+    match a.value {
+        Some(v) => println!(
+            "value: {v:+} ({} for the side to move; the same convention as the tables' answers)",
+            a.verdict.unwrap_or("draw")
+        ),
+        None => println!(
+            "not finished within --time: proven bounds {} (the same convention as the tables' answers)",
+            show(a.lower, a.upper)
+        ),
+    }
+    if let Some(d) = a.final_difference.filter(|d| Some(*d) != a.value) {
+        println!("final score difference with the seeds already captured: {d:+}");
+    }
+    for m in &a.moves {
+        let takes = m.captured.filter(|&c| c > 0);
+        println!(
+            "  pit {}: {}{}{}",
+            m.pit,
+            show(m.lower, m.upper),
+            takes.map(|c| format!("  (takes {c})")).unwrap_or_default(),
+            if a.value.is_some() && m.value == a.value {
+                "  best"
+            } else {
+                ""
+            }
+        );
+    }
+    if let Some(p) = a.best_move {
+        println!("best move: pit {p}");
+    }
+    if let Some(pv) = &a.pv {
+        println!(
+            "principal variation: {pv} ({})",
+            match a.pv_end {
+                Some(PvEnd::Repetition) =>
+                    "a position repeats: endless play, the seeds left split evenly",
+                _ => "the game ends",
+            }
+        );
+    }
 }
 
 /// A position valued from the tables.
@@ -95,10 +263,7 @@ pub fn value_position<G: TableGame>(
     let empty = TableSet::empty(dir, game, m)?;
     let k = G::table_seeds(&pos);
     if k > MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
-            "{k} {}: tables go up to {MAX_INDEX_SEEDS} seeds",
-            G::TABLE_SEEDS
-        )));
+        return Err(index_limit::<G>(&pos));
     }
     let over = game.is_over(&pos);
     let set = if over || k == 0 {
@@ -108,20 +273,7 @@ pub fn value_position<G: TableGame>(
             progress,
             ..BuildSettings::default()
         };
-        TableSet::open_or_build(dir, game, m, k, policy, &settings).map_err(|e| match e {
-            Error::BeyondTables { dir, table, reason } if table.game == "kalah" => {
-                Error::BeyondTables {
-                    dir,
-                    table,
-                    reason: format!(
-                        "{reason}; find its value by search instead: `mancala solve kalah \"{}\"{}`",
-                        pos,
-                        table.rules.map(|r| format!(" --rules {r}")).unwrap_or_default()
-                    ),
-                }
-            }
-            e => e,
-        })?
+        TableSet::open_or_build(dir, game, m, k, policy, &settings)?
     };
     let value = set.value(&pos).expect("tables loaded");
     let moves = set.move_values(&pos).expect("tables loaded");
@@ -143,6 +295,8 @@ pub fn value_position<G: TableGame>(
 pub trait Present: TableGame {
     /// Print `v` as text.
     fn print_text(v: &Valued<Self>);
+    /// Print the position and its board.
+    fn print_board(pos: &Self::Position);
 }
 
 /// Print `v`: as JSON (the oracle's [`Analysis`], the same in every game)
@@ -173,12 +327,22 @@ fn pv_text(pv: &Option<Line>) -> Option<String> {
 }
 
 impl Present for KalahRules {
+    fn print_board(pos: &Self::Position) {
+        println!("position: {pos}");
+        print!("{}", pos.board());
+    }
+
     fn print_text(v: &Valued<Self>) {
         print_with_stores(v);
     }
 }
 
 impl Present for Ohvalhu {
+    fn print_board(pos: &Self::Position) {
+        println!("position: {pos}");
+        print!("{}", pos.board());
+    }
+
     fn print_text(v: &Valued<Self>) {
         print_with_stores(v);
     }
@@ -215,6 +379,11 @@ fn print_with_stores<G: TableGame<Position = Position>>(v: &Valued<G>) {
 }
 
 impl Present for VaiLungThlan {
+    fn print_board(pos: &Self::Position) {
+        println!("position: {pos}");
+        print!("{}", pos.board());
+    }
+
     fn print_text(v: &Valued<Self>) {
         println!("position: {}", v.pos);
         print!("{}", v.pos.board());
@@ -262,6 +431,11 @@ impl Present for VaiLungThlan {
 }
 
 impl Present for AwariGame {
+    fn print_board(pos: &Self::Position) {
+        println!("position: {pos}");
+        print!("{}", pos.board_diagram());
+    }
+
     fn print_text(v: &Valued<Self>) {
         // Awari's published convention: the value of the seeds still on the
         // board, the captured totals apart.

@@ -1,5 +1,6 @@
 //! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
 
+use super::solve_tables::{self, SolveHow};
 use super::{progress, GameName, TablesArg};
 use mancala_solver::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
@@ -8,21 +9,19 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
-use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::TableLabel;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
-use mancala_solver::game::Board;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
-use mancala_solver::progress::{Event, Observer};
+
 use mancala_solver::search::run::default_table_seeds;
 use mancala_solver::search::run::{
     prepare, CheckpointFile, MissingTables, RunOptions, RunReport, TableSource,
 };
 use mancala_solver::search::{MoveOrder, SolveOptions};
-use mancala_solver::tablebase::{BuildSettings, OnDemand, DEFAULT_ON_DEMAND};
+use mancala_solver::tablebase::BuildSettings;
 
 use super::render::build_command;
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
@@ -240,12 +239,23 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             args.game.name
         )));
     }
+    let how = SolveHow {
+        board: &args.board,
+        db: &args.tables.db,
+        no_build: args.no_build,
+        max_table_seeds: args.max_table_seeds,
+        no_tables: args.no_tables,
+        tt_mb: args.tt_mb,
+        time: args.time,
+        json: args.json,
+        quiet: args.quiet,
+    };
     let rules = match args.game.rules(&args.rules)? {
         Rules::Kalah(rules) => rules,
-        Rules::Awari(game) if game.has_tables() => return solve_awari(game, &args),
-        Rules::Awari(game) => return solve_by_tables(game, &args),
-        Rules::Ohvalhu => return solve_by_tables(Ohvalhu, &args),
-        Rules::VaiLungThlan => return solve_by_tables(VaiLungThlan, &args),
+        Rules::Awari(game) if game.has_tables() => return solve_tables::solve_awari(game, &how),
+        Rules::Awari(game) => return solve_tables::solve_by_tables(game, &how),
+        Rules::Ohvalhu => return solve_tables::solve_by_tables(Ohvalhu, &how),
+        Rules::VaiLungThlan => return solve_tables::solve_by_tables(VaiLungThlan, &how),
     };
     let pos = parse_board(&args.board)?;
     let m = pos.pits_per_side();
@@ -280,7 +290,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             .max_table_seeds
             .unwrap_or_else(|| default_table_seeds(m, pos.active_seeds())),
     };
-    let deadline = Deadline::new(args.time, build_command(&label, &args.tables.db));
+    let deadline = solve_tables::Deadline::new(args.time, build_command(&label, &args.tables.db));
     let opts = SolveOptions {
         rules,
         tt_mb: args.tt_mb,
@@ -526,175 +536,6 @@ fn render(args: &SolveArgs, pos: &Position, opts: &SolveOptions, report: &RunRep
                 ),
             }
         );
-    }
-}
-
-/// `mancala solve awari|oware M N` (or a position): the value of the start
-/// and of every opening move, from the tables, built when missing.
-fn solve_by_tables<G: super::query::Present>(game: G, args: &SolveArgs) -> Result<ExitCode> {
-    let pos = position_of(game, args)?;
-    solve_position_by_tables(game, pos, args)
-}
-
-/// Awari and Oware: by the tables when they hold the position or can be
-/// built for it, else by the exact search over the tables on disk.
-fn solve_awari(game: AwariGame, args: &SolveArgs) -> Result<ExitCode> {
-    let pos = position_of(game, args)?;
-    let search = || {
-        let how = super::solve_awari::SearchArgs {
-            db: &args.tables.db,
-            max_table_seeds: args.max_table_seeds,
-            no_tables: args.no_tables,
-            tt_mb: args.tt_mb,
-            time: args.time,
-            json: args.json,
-        };
-        super::solve_awari::search(game, &pos, &how)
-    };
-    if super::solve_awari::beyond_tables(game, &pos, &args.tables.db)? {
-        return search();
-    }
-    match solve_position_by_tables(game, pos, args) {
-        Err(e @ (Error::BeyondTables { .. } | Error::BuildTooLarge { .. })) => {
-            // The tables are worth building for positions like this one:
-            // say how, then search over the tables there are.
-            eprintln!(
-                "note: {}; solving by the exact search instead",
-                super::render::error_message(&e)
-            );
-            search()
-        }
-        other => other,
-    }
-}
-
-/// The position `mancala solve` names: `M N` (the start) or one position.
-fn position_of<G: mancala_solver::game::Game>(game: G, args: &SolveArgs) -> Result<G::Position> {
-    let usage = || {
-        format!(
-            "write `solve {} M N` or `solve {} \"<board>\"`",
-            game.name(),
-            game.name()
-        )
-    };
-    let pos = match args.board.as_slice() {
-        [text] => game.parse(text)?,
-        [m, n] => {
-            let num = |t: &String, what: &str| {
-                t.parse::<usize>().map_err(|_| {
-                    Error::Unsupported(format!("{what} \"{t}\" is not a whole number: {}", usage()))
-                })
-            };
-            game.start(num(m, "pits per side")?, num(n, "seeds per pit")?)?
-        }
-        _ => return Err(Error::Unsupported(usage())),
-    };
-    Ok(pos)
-}
-
-fn solve_position_by_tables<G: super::query::Present>(
-    game: G,
-    pos: G::Position,
-    args: &SolveArgs,
-) -> Result<ExitCode> {
-    // A large build (hours, gigabytes) is asked for with `mancala build`,
-    // not started by a solve.
-    let policy = if args.no_build {
-        OnDemand::Never
-    } else {
-        DEFAULT_ON_DEMAND
-    };
-    let label = TableLabel {
-        game: game.name(),
-        rules: None,
-        pits: pos.pits(),
-        seeds: G::table_seeds(&pos),
-    };
-    let deadline = Deadline::new(args.time, build_command(&label, &args.tables.db));
-    let v = super::query::value_position(game, pos, &args.tables.db, &policy, deadline.observer())?;
-    deadline.tables_ready();
-    super::query::show(&v, args.json);
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `--time` over the tables a solve builds on first use: the time bounds
-/// the whole command, and such a build can take far longer than the time
-/// asked for. Once a build starts ([`Event::BuildingMissing`]) a watch
-/// runs to the deadline; if the tables are not ready by then the process
-/// ends with an error naming the command that builds them. Tables are
-/// written whole under their lock, and a stopped build goes on where it
-/// stopped, so the tables finished so far are kept.
-#[derive(Clone)]
-struct Deadline {
-    /// `--time`, and the instant it ends.
-    at: Option<(f64, std::time::Instant)>,
-    build: Arc<String>,
-    /// The running watch (its thread ends when the sender is dropped), and
-    /// whether the tables are ready (no watch starts after that).
-    watch: Arc<std::sync::Mutex<(Option<std::sync::mpsc::Sender<()>>, bool)>>,
-}
-
-impl Deadline {
-    /// `seconds` from now (none: no deadline); `build` is the command that
-    /// builds the tables ahead of the solve.
-    fn new(seconds: Option<f64>, build: String) -> Deadline {
-        Deadline {
-            at: seconds.map(|t| {
-                (
-                    t,
-                    std::time::Instant::now() + std::time::Duration::from_secs_f64(t),
-                )
-            }),
-            build: Arc::new(build),
-            watch: Arc::default(),
-        }
-    }
-
-    /// The progress observer of the table build: the command's, starting
-    /// the watch when a build on first use starts.
-    fn observer(&self) -> Observer {
-        let inner = progress::observer(false);
-        let deadline = self.clone();
-        Observer::new(move |e: &Event<'_>| {
-            if let Event::BuildingMissing { .. } = e {
-                deadline.start_watch();
-            }
-            inner.event(e);
-        })
-    }
-
-    fn start_watch(&self) {
-        let Some((seconds, at)) = self.at else {
-            return;
-        };
-        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
-        if watch.0.is_some() || watch.1 {
-            return;
-        }
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let build = self.build.clone();
-        let left = at.saturating_duration_since(std::time::Instant::now());
-        std::thread::spawn(move || {
-            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(left) {
-                use std::io::Write;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "\nerror: --time {seconds} s ran out while the tables this solve needs were \
-                     being built on first use (the tables finished so far are kept): build them \
-                     first with `{build}`, or give more time"
-                );
-                std::process::exit(1);
-            }
-        });
-        watch.0 = Some(tx);
-    }
-
-    /// The tables are ready: end the watch (the search keeps to the time
-    /// itself).
-    fn tables_ready(&self) {
-        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
-        watch.0 = None;
-        watch.1 = true;
     }
 }
 

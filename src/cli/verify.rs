@@ -52,7 +52,7 @@ pub struct VerifyArgs {
     /// Seed of the random sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Kalah: solve the sampled entries with the search, probing the tables
+    /// Kalah, Awari and Oware: solve the sampled entries with the search, probing the tables
     /// only up to this many seeds, and compare (a cross-check against the
     /// smaller tables' values).
     #[arg(long, value_name = "K")]

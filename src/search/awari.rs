@@ -21,7 +21,7 @@ use crate::tablebase::verify::{check_seeds, Mismatch};
 use crate::tablebase::{PvEnd, TableSet};
 
 use super::cross_check::{CrossCheck, CrossCheckReport};
-use super::cyclic::{solve_board, Child, Children, CyclicGame, CyclicOptions, CyclicStats};
+use super::cyclic::{solve_board, Child, Children, CyclicGame, CyclicOptions, CyclicStats, Wanted};
 
 /// Stack of a search thread: the search recurses once a ply, and lines
 /// without captures can be long.
@@ -190,7 +190,17 @@ pub fn solve_awari(
         });
     }
     let board = pos.cells();
-    let sol = on_big_stack(|| solve_board(boards, &board, with_moves, options))?;
+    let sol = on_big_stack(|| {
+        solve_board(
+            boards,
+            &board,
+            Wanted {
+                moves: with_moves,
+                line: true,
+            },
+            options,
+        )
+    })?;
     let value = sol.proven.exact().map(|v| v + before);
     let mut pv = format_awari_line(&sol.pv);
     let mut pv_end = sol.pv_end;
@@ -309,9 +319,9 @@ pub fn cross_check_awari(
             tt_mb: check.tt_mb,
             deadline: Some(Instant::now() + check.limit),
             stop: Some(progress.stop_flag().unwrap_or_else(|| stop.clone())),
-            guess: 0,
+            ..CyclicOptions::default()
         };
-        let sol = solve_board(boards, &board, false, &options);
+        let sol = solve_board(boards, &board, Wanted::VALUE, &options);
         nodes.fetch_add(sol.stats.nodes, Ordering::Relaxed);
         match sol.proven.exact() {
             None => {

@@ -127,6 +127,9 @@ pub struct CyclicOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// First guess of MTD(f).
     pub guess: i32,
+    /// Told the root's proven bounds after each MTD(f) pass
+    /// ([`crate::progress::Event::Search`]).
+    pub progress: crate::progress::Observer,
 }
 
 impl Default for CyclicOptions {
@@ -136,6 +139,7 @@ impl Default for CyclicOptions {
             deadline: None,
             stop: None,
             guess: 0,
+            progress: crate::progress::Observer::silent(),
         }
     }
 }
@@ -174,6 +178,9 @@ pub struct CyclicStats {
     pub path_dependent: u64,
     /// Cut-offs from path-dependent bounds still valid on the path.
     pub cond_cuts: u64,
+    /// Path-dependent failures written to the transposition table once the
+    /// boards they met again were settled.
+    pub settled: u64,
     /// MTD(f) passes.
     pub passes: u64,
 }
@@ -226,111 +233,6 @@ impl Dep {
     }
 }
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    key: u128,
-    lower: i16,
-    upper: i16,
-    best: u8,
-    used: bool,
-    work: u32,
-}
-
-/// The transposition table: two-way buckets, the entry with less work
-/// replaced. Only path-independent bounds are stored.
-pub struct CyclicTable {
-    slots: Vec<Slot>,
-    mask: usize,
-    /// Path-dependent bounds, each valid under a prefix of the path (see
-    /// [`Searcher`]).
-    cond: Vec<CondSlot>,
-}
-
-/// A bound that holds while the path keeps the prefix it was found under:
-/// the board at ply `dep.max` is the same visit (`visit`), and the board
-/// stands at a ply of the same parity.
-#[derive(Clone, Copy, Default)]
-struct CondSlot {
-    key: u128,
-    visit: u64,
-    min: u32,
-    max: u32,
-    parity: u8,
-    lower: i16,
-    upper: i16,
-}
-
-fn hash(key: u128) -> usize {
-    let h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize
-}
-
-impl CyclicTable {
-    /// A table of about `mb` mebibytes (a quarter of it for path-dependent
-    /// bounds).
-    pub fn new(mb: usize) -> CyclicTable {
-        let bytes = mb.max(1) << 20;
-        let pow2 = |want: usize| {
-            let mut n = 2usize;
-            while n * 2 <= want {
-                n *= 2;
-            }
-            n
-        };
-        let n = pow2(bytes * 3 / 4 / std::mem::size_of::<Slot>());
-        let c = pow2(bytes / 4 / std::mem::size_of::<CondSlot>());
-        CyclicTable {
-            slots: vec![Slot::default(); n],
-            mask: n - 2,
-            cond: vec![CondSlot::default(); c],
-        }
-    }
-
-    fn bucket(&self, key: u128) -> usize {
-        hash(key) & self.mask
-    }
-
-    fn get(&self, key: u128) -> Option<Slot> {
-        let b = self.bucket(key);
-        self.slots[b..b + 2]
-            .iter()
-            .find(|s| s.used && s.key == key)
-            .copied()
-    }
-
-    fn put(&mut self, key: u128, lower: i32, upper: i32, best: u8, work: u32) {
-        let b = self.bucket(key);
-        let pair = &mut self.slots[b..b + 2];
-        let i = if let Some(i) = pair.iter().position(|s| s.used && s.key == key) {
-            // Same board: keep both facts (bounds only ever tighten).
-            let s = pair[i];
-            let lower = lower.max(s.lower as i32);
-            let upper = upper.min(s.upper as i32);
-            pair[i] = Slot {
-                key,
-                lower: lower as i16,
-                upper: upper as i16,
-                best,
-                used: true,
-                work: work.max(s.work),
-            };
-            return;
-        } else if !pair[0].used || (pair[1].used && pair[0].work <= pair[1].work) {
-            0
-        } else {
-            1
-        };
-        pair[i] = Slot {
-            key,
-            lower: lower as i16,
-            upper: upper as i16,
-            best,
-            used: true,
-            work,
-        };
-    }
-}
-
 /// A null-window searcher over one board trait, its table and its path.
 ///
 /// Path-dependent results are kept too, under a guard. A result that
@@ -349,10 +251,23 @@ pub struct Searcher<'t, G: CyclicGame> {
     tt: &'t mut CyclicTable,
     /// The boards from the root to the current node: key, seeds, visit.
     path: Vec<(u128, i32, u64)>,
+    /// The plies of the boards on the path, by key and ply parity (a board
+    /// stands on the path at most once with each side to move: met again,
+    /// it is a repetition and is not searched). Lines without captures
+    /// can be thousands of plies long; a scan of the path at every node
+    /// would cost as much.
+    on_path: std::collections::HashMap<(u128, u8), u32, PathHasher>,
+    /// Path-dependent failures of the attacking side waiting for the
+    /// search to climb back to the boards they met again (see
+    /// [`Pending`]).
+    pending: Vec<Pending>,
     visits: u64,
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
     stopped: bool,
+    /// Where the root's passes are reported, while `report` is set.
+    progress: crate::progress::Observer,
+    report: Option<Instant>,
     /// Counters.
     pub stats: CyclicStats,
 }
@@ -361,6 +276,35 @@ pub struct Searcher<'t, G: CyclicGame> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped;
 
+/// A board whose null-window search failed for the attacking side (the
+/// side needing a positive result, for which a repetition is a failure)
+/// while relying on repetitions of boards above it.
+///
+/// Such a result is a fact about the board once every board it met again
+/// is known to be a failure for the attacker too: the boards of the
+/// failing subtree then form a set the defender never has to leave (each
+/// defender board has a move into it, each attacker move stays in it or
+/// leaves it for a child bounded on every path), so the attacker cannot
+/// force reaching the threshold from any of them. This holds when the
+/// search climbs back to the board all the repetitions lead to and that
+/// board fails for the attacker as well, with no dependence left above
+/// it: the failures of its subtree still pending are then written to the
+/// transposition table, bounded by the threshold (not by their fail-soft
+/// values, which counted a repetition as 0 although play may go on from
+/// the board met again). A failure is dropped as soon as a board between
+/// it and that board succeeds for the attacker.
+#[derive(Clone, Copy)]
+struct Pending {
+    key: u128,
+    lower: i16,
+    upper: i16,
+    best: u8,
+}
+
+/// Most pending failures kept (about 64 MiB); beyond it new ones are not
+/// recorded, which only loses reuse.
+const MAX_PENDING: usize = 1 << 21;
+
 impl<'t, G: CyclicGame> Searcher<'t, G> {
     /// A searcher with an empty path.
     pub fn new(game: G, tt: &'t mut CyclicTable, options: &CyclicOptions) -> Self {
@@ -368,10 +312,14 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
             game,
             tt,
             path: Vec::with_capacity(256),
+            on_path: Default::default(),
+            pending: Vec::new(),
             visits: 0,
             deadline: options.deadline,
             stop: options.stop.clone(),
             stopped: false,
+            progress: options.progress.clone(),
+            report: None,
             stats: CyclicStats::default(),
         }
     }
@@ -380,11 +328,24 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
     /// next, oldest first): a search then scores them 0 when they come
     /// back.
     pub fn set_path(&mut self, boards: &[G::Board]) {
-        self.path.clear();
+        self.truncate_path(0);
         for b in boards {
-            self.visits += 1;
-            self.path
-                .push((self.game.key(b), self.game.seeds(b), self.visits));
+            self.push_path(self.game.key(b), self.game.seeds(b));
+        }
+    }
+
+    fn push_path(&mut self, key: u128, seeds: i32) {
+        self.visits += 1;
+        let ply = self.path.len();
+        self.on_path.insert((key, (ply & 1) as u8), ply as u32);
+        self.path.push((key, seeds, self.visits));
+    }
+
+    fn truncate_path(&mut self, ply: usize) {
+        while self.path.len() > ply {
+            let (key, _, _) = self.path.pop().expect("longer than ply");
+            let at = self.path.len();
+            self.on_path.remove(&(key, (at & 1) as u8));
         }
     }
 
@@ -402,22 +363,14 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
         self.stopped
     }
 
-    /// The ply on the path where `key` (with `seeds`) stands with the same
-    /// side to move as the node at `ply`, if any.
-    fn repeated(&self, key: u128, seeds: i32, ply: usize) -> Option<usize> {
-        let mut i = ply;
-        while i >= 2 {
-            i -= 2;
-            let (k, s, _) = self.path[i];
-            if s != seeds || self.path[i + 1].1 != seeds {
-                // A capture lies between: nothing earlier can repeat.
-                return None;
-            }
-            if k == key {
-                return Some(i);
-            }
-        }
-        None
+    /// The ply on the path where `key` stands with the same side to move
+    /// as the node at `ply`, if any. (Seeds never come back, so a board
+    /// met again on the path has no capture between.)
+    fn repeated(&self, key: u128, ply: usize) -> Option<usize> {
+        self.on_path
+            .get(&(key, (ply & 1) as u8))
+            .map(|&at| at as usize)
+            .filter(|&at| at < ply)
     }
 
     /// A path-dependent bound on `key` at `ply` that holds on this path.
@@ -447,6 +400,31 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
         self.tt.cond[i] = c;
     }
 
+    /// Record a path-dependent failure of the attacker at `key`.
+    fn pend(&mut self, key: u128, lower: i32, upper: i32, best: u8) {
+        if self.pending.len() < MAX_PENDING {
+            self.pending.push(Pending {
+                key,
+                lower: lower as i16,
+                upper: upper as i16,
+                best,
+            });
+        }
+    }
+
+    /// A board that failed for the attacker with no dependence left above
+    /// it: its subtree's pending failures are facts now.
+    fn settle(&mut self, mark: usize) {
+        let mark = mark.min(self.pending.len());
+        for i in mark..self.pending.len() {
+            let p = self.pending[i];
+            self.tt
+                .put(p.key, p.lower as i32, p.upper as i32, p.best, 1);
+            self.stats.settled += 1;
+        }
+        self.pending.truncate(mark);
+    }
+
     /// MTD(f) from the board at the end of the path: its exact value under
     /// the path (see the module docs), or the bounds proven when stopped.
     pub fn mtdf(&mut self, board: &G::Board, guess: i32) -> std::result::Result<i32, Proven> {
@@ -465,6 +443,17 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
                 lower = g;
             }
             f = g;
+            if let Some(start) = self.report {
+                let seconds = start.elapsed().as_secs_f64();
+                self.progress.event(&crate::progress::Event::Search {
+                    seconds,
+                    depth: None,
+                    lower,
+                    upper,
+                    nodes: self.stats.nodes,
+                    rate: self.stats.nodes as f64 / seconds.max(1e-9),
+                });
+            }
         }
         Ok(lower)
     }
@@ -515,8 +504,8 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
                 return Ok((e.upper as i32, FREE));
             }
         }
-        self.path.truncate(ply);
-        if let Some(at) = self.repeated(key, s, ply) {
+        self.truncate_path(ply);
+        if let Some(at) = self.repeated(key, ply) {
             self.stats.repetitions += 1;
             return Ok((0, Dep::at(at)));
         }
@@ -572,8 +561,8 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
             return Ok((best_known, FREE));
         }
         let nodes_before = self.stats.nodes;
-        self.visits += 1;
-        self.path.push((key, s, self.visits));
+        let mark = self.pending.len();
+        self.push_path(key, s);
         let mut best = i32::MIN;
         let mut best_pit = list[0].pit;
         let mut dep = FREE;
@@ -586,15 +575,26 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
                 }
             };
             if v >= beta {
-                self.path.truncate(ply);
+                self.truncate_path(ply);
                 let d = d.above(ply);
+                // A fail-high at `beta > 0` is the attacker's success (it
+                // never relies on a repetition); at `beta <= 0` it is the
+                // defender's.
                 if d.is_free() {
                     let work = (self.stats.nodes - nodes_before).min(u32::MAX as u64) as u32;
                     self.tt.put(key, v, s, c.pit, work);
+                    if beta > 0 {
+                        self.pending.truncate(mark.min(self.pending.len()));
+                    } else {
+                        self.settle(mark);
+                    }
                 } else {
                     self.stats.path_dependent += 1;
                     if beta <= 0 {
                         self.cond_put(key, ply, d, v.min(0), s);
+                        self.pend(key, beta, s, c.pit);
+                    } else {
+                        self.pending.truncate(mark.min(self.pending.len()));
                     }
                 }
                 return Ok((v, d));
@@ -605,15 +605,23 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
                 best_pit = c.pit;
             }
         }
-        self.path.truncate(ply);
+        self.truncate_path(ply);
         let dep = dep.above(ply);
         if dep.is_free() {
             let work = (self.stats.nodes - nodes_before).min(u32::MAX as u64) as u32;
             self.tt.put(key, -s, best, best_pit, work);
+            if beta > 0 {
+                self.settle(mark);
+            } else {
+                self.pending.truncate(mark.min(self.pending.len()));
+            }
         } else {
             self.stats.path_dependent += 1;
             if beta > 0 {
                 self.cond_put(key, ply, dep, -s, best.max(0));
+                self.pend(key, -s, beta - 1, best_pit);
+            } else {
+                self.pending.truncate(mark.min(self.pending.len()));
             }
         }
         Ok((best, dep))
@@ -638,4 +646,7 @@ fn order<B: Copy + Default>(moves: &Children<B>, first: Option<u8>) -> Children<
 }
 
 mod solve;
-pub use solve::{solve_board, CyclicSolution};
+mod table;
+pub use solve::{solve_board, CyclicSolution, Wanted};
+pub use table::CyclicTable;
+use table::{hash, CondSlot, PathHasher};

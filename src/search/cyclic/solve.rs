@@ -30,14 +30,38 @@ pub struct CyclicSolution<B> {
     pub stats: CyclicStats,
 }
 
-/// Solve `board` exactly: its value, each move's value when `with_moves`,
-/// and a principal variation. A stopped search returns the bounds proven.
+/// What a solve finds besides the board's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wanted {
+    /// Each move's value (or bounds).
+    pub moves: bool,
+    /// A principal variation, once the value is exact (searched whatever
+    /// the deadline says; the stop flag still ends it).
+    pub line: bool,
+}
+
+impl Wanted {
+    /// The value only (a cross-check).
+    pub const VALUE: Wanted = Wanted {
+        moves: false,
+        line: false,
+    };
+    /// The value, every move's and a principal variation.
+    pub const ALL: Wanted = Wanted {
+        moves: true,
+        line: true,
+    };
+}
+
+/// Solve `board` exactly: its value, and what `wanted` asks for. A stopped
+/// search returns the bounds proven.
 pub fn solve_board<G: CyclicGame>(
     game: G,
     board: &G::Board,
-    with_moves: bool,
+    wanted: Wanted,
     options: &CyclicOptions,
 ) -> CyclicSolution<G::Board> {
+    let with_moves = wanted.moves;
     let mut tt = CyclicTable::new(options.tt_mb);
     let mut searcher = Searcher::new(game, &mut tt, options);
     let s = game.seeds(board);
@@ -59,7 +83,9 @@ pub fn solve_board<G: CyclicGame>(
         searcher.deadline = Some(start + d.saturating_duration_since(start) / 2);
     }
     searcher.set_path(&[]);
+    searcher.report = Some(start);
     let root = searcher.mtdf(board, options.guess);
+    searcher.report = None;
     out.proven = match root {
         Ok(v) => Proven { lower: v, upper: v },
         Err(p) => p,
@@ -107,7 +133,7 @@ pub fn solve_board<G: CyclicGame>(
             }
         }
     }
-    let Some(value) = out.proven.exact() else {
+    let (Some(value), true) = (out.proven.exact(), wanted.line) else {
         out.stats = searcher.stats;
         return out;
     };
