@@ -1,26 +1,10 @@
 //! Nodes and time of the exact Awari search on every board of one layer,
 //! without tables (a measurement of the search's handling of cycles):
 //! `cargo run --release --example cyclic_nodes -- PITS SEEDS`.
+use mancala_solver::awari::reference::awari_boards;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::search::awari::AwariBoards;
 use mancala_solver::search::cyclic::{solve_board, CyclicOptions, Wanted};
-
-fn boards(pits: usize, k: usize) -> Vec<[u8; 12]> {
-    fn rec(i: usize, n: usize, left: usize, b: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
-        if i + 1 == n {
-            b[i] = left as u8;
-            out.push(*b);
-            return;
-        }
-        for c in 0..=left {
-            b[i] = c as u8;
-            rec(i + 1, n, left - c, b, out);
-        }
-    }
-    let mut out = Vec::new();
-    rec(0, 2 * pits, k, &mut [0; 12], &mut out);
-    out
-}
 
 fn main() {
     let args: Vec<usize> = std::env::args()
@@ -35,7 +19,7 @@ fn main() {
     };
     let t = std::time::Instant::now();
     let (mut nodes, mut sum) = (0u64, 0i64);
-    let all = boards(pits, k);
+    let all = awari_boards(pits, k);
     for b in &all {
         let sol = solve_board(search, b, Wanted::VALUE, &options);
         nodes += sol.stats.nodes;
