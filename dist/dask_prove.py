@@ -15,7 +15,7 @@ driver is the only writer of the ledger; the workers only run tasks:
 A killed worker loses only its task (Dask runs it again); a killed driver
 loses only the tasks under way: run the same command to go on. Any
 `mancala prove` option after `--` is passed to every call (the tables,
---max-table-seeds, --task-seconds, --threads, --tt-mb, ...). Workers must
+--max-table-seeds, --task-nodes, --task-seconds, --threads, --tt-mb, ...). Workers must
 see the same `mancala` binary and table directory (shared storage on a
 cluster); give them --table-memory-mb 0 so that the tables are read
 through the page cache that the worker processes of one machine share.

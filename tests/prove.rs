@@ -29,7 +29,9 @@ fn tiny_tasks() -> ProveOptions {
             ..SolveOptions::default()
         },
         task_seconds: 0.0,
+        task_nodes: None,
         estimate_seconds: 0.0,
+        estimate_nodes: None,
     }
 }
 
@@ -361,4 +363,110 @@ fn the_committed_kalah_6_6_ledger_reads() {
     );
     let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(status["lower"], lo, "{status}");
+}
+
+#[test]
+fn a_node_budget_stops_a_solve_and_splits_tasks() {
+    // The search alone: a budget of a tenth of the nodes an exact solve
+    // takes stops it with bounds, not a value.
+    let root = Position::start(4, 3).unwrap();
+    let one = SolveOptions {
+        threads: 1,
+        ..SolveOptions::default()
+    };
+    let full = solve(&root, None, &one).unwrap();
+    assert!(full.exact);
+    let limit = full.stats.nodes / 10;
+    let cut = solve(
+        &root,
+        None,
+        &SolveOptions {
+            node_limit: Some(limit),
+            ..one.clone()
+        },
+    )
+    .unwrap();
+    assert!(!cut.exact, "a solve of {limit} nodes finished");
+    assert!(cut.lower <= full.value && full.value <= cut.upper);
+    assert!(
+        cut.stats.nodes < full.stats.nodes / 2,
+        "{:?}",
+        cut.stats.nodes
+    );
+    // Tasks of a twentieth of that and no time limit: split, and the
+    // ledger still gives the solver's value.
+    let budget = full.stats.nodes / 20;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k43.jsonl");
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    let opts = ProveOptions {
+        search: one.clone(),
+        task_seconds: f64::INFINITY,
+        task_nodes: Some(budget),
+        estimate_seconds: f64::INFINITY,
+        estimate_nodes: Some(budget / 10),
+    };
+    let v = prove_value(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
+    assert_eq!(v, full.value);
+    let totals = ledger.totals();
+    assert!(totals.splits > 0, "no task was split");
+    for e in &ledger.entries {
+        if let Entry::Proof(p) = e {
+            // A proof may overrun its budget by the first iteration and
+            // the 1024-node check interval, not by more.
+            assert!(p.nodes < budget + 50_000, "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn task_nodes_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("k32.jsonl");
+    let out = mancala()
+        .args([
+            "prove",
+            "kalah:3:2",
+            "--max-table-seeds",
+            "0",
+            "--threads",
+            "1",
+        ])
+        .args([
+            "--tt-mb",
+            "8",
+            "--quiet",
+            "--json",
+            "--task-nodes",
+            "2e3",
+            "--ledger",
+        ])
+        .arg(&ledger)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let exact = solve(
+        &Position::start(3, 2).unwrap(),
+        None,
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(status["exact"], true, "{status}");
+    assert_eq!(status["lower"].as_i64(), Some(i64::from(exact.value)));
+    for bad in ["0", "1.5", "-3", "many"] {
+        let out = mancala()
+            .args([
+                "prove",
+                "kalah:3:2",
+                &format!("--task-nodes={bad}"),
+                "--ledger",
+            ])
+            .arg(&ledger)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--task-nodes {bad}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not a count of nodes"), "{err}");
+    }
 }

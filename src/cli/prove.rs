@@ -29,8 +29,8 @@ mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --at-least 2 --max-
 mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --status\n  \
 mancala prove kalah:5:4 --ledger k54.jsonl --check 20\n\n\
 A proof asks null-window questions, \"is the value (final store difference for the side to \
-move, stores included) at least T?\". A question the search settles within --task-seconds is a \
-proof; a larger one is split into one question a move. Every finished task is one line of the \
+move, stores included) at least T?\". A question the search settles within --task-seconds (or \
+--task-nodes) is a proof; a larger one is split into one question a move. Every finished task is one line of the \
 ledger (JSON lines, a checksum each, rewritten atomically), so a stopped or killed run loses \
 only the task under way and any machine goes on from the ledger. Without --at-least the \
 questions close in on the exact value. For a scheduler: --tasks lists the open tasks (JSON \
@@ -56,11 +56,18 @@ pub struct ProveArgs {
     /// search's estimate).
     #[arg(long, allow_hyphen_values = true)]
     pub guess: Option<i32>,
-    /// Split a task the search has not settled after this many seconds.
-    #[arg(long, default_value_t = 600.0, value_parser = super::render::parse_seconds)]
-    pub task_seconds: f64,
+    /// Split a task the search has not settled after this many seconds
+    /// (default: 600, or no time limit with --task-nodes).
+    #[arg(long, value_parser = super::render::parse_seconds)]
+    pub task_seconds: Option<f64>,
+    /// Split a task the search has not settled after this many nodes
+    /// (e.g. 4e9): a budget of work, the same on a loaded machine as on an
+    /// idle one.
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
+    pub task_nodes: Option<u64>,
     /// When splitting, estimate each move by a search of this many seconds
-    /// (default: a hundredth of --task-seconds).
+    /// (default: a hundredth of --task-seconds; with --task-nodes, a
+    /// hundredth of its nodes).
     #[arg(long, value_parser = super::render::parse_seconds)]
     pub estimate_seconds: Option<f64>,
     /// Probe the tables up to K seeds in play (default: what --db holds).
@@ -205,10 +212,17 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
         )?)),
         ..search
     };
+    // With a budget of nodes the clock limits nothing unless asked to.
+    let task_seconds = args.task_seconds.unwrap_or(match args.task_nodes {
+        Some(_) => f64::INFINITY,
+        None => 600.0,
+    });
     let opts = ProveOptions {
         search,
-        task_seconds: args.task_seconds,
-        estimate_seconds: args.estimate_seconds.unwrap_or(args.task_seconds / 100.0),
+        task_seconds,
+        task_nodes: args.task_nodes,
+        estimate_seconds: args.estimate_seconds.unwrap_or(task_seconds / 100.0),
+        estimate_nodes: args.task_nodes.map(|n| n / 100),
     };
     if let Some(text) = &args.run_task {
         let q: Question = serde_json::from_str(text).map_err(|e| {
@@ -281,6 +295,18 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
     }
 }
 
+/// Parse a count of nodes (`--task-nodes`): a whole number, in plain or
+/// scientific notation (4e9), at least 1.
+fn parse_nodes(s: &str) -> std::result::Result<u64, String> {
+    match s.parse::<f64>() {
+        Ok(n) if n.is_finite() && (1.0..=1e18).contains(&n) && n.fract() == 0.0 => Ok(n as u64),
+        _ => Err(format!(
+            "'{}' is not a count of nodes: give a whole number from 1 to 1e18, e.g. 4e9",
+            mancala_solver::error::clip(s)
+        )),
+    }
+}
+
 /// A short search's estimate of the root's value.
 fn estimate(
     root: &Position,
@@ -288,8 +314,10 @@ fn estimate(
     opts: &ProveOptions,
 ) -> Result<i32> {
     let mut e = opts.search.clone();
-    e.deadline =
-        Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(opts.estimate_seconds));
+    e.deadline = std::time::Duration::try_from_secs_f64(opts.estimate_seconds)
+        .ok()
+        .and_then(|d| std::time::Instant::now().checked_add(d));
+    e.node_limit = opts.estimate_nodes;
     Ok(mancala_solver::search::solve(root, tables, &e)?.value)
 }
 
@@ -423,7 +451,8 @@ fn check(
     }
     // Re-proved without a task limit: a check must settle.
     let opts = ProveOptions {
-        task_seconds: 1e9,
+        task_seconds: f64::INFINITY,
+        task_nodes: None,
         ..opts.clone()
     };
     let (mut agree, mut differ) = (0, 0);

@@ -38,7 +38,8 @@
 //!
 //! # Time budget
 //!
-//! [`SolveOptions::deadline`] (an [`std::time::Instant`]) and [`SolveOptions::stop`]
+//! [`SolveOptions::deadline`] (an [`std::time::Instant`]),
+//! [`SolveOptions::node_limit`] (a budget of work) and [`SolveOptions::stop`]
 //! (an `Arc<AtomicBool>` another thread may set) stop the search; they are
 //! checked every 1024 nodes, and honoured once the first iterative-deepening
 //! iteration is complete (at once without iterative deepening), so a

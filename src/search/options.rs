@@ -81,6 +81,11 @@ pub struct SolveOptions {
     /// ([`Solution::exact`] false). See "Time budget" in the module
     /// documentation.
     pub deadline: Option<Instant>,
+    /// Stop after about this many nodes (all threads together, counted
+    /// every 1024 nodes of each thread), like a passed
+    /// [`SolveOptions::deadline`]: a budget of work that does not depend on
+    /// the machine's speed or load.
+    pub node_limit: Option<u64>,
     /// Stop searching when this flag becomes true (set by another thread),
     /// like a passed [`SolveOptions::deadline`].
     pub stop: Option<Arc<AtomicBool>>,
@@ -123,6 +128,7 @@ impl Default for SolveOptions {
             split_plies: 12,
             progress: Observer::silent(),
             deadline: None,
+            node_limit: None,
             stop: None,
             shared_tt: None,
             checkpoint: None,

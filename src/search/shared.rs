@@ -78,8 +78,9 @@ impl DriveState {
 }
 
 impl Shared<'_> {
-    /// Whether the deadline has passed or the stop flag is set (checked
-    /// every 1024 nodes); always false before the first iteration is done.
+    /// Whether the deadline has passed, the node limit is reached or the
+    /// stop flag is set (checked every 1024 nodes); always false before the
+    /// first iteration is done.
     pub(super) fn stop_requested(&self) -> bool {
         if !self.stop_ready.load(Ordering::Relaxed) {
             return false;
@@ -89,7 +90,9 @@ impl Shared<'_> {
         }
         let o = &self.opts;
         let stop = o.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
-            || o.deadline.is_some_and(|d| Instant::now() >= d);
+            || o.deadline.is_some_and(|d| Instant::now() >= d)
+            || o.node_limit
+                .is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n);
         if stop {
             self.stopped.store(true, Ordering::Relaxed);
         }

@@ -18,11 +18,18 @@ pub struct ProveOptions {
     /// The search's options (rules, transposition table, threads, stop
     /// flag, progress); its `at_least` and `deadline` are set per task.
     pub search: SolveOptions,
-    /// A task not settled after this long is split.
+    /// A task not settled after this long is split (infinite: no limit).
     pub task_seconds: f64,
+    /// A task not settled after this many nodes is split, whatever the
+    /// clock says (`None`: no limit). Unlike seconds, a budget of nodes is
+    /// the same on a loaded machine, where a low-priority task may get
+    /// little of the processor, as on an idle one.
+    pub task_nodes: Option<u64>,
     /// When a task is split, each move's value is estimated by a search of
     /// about this long (its deepest finished iteration).
     pub estimate_seconds: f64,
+    /// ... and of at most this many nodes.
+    pub estimate_nodes: Option<u64>,
 }
 
 impl Default for ProveOptions {
@@ -30,7 +37,9 @@ impl Default for ProveOptions {
         ProveOptions {
             search: SolveOptions::default(),
             task_seconds: 600.0,
+            task_nodes: None,
             estimate_seconds: 1.0,
+            estimate_nodes: None,
         }
     }
 }
@@ -62,6 +71,7 @@ pub fn run_task(
     search.checkpoint = None;
     search.resume = None;
     search.deadline = after(opts.task_seconds);
+    search.node_limit = opts.task_nodes;
     let sol = crate::search::solve(&pos, tables, &search)?;
     if sol.lower >= q.at_least || sol.upper < q.at_least {
         return Ok(Entry::Proof(Proof {
@@ -88,6 +98,7 @@ pub fn run_task(
                 e.checkpoint = None;
                 e.resume = None;
                 e.deadline = after(opts.estimate_seconds);
+                e.node_limit = opts.estimate_nodes;
                 let child = Position::parse(&c.question.position)?;
                 let v = crate::search::solve(&child, tables, &e)?.value;
                 if c.negated {
