@@ -245,6 +245,12 @@ impl Rules {
     pub fn cap_is_draw(self) -> bool {
         with_rules!(self, g => Game::cap_is_draw(g))
     }
+
+    /// Whether an exact search values positions above the tables
+    /// ([`Game::has_exact_search`]).
+    pub fn has_exact_search(self) -> bool {
+        with_rules!(self, g => Game::has_exact_search(g))
+    }
 }
 
 impl fmt::Display for Rules {

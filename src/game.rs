@@ -75,6 +75,12 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     fn cap_is_draw(self) -> bool {
         false
     }
+    /// Whether an exact search ([`crate::search`]) values positions above
+    /// the tables (Kalah's MTD(f) solver; Awari's and Oware's search over
+    /// boards with repetitions).
+    fn has_exact_search(self) -> bool {
+        false
+    }
 
     /// The ids the rule set's table files carry in their header: the game's
     /// and the rule set's (0 when the game has one).

@@ -4,8 +4,12 @@
 //! - every board of small layers solved with no table at all (every cycle
 //!   met by the search's repetition rule, none by a table);
 //! - whole solves: value, every move's value, a principal variation that
-//!   replays to the value, and a stopped search that reports bounds only.
+//!   replays to the value, and a stopped search that reports bounds only;
+//! - the front ends above the tables: `grade`'s loss of every move of
+//!   random games by the search against the tables', and the perfect agent's
+//!   moves, proven by the search, keeping the tables' value.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 mod common;
@@ -14,9 +18,16 @@ use common::mancala;
 use mancala_solver::awari::position::AwariPosition;
 use mancala_solver::awari::reference::awari_boards;
 use mancala_solver::awari::rules::AwariGame;
+use mancala_solver::family::Rules;
+use mancala_solver::play::agents::perfect::PerfectAgent;
+use mancala_solver::play::agents::Agent;
+use mancala_solver::play::grade::{loss, Graded, ValueSource};
+use mancala_solver::play::state::State;
 use mancala_solver::search::awari::{solve_awari, AwariBoards};
 use mancala_solver::search::cyclic::{solve_board, CyclicOptions, Wanted};
+use mancala_solver::search::TransTable;
 use mancala_solver::tablebase::build::{build as build_tables, BuildOptions};
+use mancala_solver::tablebase::SharedTables;
 use mancala_solver::tablebase::TableSet;
 
 fn build(dir: &std::path::Path, game: AwariGame, pits: usize, max_seeds: usize) {
@@ -75,7 +86,7 @@ fn a_solve_gives_every_move_and_a_line_that_replays_to_the_value() {
         let tb = TableSet::open(dir.path(), game, 3, 4).unwrap();
         // 3 pits, 2 seeds a pit: 12 seeds, 8 above the tables.
         let start = AwariPosition::start(3, 2).unwrap();
-        let sol = solve_awari(game, &start, Some(&tb), None, true, &small()).unwrap();
+        let sol = solve_awari(game, &start, Some(&tb), None, Wanted::ALL, &small()).unwrap();
         let v = sol.value.expect("exact");
         assert_eq!((sol.lower, sol.upper), (v, v));
         let best = sol.moves.iter().map(|m| m.lower).max().unwrap();
@@ -93,7 +104,7 @@ fn a_solve_gives_every_move_and_a_line_that_replays_to_the_value() {
         let [south, north] = end.captured();
         assert_eq!(south as i32 - north as i32, v, "{game}: {}", sol.pv);
         // The same start solved with no table at all agrees.
-        let bare = solve_awari(game, &start, None, None, false, &small()).unwrap();
+        let bare = solve_awari(game, &start, None, None, Wanted::LINE, &small()).unwrap();
         assert_eq!(bare.value, Some(v), "{game}");
     }
 }
@@ -106,7 +117,7 @@ fn a_stopped_search_reports_proven_bounds_and_no_value() {
         deadline: Some(std::time::Instant::now() + Duration::from_millis(200)),
         ..small()
     };
-    let sol = solve_awari(game, &start, None, None, false, &options).unwrap();
+    let sol = solve_awari(game, &start, None, None, Wanted::LINE, &options).unwrap();
     assert_eq!(sol.value, None);
     assert!(sol.lower < sol.upper);
     assert!(-48 <= sol.lower && sol.upper <= 48);
@@ -193,5 +204,96 @@ fn ten_thousand_entries_per_rule_set_agree_with_the_tables() {
             checked += report.checked;
         }
         assert_eq!(checked, 10_000, "{game}");
+    }
+}
+
+/// Positions of random games of `game` on `pits` pits, `seeds` a pit.
+fn random_positions(game: AwariGame, pits: usize, seeds: usize, games: u64) -> Vec<State> {
+    use rand::{Rng, SeedableRng};
+    let mut out = Vec::new();
+    for g in 0..games {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(g);
+        let mut s = State::start(Rules::Awari(game), pits, seeds).unwrap();
+        for _ in 0..40 {
+            if s.is_over() {
+                break;
+            }
+            out.push(s.clone());
+            let (moves, n) = s.moves();
+            s.play(moves[rng.gen_range(0..n)]).unwrap();
+        }
+    }
+    out
+}
+
+#[test]
+fn grading_above_the_tables_agrees_with_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, part) = (dir.path().join("full"), dir.path().join("part"));
+    let tt = Arc::new(TransTable::try_with_kib(1 << 10).unwrap());
+    let time = Duration::from_secs(30);
+    for game in [AwariGame::Awari, AwariGame::Oware] {
+        build(&full, game, 3, 12);
+        build(&part, game, 3, 5);
+        let all = SharedTables::new(Arc::new(TableSet::open(&full, game, 3, 12).unwrap()));
+        let few = SharedTables::new(Arc::new(TableSet::open(&part, game, 3, 5).unwrap()));
+        let (mut searched, mut lossy) = (0, 0);
+        for s in random_positions(game, 3, 2, 24) {
+            let (moves, n) = s.moves();
+            for &pit in &moves[..n] {
+                let want = loss(&s, pit, Some(&all), time, &tt, 4).unwrap();
+                let got = loss(&s, pit, Some(&few), time, &tt, 4).unwrap();
+                let Graded::Loss(w, ValueSource::Tables) = want else {
+                    panic!("{game}: the full tables do not cover {s:?}: {want:?}");
+                };
+                // The small tables value a board of 6 seeds whose every
+                // move captures; the search values the rest.
+                let Graded::Loss(l, source) = got else {
+                    panic!("{game}: {s:?} pit {pit} not graded: {got:?}");
+                };
+                assert_eq!(l, w, "{game}: {s:?} pit {pit}");
+                if source == ValueSource::Search {
+                    assert!(s.seeds_on_board() > 5, "{s:?}");
+                    searched += 1;
+                    lossy += usize::from(w > 0);
+                }
+            }
+        }
+        assert!(
+            searched > 300 && lossy > 50,
+            "{game}: {searched} moves, {lossy} losing"
+        );
+    }
+}
+
+#[test]
+fn the_perfect_agent_plays_proven_moves_above_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in [AwariGame::Awari, AwariGame::Oware] {
+        build(dir.path(), game, 3, 12);
+        build(&dir.path().join("few"), game, 3, 4);
+        let all = TableSet::open(dir.path(), game, 3, 12).unwrap();
+        let few = Arc::new(TableSet::open(&dir.path().join("few"), game, 3, 4).unwrap());
+        let mut agent =
+            PerfectAgent::new(game, Some(few), Duration::from_secs(20), "perfect".into()).unwrap();
+        let mut exact = 0;
+        for s in random_positions(game, 3, 2, 12) {
+            let State::Awari(a) = &s else { unreachable!() };
+            if s.seeds_on_board() <= 4 || s.moves().1 < 2 {
+                continue;
+            }
+            let c = agent.choose(&s);
+            // The small tables cover a board whose every move captures.
+            if !c.value_kind.contains("(tables)") {
+                assert!(c.value_kind.contains("exact search"), "{}", c.value_kind);
+                exact += 1;
+            }
+            // The move keeps the tables' value of the position.
+            let values = all.move_values(a.position()).unwrap();
+            let best = values.iter().map(|m| m.value).max().unwrap();
+            let chosen = values.iter().find(|m| m.pit == c.pit).unwrap().value;
+            assert_eq!(chosen, best, "{game}: {s:?} pit {}", c.pit);
+        }
+        assert!(exact > 40, "{game}: {exact} positions");
     }
 }

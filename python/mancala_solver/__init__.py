@@ -198,8 +198,8 @@ class Oracle:
         """Grade ``agent`` against perfect play, as ``mancala grade --json``:
         the share of perfect moves and the mean loss per move, with
         intervals, overall and by phase, on ``positions`` of its decisions
-        (valued by the tables and, in Kalah, the search for ``search_ms``
-        a position)."""
+        (valued by the tables and, in Kalah, Awari and Oware, the exact
+        search for ``search_ms`` a position)."""
         return json.loads(
             self._native.grade(game, agent, positions, seed, search_ms, _callback(progress))
         )

@@ -56,6 +56,10 @@ impl Game for AwariGame {
         self == AwariGame::Awale
     }
 
+    fn has_exact_search(self) -> bool {
+        self.has_tables()
+    }
+
     fn table_ids(self) -> (u8, u8) {
         self.ids()
     }

@@ -9,7 +9,6 @@ use clap::Args;
 
 use super::{progress, render};
 use mancala_solver::error::{Error, Result, TableLabel};
-use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::MAX_SEEDS;
 use mancala_solver::play::agents::AgentSpec;
 use mancala_solver::play::arena::GameSpec;
@@ -26,8 +25,8 @@ use mancala_solver::with_rules;
     after_help = "The agent plays games against itself and against random, greedy and \
 alphabeta:4 (sides and opponents taking turns, the first two moves of each side random when both \
 players are deterministic); positions where it chose a move are drawn from those games, and each \
-choice is valued exactly: from the tables in --db within their range, by the solver above them \
-(Kalah) with --search-ms per position. A position the solver cannot finish in time is skipped and \
+choice is valued exactly: from the tables in --db within their range, by the exact search above them \
+(Kalah, Awari, Oware) with --search-ms per position. A position the solver cannot finish in time is skipped and \
 counted.\n\nExamples:\n  mancala grade greedy --positions 1000\n  \
 mancala grade heuristic10:4 --game kalah:6:4 --json\n  \
 mancala grade alphabeta:4 --plot loss.svg"
@@ -82,14 +81,15 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
     spec.check_start(&start)?;
     check_gradable(&game, &start, &args.agent)?;
     let tables = SharedTables::open_available(game.rules(), &args.tables.db, game.pits)?;
-    let is_kalah = matches!(start, State::Kalah(..));
+    // Kalah, Awari and Oware: an exact search above the tables.
+    let searched = game.rules().has_exact_search();
     let label = TableLabel {
         game: game.rules().game_name(),
         rules: game.rules().rules_name().filter(|&r| r != "default"),
         pits: game.pits,
         seeds: 20.min(2 * game.pits * game.seeds),
     };
-    if tables.is_none() && !is_kalah {
+    if tables.is_none() && !searched {
         return Err(Error::Unsupported(format!(
             "no {} tables for {} pits in {}: grading this game needs them (build them with \
              `{}`; the positions with at most that many seeds on the board are graded)",
@@ -104,7 +104,11 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
             "values from the tables up to {} seeds in {}{}",
             t.max_seeds(),
             t.dir().display(),
-            if is_kalah { ", the solver above" } else { "" }
+            if searched {
+                ", the exact search above"
+            } else {
+                ""
+            }
         );
     } else {
         eprintln!(
@@ -113,11 +117,8 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
             render::build_command(&label, &args.tables.db)
         );
     }
-    // Without a solver above the tables, only the positions they cover.
-    let max_seeds = match &tables {
-        Some(t) if !is_kalah => Some(t.max_seeds()),
-        _ => None,
-    };
+    // Without a search above the tables, only the positions they cover.
+    let max_seeds = grade::seeds_limit(game.rules(), tables.as_ref());
     if let Some(k) = max_seeds {
         eprintln!("grading the positions with at most {k} seeds on the board (no solver above the tables)");
     }
@@ -168,7 +169,7 @@ fn check_gradable(game: &GameSpec, start: &State, agent: &str) -> Result<()> {
     }
     let (low, high) = (*table_pits.start(), *table_pits.end());
     if !table_pits.contains(&game.pits) {
-        let solver = if is_kalah(rules) {
+        let solver = if rules.has_exact_search() {
             " and the solver"
         } else {
             ""
@@ -192,10 +193,6 @@ fn check_gradable(game: &GameSpec, start: &State, agent: &str) -> Result<()> {
         )));
     }
     Ok(())
-}
-
-fn is_kalah(rules: Rules) -> bool {
-    matches!(rules, Rules::Kalah(_))
 }
 
 fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {

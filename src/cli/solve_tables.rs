@@ -21,7 +21,7 @@ use mancala_solver::awari::position::AwariPosition;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::Result;
 use mancala_solver::search::awari;
-use mancala_solver::search::cyclic::CyclicOptions;
+use mancala_solver::search::cyclic::{CyclicOptions, Wanted};
 use mancala_solver::tablebase::{PvEnd, TableGame, TableSet};
 use mancala_solver::tables::driver::BuildLimits;
 
@@ -79,7 +79,7 @@ pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Resu
         progress: progress::observer(args.quiet),
         ..CyclicOptions::default()
     };
-    let sol = awari::solve_awari(game, pos, Some(&tables), max, true, &options)?;
+    let sol = awari::solve_awari(game, pos, Some(&tables), max, Wanted::ALL, &options)?;
     progress::end_status(&options.progress);
     if args.json {
         let out = serde_json::json!({

@@ -32,6 +32,10 @@ impl Game for KalahRules {
         false
     }
 
+    fn has_exact_search(self) -> bool {
+        true
+    }
+
     fn table_ids(self) -> (u8, u8) {
         (1, self.id())
     }

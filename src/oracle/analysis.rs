@@ -16,7 +16,7 @@ use crate::awari::rules::{AwariGame, AwariTurn};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::search::awari::solve_awari;
-use crate::search::cyclic::CyclicOptions;
+use crate::search::cyclic::{CyclicOptions, Wanted};
 use crate::search::{solve, SolveOptions, TransTable};
 use crate::side::Side;
 use crate::tablebase::{PvEnd, TableSet};
@@ -345,7 +345,7 @@ pub fn from_awari_search(
         deadline: Some(Instant::now() + budget.time),
         ..CyclicOptions::default()
     };
-    let sol = solve_awari(game, pos, tables, None, true, &options)?;
+    let sol = solve_awari(game, pos, tables, None, Wanted::ALL, &options)?;
     let b = banked::<AwariGame>(pos);
     let captured = |pit: usize| match pos.turn(game) {
         AwariTurn::Play(moves) => moves

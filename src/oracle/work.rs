@@ -182,7 +182,8 @@ impl Oracle {
 
     /// Grade `agent` against perfect play on `positions` of its decisions
     /// (`mancala grade`): values from the oracle's tables and, in Kalah,
-    /// the search above them for `search_time` a position.
+    /// Awari and Oware, the exact search above them for `search_time` a
+    /// position.
     pub fn grade(
         &self,
         game: &str,
@@ -195,12 +196,10 @@ impl Oracle {
         let spec = parse_game(game)?;
         let agent: AgentSpec = agent.parse()?;
         let tables = self.shared_tables(&spec)?;
-        let kalah = matches!(spec.rules, Rules::Kalah(_));
-        let max_seeds = match &tables {
-            Some(t) if !kalah => Some(t.max_seeds()),
-            None if !kalah => return Err(no_tables(&spec)),
-            _ => None,
-        };
+        if tables.is_none() && !spec.rules.has_exact_search() {
+            return Err(no_tables(&spec));
+        }
+        let max_seeds = grade::seeds_limit(spec.rules, tables.as_ref());
         let opts = GradeOptions {
             game: spec,
             positions,

@@ -14,10 +14,11 @@
 //!    positions, whatever the number of threads.
 //! 2. **Valuing** ([`loss`]). A decision's loss is the value of the best
 //!    move minus the value of the move chosen, both exact: from the
-//!    endgame tables within their range, from the Kalah solver (MTD(f)
-//!    probing the tables) above it, with a time budget per position. A
-//!    position the solver does not finish in its budget, or that no table
-//!    covers in a game without a solver, is *skipped* and counted.
+//!    endgame tables within their range, from the exact search probing the
+//!    tables above it (Kalah's MTD(f) solver; Awari's and Oware's search
+//!    with repetitions), with a time budget per position. A position the
+//!    search does not finish in its budget, or that no table covers in a
+//!    game without a search, is *skipped* and counted.
 //! 3. **Summing up** ([`GradeReport`]): the share of moves that keep the
 //!    value (Wilson 95% interval), the mean loss (percentile-bootstrap 95%
 //!    interval), how many moves lost how much, and both by game phase (the
@@ -38,11 +39,14 @@ use serde::Serialize;
 use super::agents::perfect::PerfectPlay;
 use super::agents::{Agent, AgentSpec, Choice};
 use super::arena::{game_seed, mix, play_agents};
-use super::state::{GameSpec, State};
+use super::state::{AwariState, GameSpec, State};
 use super::stats::wilson_interval;
+use crate::awari::rules::AwariGame;
 use crate::error::Result;
 use crate::kalah::rules::KalahRules;
 use crate::progress::{Event, Observer};
+use crate::search::awari::solve_awari;
+use crate::search::cyclic::{CyclicOptions, Wanted};
 use crate::search::{solve, SolveOptions, TransTable};
 use crate::side::Side;
 use crate::tablebase::SharedTables;
@@ -87,11 +91,20 @@ pub struct GradeOptions {
     /// for the values).
     pub tables: Option<SharedTables>,
     /// Only positions with at most this many seeds on the board are
-    /// collected (`None`: all). Games without a solver above their tables
-    /// (Awari, Oware, ...) set it to the tables' largest seed count.
+    /// collected (`None`: all). Games without an exact search above their
+    /// tables set it to the tables' largest seed count ([`seeds_limit`]).
     pub max_seeds: Option<usize>,
     /// Where progress goes.
     pub progress: Observer,
+}
+
+/// [`GradeOptions::max_seeds`] for a game under `rules` with `tables`:
+/// the tables' range when no exact search values the positions above it.
+pub fn seeds_limit(rules: crate::family::Rules, tables: Option<&SharedTables>) -> Option<usize> {
+    match tables {
+        Some(t) if !rules.has_exact_search() => Some(t.max_seeds()),
+        _ => None,
+    }
 }
 
 /// A position where the agent chose a move.
@@ -249,7 +262,7 @@ pub enum Graded {
 pub enum ValueSource {
     /// The endgame tables.
     Tables,
-    /// The Kalah solver.
+    /// The exact search above the tables.
     Search,
 }
 
@@ -263,13 +276,15 @@ fn table_loss<G: PerfectPlay>(set: &TableSet<G>, state: &State, pit: usize) -> O
 }
 
 /// The loss of the move `pit` in `state`: from the tables when they cover
-/// it, else (Kalah) from the solver within `time`, reusing `tt`.
+/// it, else from the exact search within `time` (Kalah's solver reusing
+/// `tt`; Awari's and Oware's search with a table of `tt_mb` MiB).
 pub fn loss(
     state: &State,
     pit: usize,
     tables: Option<&SharedTables>,
     time: Duration,
     tt: &Arc<TransTable>,
+    tt_mb: usize,
 ) -> Result<Graded> {
     fn typed_loss<G: PerfectPlay>(
         _: G,
@@ -284,8 +299,10 @@ pub fn loss(
     if let Some(l) = from_tables {
         return Ok(Graded::Loss(l, ValueSource::Tables));
     }
-    let State::Kalah(pos, rules) = state else {
-        return Ok(Graded::Skipped);
+    let (pos, rules) = match state {
+        State::Kalah(pos, rules) => (pos, rules),
+        State::Awari(s) if s.game().has_tables() => return awari_loss(s, pit, tables, time, tt_mb),
+        _ => return Ok(Graded::Skipped),
     };
     let kalah = tables
         .and_then(|t| t.typed::<KalahRules>())
@@ -320,6 +337,51 @@ pub fn loss(
         -sol.value
     };
     Ok(Graded::Loss(root.value - chosen, ValueSource::Search))
+}
+
+/// The loss of the move `pit` in the Awari or Oware position `s` above
+/// the tables, by the exact search within `time`: the position's value
+/// minus the move's, when both are proven.
+fn awari_loss(
+    s: &AwariState,
+    pit: usize,
+    tables: Option<&SharedTables>,
+    time: Duration,
+    tt_mb: usize,
+) -> Result<Graded> {
+    let set = tables
+        .and_then(|t| t.typed::<AwariGame>())
+        .filter(|t| t.pits() == s.pits_per_side());
+    let options = CyclicOptions {
+        tt_mb: tt_mb.max(1),
+        deadline: Some(Instant::now() + time),
+        ..CyclicOptions::default()
+    };
+    let wanted = Wanted {
+        moves: true,
+        line: 0,
+    };
+    let sol = solve_awari(
+        s.game(),
+        s.position(),
+        set.as_deref(),
+        None,
+        wanted,
+        &options,
+    )?;
+    let Some(value) = sol.value else {
+        return Ok(Graded::Skipped);
+    };
+    let chosen = sol.moves.iter().find(|m| m.pit == pit).ok_or_else(|| {
+        crate::error::Error::Unsupported(format!("graded an illegal move: pit {}", pit + 1))
+    })?;
+    Ok(if chosen.lower >= value {
+        Graded::Loss(0, ValueSource::Search)
+    } else if chosen.lower == chosen.upper {
+        Graded::Loss(value - chosen.lower, ValueSource::Search)
+    } else {
+        Graded::Skipped
+    })
 }
 
 /// A proportion or mean with its 95% interval.
@@ -422,7 +484,14 @@ pub fn grade_decisions(decisions: &[Decision], opts: &GradeOptions) -> Result<Ve
                             "no memory for the transposition table: {e}"
                         ))
                     })?;
-                    let g = loss(&d.state, d.pit, opts.tables.as_ref(), opts.search_time, tt);
+                    let g = loss(
+                        &d.state,
+                        d.pit,
+                        opts.tables.as_ref(),
+                        opts.search_time,
+                        tt,
+                        opts.tt_mb,
+                    );
                     let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     opts.progress.event(&Event::Advance { done: n });
                     g

@@ -140,14 +140,17 @@ pub struct AwariSolution {
     pub upper: i32,
     /// Every legal move's bounds, when asked for.
     pub moves: Vec<MoveBounds>,
-    /// The move to play when the value is proven: the principal
-    /// variation's first, which makes progress (never a move of the best
-    /// value that lets the opponent go round for ever); `None` otherwise.
+    /// The move to play when the value is proven and a line was asked
+    /// for: the principal variation's first, which makes progress (never a
+    /// move of the best value that lets the opponent go round for ever);
+    /// `None` otherwise.
     pub best_move: Option<usize>,
     /// A principal variation in the game's notation (pits 1-based), when
-    /// the value is proven; it replays to the value.
+    /// the value is proven; it replays to the value (cut after the plies
+    /// asked for).
     pub pv: String,
-    /// How the principal variation ends.
+    /// How the principal variation ends (`None`: cut after the plies asked
+    /// for).
     pub pv_end: Option<PvEnd>,
     /// Search counters.
     pub stats: CyclicStats,
@@ -158,8 +161,8 @@ pub struct AwariSolution {
 }
 
 /// Solve `pos` under `game` by the exact search, probing `tables` up to
-/// `max_table_seeds` (all loaded ones when `None`); every move's value too
-/// when `with_moves`. The search runs on a thread of its own with a large
+/// `max_table_seeds` (all loaded ones when `None`); every move's value and
+/// a principal variation as `wanted` asks. The search runs on a thread of its own with a large
 /// stack. A search stopped by `options.deadline` or `options.stop` returns
 /// the bounds it proved (`value` `None`).
 pub fn solve_awari(
@@ -167,7 +170,7 @@ pub fn solve_awari(
     pos: &AwariPosition,
     tables: Option<&TableSet<AwariGame>>,
     max_table_seeds: Option<usize>,
-    with_moves: bool,
+    wanted: Wanted,
     options: &CyclicOptions,
 ) -> Result<AwariSolution> {
     let boards = AwariBoards::new(game, pos.pits_per_side(), tables, max_table_seeds)?;
@@ -190,17 +193,7 @@ pub fn solve_awari(
         });
     }
     let board = pos.cells();
-    let sol = on_big_stack(|| {
-        solve_board(
-            boards,
-            &board,
-            Wanted {
-                moves: with_moves,
-                line: true,
-            },
-            options,
-        )
-    })?;
+    let sol = on_big_stack(|| solve_board(boards, &board, wanted, options))?;
     let value = sol.proven.exact().map(|v| v + before);
     let mut pv = format_awari_line(&sol.pv);
     let mut pv_end = sol.pv_end;

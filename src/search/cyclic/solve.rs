@@ -35,21 +35,33 @@ pub struct CyclicSolution<B> {
 pub struct Wanted {
     /// Each move's value (or bounds).
     pub moves: bool,
-    /// A principal variation, once the value is exact (searched whatever
-    /// the deadline says; the stop flag still ends it).
-    pub line: bool,
+    /// The most plies of a principal variation, once the value is exact
+    /// (0: none; `usize::MAX`: to its end). The line is searched whatever
+    /// the deadline says; the stop flag still ends it.
+    pub line: usize,
 }
 
 impl Wanted {
     /// The value only (a cross-check).
     pub const VALUE: Wanted = Wanted {
         moves: false,
-        line: false,
+        line: 0,
+    };
+    /// The value and a best move (the principal variation's first ply: a
+    /// player's move).
+    pub const MOVE: Wanted = Wanted {
+        moves: false,
+        line: 1,
+    };
+    /// The value and a principal variation.
+    pub const LINE: Wanted = Wanted {
+        moves: false,
+        line: usize::MAX,
     };
     /// The value, every move's and a principal variation.
     pub const ALL: Wanted = Wanted {
         moves: true,
-        line: true,
+        line: usize::MAX,
     };
 }
 
@@ -133,7 +145,7 @@ pub fn solve_board<G: CyclicGame>(
             }
         }
     }
-    let (Some(value), true) = (out.proven.exact(), wanted.line) else {
+    let (Some(value), true) = (out.proven.exact(), wanted.line > 0) else {
         out.stats = searcher.stats;
         return out;
     };
@@ -141,7 +153,7 @@ pub fn solve_board<G: CyclicGame>(
     // still ends it).
     searcher.deadline = None;
     searcher.stopped = false;
-    if let Ok((pv, end, at)) = principal_variation(&mut searcher, board, value) {
+    if let Ok((pv, end, at)) = principal_variation(&mut searcher, board, value, wanted.line) {
         out.pv = pv;
         out.pv_end = end;
         out.pv_table_board = at;
@@ -156,17 +168,22 @@ type PvResult<B> = (Vec<usize>, Option<PvEnd>, Option<B>);
 /// every board's value under its path: at each board the first move whose
 /// value, searched with the line so far as the path, is the board's. The
 /// line stops at a game end, a repetition (worth 0) or a board the tables
-/// cover (`PvEnd` `None`, the board returned: the tables' line goes on).
+/// cover (`PvEnd` `None`, the board returned: the tables' line goes on),
+/// or after `max_plies` (`PvEnd` and board `None`).
 fn principal_variation<G: CyclicGame>(
     searcher: &mut Searcher<'_, G>,
     board: &G::Board,
     value: i32,
+    max_plies: usize,
 ) -> std::result::Result<PvResult<G::Board>, Stopped> {
     let game = searcher.game;
     let mut line: Vec<G::Board> = vec![*board];
     let mut pits = Vec::new();
     let mut want = value;
     loop {
+        if pits.len() >= max_plies {
+            return Ok((pits, None, None));
+        }
         let here = *line.last().expect("the line starts with the root");
         if game.probe(&here).is_some() && !pits.is_empty() {
             return Ok((pits, None, Some(here)));

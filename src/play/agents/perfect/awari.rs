@@ -5,17 +5,23 @@
 //! the board, the agent plays a move of the best table value, and when that
 //! value is positive one that forces progress towards it
 //! ([`TableSet::best_board_move`]): it never gives away any of the value of
-//! the position, and never lets a won position run round a cycle. Above the tables' range, every move is an iterative-deepening alpha-beta (negamax) on the seeds
-//! still to be captured (the value convention of [`crate::awari::rules`]:
-//! the mover's future captures minus the opponent's, endless play adding
-//! 0), with a transposition table keyed by the board, under a time budget
-//! per move. It plays the best move of the last completed depth. At the
+//! the position, and never lets a won position run round a cycle.
+//!
+//! Above the tables' range, the exact search ([`solve_awari`], repetitions
+//! handled as the tables' semantics) gets the first [`EXACT_SHARE`]th of
+//! the move's time: when it proves the value the agent plays the principal
+//! variation's first move, a perfect move that makes progress. Otherwise
+//! the rest of the time goes to an iterative-deepening alpha-beta (negamax)
+//! on the seeds still to be captured (the value convention of
+//! [`crate::awari::rules`]: the mover's future captures minus the
+//! opponent's, endless play adding 0), with a transposition table keyed by
+//! the board. It plays the best move of the last completed depth. At the
 //! horizon the seeds left on the board count 0 to each side (they would be
 //! split evenly), so a depth-D search maximises the captured difference D
 //! plies ahead, captures and game ends counted exactly. When every line ends
 //! by the rules before the horizon the value is proved and the search stops
-//! early; a position from which play can cycle never proves, so the agent
-//! then uses its whole budget.
+//! early; a position from which play can cycle never proves there, so the
+//! agent then uses its whole budget.
 //!
 //! The search reads the tables at every node they cover (an exact value,
 //! no horizon); without tables, matches report the agent as "search only"
@@ -26,10 +32,13 @@ use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
 use super::{deepen, PerfectPlay, SearchOutcome};
+use crate::awari::game::banked;
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
 use crate::play::agents::{Choice, Stop};
 use crate::play::state::State;
+use crate::search::awari::solve_awari;
+use crate::search::cyclic::{CyclicOptions, Wanted};
 use crate::tablebase::TableSet;
 
 /// Most transposition-table entries kept during one search (then it is
@@ -135,6 +144,9 @@ impl PerfectPlay for AwariGame {
         })
     }
 
+    /// The exact search first, for [`EXACT_SHARE`] of the time: a proven
+    /// value gives a perfect move. Otherwise the alpha-beta search with
+    /// what is left.
     fn search_choice(
         self,
         engine: &mut AwariEngine,
@@ -143,6 +155,9 @@ impl PerfectPlay for AwariGame {
         deadline: Instant,
         stop: &Stop,
     ) -> Choice {
+        if let Some(c) = exact_choice(self, tables, pos, deadline, stop) {
+            return c;
+        }
         let out = engine.search(
             self,
             tables,
@@ -162,6 +177,50 @@ impl PerfectPlay for AwariGame {
             },
         }
     }
+}
+
+/// The share of a move's time the exact search gets (1 / `EXACT_SHARE`).
+pub const EXACT_SHARE: u32 = 4;
+
+/// Transposition table of the exact search, MiB (allocated for each move).
+const EXACT_TT_MB: usize = 16;
+
+/// A perfect move by the exact search ([`solve_awari`]) when it proves
+/// the value of `pos` within a [`EXACT_SHARE`]th of the time left before
+/// `deadline`: the principal variation's first move, which makes progress
+/// towards a won value. `None` when it does not finish, or for a rule set
+/// without the search (Awale).
+fn exact_choice(
+    game: AwariGame,
+    tables: Option<&TableSet<AwariGame>>,
+    pos: &AwariPosition,
+    deadline: Instant,
+    stop: &Stop,
+) -> Option<Choice> {
+    if !game.has_tables() {
+        return None;
+    }
+    let now = Instant::now();
+    let options = CyclicOptions {
+        tt_mb: EXACT_TT_MB,
+        deadline: Some(now + deadline.saturating_duration_since(now) / EXACT_SHARE),
+        stop: stop.flag(),
+        ..CyclicOptions::default()
+    };
+    let tables = tables.filter(|t| t.pits() == pos.pits_per_side());
+    let sol = solve_awari(game, pos, tables, None, Wanted::MOVE, &options).ok()?;
+    let (Some(value), Some(pit)) = (sol.value, sol.best_move) else {
+        return None;
+    };
+    Some(Choice {
+        pit,
+        value: Some((value - banked(pos)) as f64),
+        value_kind: if tables.is_some() {
+            "exact difference of the seeds still to capture (exact search with table probes)"
+        } else {
+            "exact difference of the seeds still to capture (exact search; no Awari tables)"
+        },
+    })
 }
 
 struct Searcher<'a> {

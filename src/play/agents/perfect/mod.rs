@@ -6,9 +6,9 @@
 //! of the position; above it, the game's search ([`PerfectPlay::search_choice`]:
 //! one iterative-deepening alpha-beta with table probes for any game in
 //! [`generic`], with two faster paths kept because they pay: Kalah's MTD(f)
-//! solver on packed boards in [`kalah`] and Awari's search on bare boards
-//! in [`awari`]) thinks
-//! TIME per move and plays its best move so far; when the search finishes in
+//! solver on packed boards in [`kalah`] and, in [`awari`], Awari's exact
+//! search with repetitions, then an alpha-beta on bare boards) thinks TIME
+//! per move and plays its best move so far; when the search finishes in
 //! time the value is proven and the move is perfect too. Tables of another
 //! board width are never used on this one.
 
