@@ -36,8 +36,9 @@ pub struct Wanted {
     /// Each move's value (or bounds).
     pub moves: bool,
     /// The most plies of a principal variation, once the value is exact
-    /// (0: none; `usize::MAX`: to its end). The line is searched whatever
-    /// the deadline says; the stop flag still ends it.
+    /// (0: none; `usize::MAX`: to its end). A whole line is searched
+    /// whatever the deadline says, a cut one within it; the stop flag ends
+    /// either.
     pub line: usize,
 }
 
@@ -149,9 +150,15 @@ pub fn solve_board<G: CyclicGame>(
         out.stats = searcher.stats;
         return out;
     };
-    // An exact value gets its line whatever the clock says (the stop flag
-    // still ends it).
-    searcher.deadline = None;
+    // An exact value gets its whole line whatever the clock says (the stop
+    // flag still ends it); a line of a few plies (a player's move) keeps
+    // the deadline: its first child, searched with the root on the path,
+    // may need a search as long as the root's.
+    searcher.deadline = if wanted.line == usize::MAX {
+        None
+    } else {
+        options.deadline
+    };
     searcher.stopped = false;
     if let Ok((pv, end, at)) = principal_variation(&mut searcher, board, value, wanted.line) {
         out.pv = pv;

@@ -182,8 +182,13 @@ impl PerfectPlay for AwariGame {
 /// The share of a move's time the exact search gets (1 / `EXACT_SHARE`).
 pub const EXACT_SHARE: u32 = 4;
 
-/// Transposition table of the exact search, MiB (allocated for each move).
+/// Most transposition table of the exact search, MiB (allocated for each
+/// move: 1 MiB for every [`EXACT_MS_PER_MB`] ms of its time, so that a
+/// short move is not spent clearing a table).
 const EXACT_TT_MB: usize = 16;
+
+/// Milliseconds of the exact search's time per MiB of its table.
+const EXACT_MS_PER_MB: u128 = 16;
 
 /// A perfect move by the exact search ([`solve_awari`]) when it proves
 /// the value of `pos` within a [`EXACT_SHARE`]th of the time left before
@@ -201,9 +206,10 @@ fn exact_choice(
         return None;
     }
     let now = Instant::now();
+    let time = deadline.saturating_duration_since(now) / EXACT_SHARE;
     let options = CyclicOptions {
-        tt_mb: EXACT_TT_MB,
-        deadline: Some(now + deadline.saturating_duration_since(now) / EXACT_SHARE),
+        tt_mb: ((time.as_millis() / EXACT_MS_PER_MB) as usize).clamp(1, EXACT_TT_MB),
+        deadline: Some(now + time),
         stop: stop.flag(),
         ..CyclicOptions::default()
     };
