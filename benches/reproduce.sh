@@ -37,7 +37,7 @@ cd "$(dirname "$0")/.."
 
 DOCS="solving-kalah five-games awale-mcts assignment kalah-agents"
 usage() {
-  sed -n '7,32p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '7,34p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 DOC=""
