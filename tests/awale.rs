@@ -84,10 +84,16 @@ fn the_study_agents_parse_and_play() {
         "awale-uct:100",
         "awale-uct:2s:c=1.5",
         "awale-heavy:100",
+        "awale-mcts:1000:keep",
+        "awale-uct:100:c=1.5:keep",
+        "awale-heavy:2s:keep",
     ] {
         let spec: AgentSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), text);
     }
+    // Options in any order; written in one.
+    let spec: AgentSpec = "awale-uct:100:keep:c=1.5".parse().unwrap();
+    assert_eq!(spec.to_string(), "awale-uct:100:c=1.5:keep");
     for bad in [
         "eps-greedy",
         "eps-greedy:2",
@@ -96,6 +102,9 @@ fn the_study_agents_parse_and_play() {
         "awale-mcts:10:c=1",
         "awale-uct:10:c=-1",
         "awale-uct:10:x=1",
+        "awale-mcts:10:keep:keep",
+        "awale-mcts:10:keep=1",
+        "eps-greedy:0.5:keep",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(e.is_usage(), "{bad}");

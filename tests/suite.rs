@@ -20,6 +20,8 @@ mod agents_awari;
 mod assignment;
 #[path = "awale.rs"]
 mod awale;
+#[path = "awale_keep.rs"]
+mod awale_keep;
 #[path = "awari_cli.rs"]
 mod awari_cli;
 #[path = "awari_reference.rs"]

@@ -19,6 +19,17 @@
 //! A play-out that has not ended after [`PLAYOUT_MAX_PLIES`] plies is a
 //! draw in Awale (the study's cap) and is scored on the captures so far in
 //! the other games.
+//!
+//! The three MCTS agents take a last option, `:keep`
+//! (`awale-mcts:1000:keep`): the agent keeps its tree between its moves, as
+//! the study's program does. Asked for a move, it looks in the tree of its
+//! previous move for the position it is given, below the child it played
+//! and through the opponent's replies (nodes where the opponent is to move;
+//! a position matches when it is equal, side to move included), and goes
+//! on from that subtree with its statistics; the budget counts the new
+//! iterations only. When the position is not there (a move of its own it
+//! did not choose, another game) it starts afresh. Without `:keep` every
+//! move starts afresh.
 
 use std::time::Instant;
 
@@ -129,6 +140,13 @@ pub struct StudyMcts {
     rng: SeededRng,
     name: String,
     stop: Stop,
+    /// Whether the tree is kept between moves.
+    keep: bool,
+    /// The last search's tree (root at 0) and the pit then played, when
+    /// the tree is kept.
+    kept: Option<(Vec<Node>, Option<usize>)>,
+    /// The play-outs the last search's root started with.
+    reused: u32,
 }
 
 impl StudyMcts {
@@ -147,7 +165,47 @@ impl StudyMcts {
             rng,
             name,
             stop: Stop::never(),
+            keep: false,
+            kept: None,
+            reused: 0,
         }
+    }
+
+    /// The same agent, keeping its tree between moves when `keep` (see the
+    /// module's notes).
+    pub fn keeping_tree(mut self, keep: bool) -> StudyMcts {
+        self.keep = keep;
+        self
+    }
+
+    /// The play-outs below the root that the last search started with: 0
+    /// when it started afresh, else those of the subtree it kept.
+    pub fn reused_playouts(&self) -> u32 {
+        self.reused
+    }
+
+    /// The tree to search `pos` from: the subtree of the kept tree whose
+    /// root is `pos`, reached from the child played through nodes where the
+    /// other side is to move; `None` when there is none.
+    fn take_kept(&mut self, pos: &State) -> Option<Vec<Node>> {
+        let (tree, played) = self.kept.take()?;
+        let played = played?;
+        let child = *tree[0]
+            .children
+            .iter()
+            .find(|&&id| tree[id].pit == played)?;
+        let me = pos.to_move();
+        let mut queue = std::collections::VecDeque::from([child]);
+        while let Some(id) = queue.pop_front() {
+            let node = &tree[id];
+            if node.pos == *pos {
+                return Some(subtree(tree, id));
+            }
+            if node.pos.to_move() != me && !node.pos.is_over() {
+                queue.extend(node.children.iter().copied());
+            }
+        }
+        None
     }
 
     /// The same agent, ending its search early once `stop` is raised
@@ -217,7 +275,11 @@ impl StudyMcts {
     pub fn search(&mut self, pos: &State) -> Vec<(usize, u32, f64)> {
         let start = Instant::now();
         let me = pos.to_move();
-        let mut tree = vec![StudyMcts::node(pos.clone(), me.other(), usize::MAX)];
+        let mut tree = match self.take_kept(pos) {
+            Some(tree) => tree,
+            None => vec![StudyMcts::node(pos.clone(), me.other(), usize::MAX)],
+        };
+        self.reused = tree[0].playouts;
         let mut path = Vec::new();
         let mut iterations = 0u64;
         loop {
@@ -272,8 +334,37 @@ impl StudyMcts {
             })
             .collect();
         out.sort_by_key(|c| c.0);
+        if self.keep {
+            self.kept = Some((tree, None));
+        }
         out
     }
+}
+
+/// The subtree of `tree` under `root`, as a tree of its own (root at 0,
+/// children in the same order).
+fn subtree(tree: Vec<Node>, root: usize) -> Vec<Node> {
+    let mut order = vec![root];
+    let mut i = 0;
+    while i < order.len() {
+        order.extend(tree[order[i]].children.iter().copied());
+        i += 1;
+    }
+    let mut new_id = vec![usize::MAX; tree.len()];
+    for (k, &id) in order.iter().enumerate() {
+        new_id[id] = k;
+    }
+    let mut slots: Vec<Option<Node>> = tree.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&id| {
+            let mut node = slots[id].take().expect("a tree node is reached once");
+            for c in &mut node.children {
+                *c = new_id[*c];
+            }
+            node
+        })
+        .collect()
 }
 
 impl Agent for StudyMcts {
@@ -294,6 +385,9 @@ impl Agent for StudyMcts {
             // Stopped before any iteration: any legal move.
             return Choice::bare(pos.moves().0[0]);
         };
+        if let Some((_, played)) = &mut self.kept {
+            *played = Some(best.0);
+        }
         Choice {
             pit: best.0,
             value: Some(best.2),

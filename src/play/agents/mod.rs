@@ -16,7 +16,7 @@
 //! | `max` | the Kalah agents study's max agent: most seeds in its own store after the turn, last of equal moves ([`hunter`]) |
 //! | `heuristic10:D[:run=N\|:weights=FILE\|:w=W1,...,W10]` | alpha-beta on the Kalah agents study's ten heuristics, table 3's weights or tuned ones ([`hunter`]) |
 //! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
-//! | `eps-greedy:E`, `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`, `awale-heavy:BUDGET[:c=C]` | the Awale MCTS study's agents ([`awale_study`]) |
+//! | `eps-greedy:E`, `awale-mcts:BUDGET[:keep]`, `awale-uct:BUDGET[:c=C][:keep]`, `awale-heavy:BUDGET[:c=C][:keep]` | the Awale MCTS study's agents; `:keep` keeps the tree between moves ([`awale_study`]) |
 //! | `rovaris-greedy[:ties=left\|right]`, `rovaris-heuristic:D[:h6=ply\|reply\|store]`, `rovaris-uct:BUDGET[:playout=random\|greedy\|eps-greedy][:eps=E]` | the five-game study's agents as the study defines them ([`rovaris`]) |
 //! | `a3c`, `a3c:FILE` | an A3C policy-value network trained by self-play, argmax of its policy, Kalah(6,4) only ([`a3c`], [`crate::learn`]) |
 //! | `perfect[:TIME]` | the tables within their range, the game's own search with table probes above them ([`perfect`]: MTD(f) in Kalah, alpha-beta in Awari and Oware) |

@@ -74,8 +74,8 @@ pub enum AgentSpec {
     /// `eps-greedy:E`: the Awale study's epsilon-greedy agent (random with
     /// probability E).
     EpsGreedy(f64),
-    /// `awale-mcts:BUDGET`, `awale-uct:BUDGET[:c=C]`,
-    /// `awale-heavy:BUDGET[:c=C]`: the Awale study's MCTS agents.
+    /// `awale-mcts:BUDGET[:keep]`, `awale-uct:BUDGET[:c=C][:keep]`,
+    /// `awale-heavy:BUDGET[:c=C][:keep]`: the Awale study's MCTS agents.
     StudyMcts {
         /// Iterations or time per move.
         budget: Budget,
@@ -83,6 +83,8 @@ pub enum AgentSpec {
         tree: awale_study::TreePolicy,
         /// Heavy play-outs (weights 1 + captures).
         heavy: bool,
+        /// The tree kept between moves (`:keep`).
+        keep: bool,
     },
     /// `a3c[:FILE]`: the A3C network, shipped weights or FILE's ([`a3c`]).
     A3c(Option<std::path::PathBuf>),
@@ -95,7 +97,8 @@ const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D[:ties=ra
 heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], max, \
 mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
 perfect[:TIME] (TIME like 500ms or 2s), \
-eps-greedy:E, awale-mcts:BUDGET, awale-uct:BUDGET[:c=C], awale-heavy:BUDGET[:c=C], \
+eps-greedy:E, awale-mcts:BUDGET[:keep], awale-uct:BUDGET[:c=C][:keep], awale-heavy:BUDGET[:c=C][:keep] \
+(keep: the tree is kept between moves), \
 rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=ply|reply|store], rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E], \
 a3c[:FILE] (Kalah(6,4) only)";
 
@@ -206,8 +209,11 @@ impl AgentSpec {
                 budget,
                 tree,
                 heavy,
+                keep,
             } => Box::new(
-                awale_study::StudyMcts::new(budget, tree, heavy, rng, name).with_stop(stop),
+                awale_study::StudyMcts::new(budget, tree, heavy, rng, name)
+                    .with_stop(stop)
+                    .keeping_tree(keep),
             ),
             AgentSpec::A3c(ref file) => {
                 let weights = a3c::weights_of(file.as_deref())?;
@@ -287,17 +293,23 @@ impl fmt::Display for AgentSpec {
                 budget,
                 tree,
                 heavy,
-            } => match (tree, heavy) {
-                (awale_study::TreePolicy::Random, _) => write!(f, "awale-mcts:{budget}"),
-                (awale_study::TreePolicy::Uct(c), heavy) => {
-                    let name = if *heavy { "awale-heavy" } else { "awale-uct" };
-                    write!(f, "{name}:{budget}")?;
-                    if *c != awale_study::STUDY_UCT {
-                        write!(f, ":c={c}")?;
+                keep,
+            } => {
+                match (tree, heavy) {
+                    (awale_study::TreePolicy::Random, _) => write!(f, "awale-mcts:{budget}")?,
+                    (awale_study::TreePolicy::Uct(c), heavy) => {
+                        let name = if *heavy { "awale-heavy" } else { "awale-uct" };
+                        write!(f, "{name}:{budget}")?;
+                        if *c != awale_study::STUDY_UCT {
+                            write!(f, ":c={c}")?;
+                        }
                     }
-                    Ok(())
                 }
-            },
+                if *keep {
+                    f.write_str(":keep")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -486,7 +498,12 @@ impl FromStr for AgentSpec {
                 };
                 let budget = parse_budget(text, budget_text)?;
                 let mut c = awale_study::STUDY_UCT;
+                let mut keep = false;
                 for opt in options {
+                    if *opt == "keep" && !keep {
+                        keep = true;
+                        continue;
+                    }
                     match opt.split_once('=') {
                         Some(("c", v)) if head != "awale-mcts" => {
                             c = v
@@ -510,6 +527,7 @@ impl FromStr for AgentSpec {
                         awale_study::TreePolicy::Uct(c)
                     },
                     heavy: head == "awale-heavy",
+                    keep,
                 })
             }
             "a3c" if rest.is_empty() => Ok(AgentSpec::A3c(None)),
