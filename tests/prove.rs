@@ -12,7 +12,7 @@ use mancala_solver::error::Error;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::KalahRules;
 use mancala_solver::search::prove::{
-    prove, prove_value, run_task, Entry, Ledger, ProveOptions, Question,
+    prove, prove_value, run_task, Entry, Ledger, NodeState, ProveOptions, Question,
 };
 use mancala_solver::search::{solve, SolveOptions};
 
@@ -454,6 +454,23 @@ fn task_nodes_on_the_command_line() {
     .unwrap();
     assert_eq!(status["exact"], true, "{status}");
     assert_eq!(status["lower"].as_i64(), Some(i64::from(exact.value)));
+    // The tree of the last question, as text.
+    let out = mancala()
+        .args(["prove", "kalah:3:2", "--outline", "--ledger"])
+        .arg(&ledger)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("at least ") && first.contains(" 0 open"),
+        "{text}"
+    );
+    assert!(
+        text.lines().nth(1).is_some_and(|l| l.contains(": yes")),
+        "{text}"
+    );
     for bad in ["0", "1.5", "-3", "many"] {
         let out = mancala()
             .args([
@@ -469,4 +486,48 @@ fn task_nodes_on_the_command_line() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("not a count of nodes"), "{err}");
     }
+}
+
+#[test]
+fn the_outline_shows_the_tree_its_open_tasks_and_what_waits() {
+    let root = Position::start(3, 3).unwrap();
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    let q = Question {
+        position: root.to_string(),
+        at_least: 2,
+    };
+    let opts = tiny_tasks();
+    let mut waited = 0;
+    for step in 0.. {
+        assert!(step < 500, "the proof does not end");
+        let tree = ledger.outline(&q);
+        assert_eq!(tree[0].question, q);
+        assert_eq!(tree[0].depth, 0);
+        assert!(tree.windows(2).all(|w| w[1].depth <= w[0].depth + 1));
+        let mut open: Vec<Question> = tree
+            .iter()
+            .filter(|n| n.state == NodeState::Open)
+            .map(|n| n.question.clone())
+            .collect();
+        let mut pending = ledger.pending(&q);
+        open.sort_by(|a, b| (&a.position, a.at_least).cmp(&(&b.position, b.at_least)));
+        pending.sort_by(|a, b| (&a.position, a.at_least).cmp(&(&b.position, b.at_least)));
+        assert_eq!(open, pending, "step {step}");
+        waited += tree
+            .iter()
+            .filter(|n| n.state == NodeState::Waiting)
+            .count();
+        if let Some(a) = ledger.answer(&q) {
+            let want = if a { NodeState::Yes } else { NodeState::No };
+            assert_eq!(tree[0].state, want);
+            assert!(tree.iter().all(|n| n.state != NodeState::Open));
+            // Every line's cost is on its question's node.
+            let listed: u64 = tree.iter().map(|n| n.nodes).sum();
+            assert!(listed > 0 && listed <= ledger.totals().nodes);
+            break;
+        }
+        let e = run_task(&pending[0], None, &opts).unwrap();
+        ledger.add(e).unwrap();
+    }
+    assert!(waited > 0, "no question ever waited its turn");
 }

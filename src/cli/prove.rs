@@ -15,7 +15,7 @@ use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::KalahRules;
 use mancala_solver::rng::seeded;
-use mancala_solver::search::prove::{self, Entry, Ledger, ProveOptions, Question};
+use mancala_solver::search::prove::{self, Entry, Ledger, NodeState, ProveOptions, Question};
 use mancala_solver::search::run::{prepare, RunOptions, TableSource};
 use mancala_solver::search::SolveOptions;
 use mancala_solver::tablebase::BuildSettings;
@@ -88,6 +88,11 @@ pub struct ProveArgs {
     /// Print what the ledger proves and the open tasks; search nothing.
     #[arg(long, conflicts_with_all = ["check", "tasks", "run_task", "record"])]
     pub status: bool,
+    /// Print the tree of questions below the one under way (or --at-least
+    /// T): what the ledger says of each, what it cost, the open tasks and
+    /// those waiting their turn; search nothing.
+    #[arg(long, conflicts_with_all = ["status", "check", "tasks", "run_task", "record"])]
+    pub outline: bool,
     /// Re-prove N proof lines drawn at random (0: all) and compare.
     #[arg(long, value_name = "N", conflicts_with_all = ["tasks", "run_task", "record"])]
     pub check: Option<usize>,
@@ -142,6 +147,9 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
     let mut ledger = Ledger::open_or_new(&args.ledger, &root, rules)?;
     if args.status {
         return status(&args, &ledger);
+    }
+    if args.outline {
+        return outline(&args, &ledger);
     }
     if args.tasks {
         for q in open_tasks(&args, &ledger) {
@@ -324,20 +332,28 @@ fn estimate(
 /// The open tasks: of the question asked, or of the exact value's next
 /// question.
 fn open_tasks(args: &ProveArgs, ledger: &Ledger) -> Vec<Question> {
-    let root = ledger.header.root.clone();
+    match current_question(args, ledger) {
+        Some(q) => ledger.pending(&q),
+        None => Vec::new(),
+    }
+}
+
+/// The root's question under way: --at-least T, or the exact value's next
+/// question (`None` once the value is proven).
+fn current_question(args: &ProveArgs, ledger: &Ledger) -> Option<Question> {
     let t = match args.at_least {
         Some(t) => t,
         None => {
             let (lo, hi) = ledger.root_bounds();
             if lo >= hi {
-                return Vec::new();
+                return None;
             }
             let g = args.guess.unwrap_or(0).clamp(lo + 2, hi);
             (g - (g - lo).rem_euclid(2)).max(lo + 2)
         }
     };
-    ledger.pending(&Question {
-        position: root,
+    Some(Question {
+        position: ledger.header.root.clone(),
         at_least: t,
     })
 }
@@ -424,6 +440,58 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
         for q in open.iter().take(10) {
             println!("  \"{}\" at least {}", q.position, q.at_least);
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--outline`: the tree of the question under way.
+fn outline(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
+    // Once the value is proven, the tree of its last question ("at least
+    // v").
+    let q = current_question(args, ledger).unwrap_or_else(|| Question {
+        position: ledger.header.root.clone(),
+        at_least: ledger.root_bounds().0,
+    });
+    let t = q.at_least;
+    let tree = ledger.outline(&q);
+    let count = |s: NodeState| tree.iter().filter(|n| n.state == s).count();
+    if args.json {
+        println!("{}", json!({ "question": q, "tree": tree }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "at least {t:+} from {}: {} questions; {} yes, {} no, {} split and open, {} open, {} waiting",
+        q.position,
+        tree.len(),
+        count(NodeState::Yes),
+        count(NodeState::No),
+        count(NodeState::Split),
+        count(NodeState::Open),
+        count(NodeState::Waiting)
+    );
+    for n in &tree {
+        let state = match (n.state, n.split) {
+            (NodeState::Yes, true) => "yes, by its moves",
+            (NodeState::No, true) => "no, by its moves",
+            (NodeState::Yes, false) => "yes",
+            (NodeState::No, false) => "no",
+            (NodeState::Split, _) => "split, open",
+            (NodeState::Open, _) => "open",
+            (NodeState::Waiting, _) => "waiting",
+        };
+        let cost = if n.nodes > 0 {
+            format!(" ({:.2e} nodes, {:.0} s)", n.nodes as f64, n.seconds)
+        } else {
+            String::new()
+        };
+        println!(
+            "{:indent$}{}\"{}\" at least {:+}: {state}{cost}",
+            "",
+            n.pit.map_or(String::new(), |p| format!("pit {}: ", p + 1)),
+            n.question.position,
+            n.question.at_least,
+            indent = 2 * n.depth
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

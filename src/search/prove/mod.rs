@@ -565,6 +565,8 @@ pub struct Totals {
     pub cpu_seconds: f64,
 }
 
+mod outline;
 mod tasks;
 
+pub use outline::{NodeState, OutlineNode};
 pub use tasks::{prove, prove_value, run_task, ProveOptions};
