@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""The Kalah agents study's table 3 (20 runs of its genetic algorithm: the
+best weights W1..W10 and fitness of each) against runs of `mancala tune
+heuristic10` at the same settings, weight by weight.
+
+    python3 benches/study-004/ga_runs.py RUN.json [RUN.json ...]
+
+Each RUN.json is the output of
+
+    mancala tune heuristic10 --game kalah:6:4:capture-needs-opposite \\
+      --population 50 --generations 250 --games 10 --depth 4 --seed S --json
+
+(docs/kalah-agents/ga-runs/ keeps the runs made here). Table 3 is read from
+src/play/agents/hunter.rs (TABLE_3), where the agents take it from. For
+each weight: the published runs' range, mean and standard deviation, ours,
+and how many of ours fall inside the published range. The published
+fitness is a percentage of points against the rest of the population; ours
+is the same share (0-1), printed as a percentage.
+"""
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def table_3():
+    text = (ROOT / "src/play/agents/hunter.rs").read_text()
+    body = text[text.index("pub const TABLE_3"):]
+    body = body[: body.index("];")]
+    rows = re.findall(r"\(\s*\[([^\]]*)\],\s*([0-9.]+),?\s*\)", body)
+    out = [([float(x) for x in w.replace("\n", " ").split(",") if x.strip()], float(f)) for w, f in rows]
+    assert len(out) == 20 and all(len(w) == 10 for w, _ in out), "TABLE_3 not read"
+    return out
+
+
+def main(paths):
+    if not paths:
+        print(__doc__)
+        return 2
+    published = table_3()
+    runs = []
+    for p in paths:
+        r = json.loads(Path(p).read_text())
+        runs.append((Path(p).name, r["weights"], 100.0 * r["fitness"], r["settings"]))
+    for name, _, _, settings in runs:
+        print(f"- {name}: {settings}")
+    print()
+    print("| weight | published: min-max | mean (sd) | ours: " + " ".join(n for n, *_ in runs) + " | ours inside the range |")
+    print("|---|---|---|---|---|")
+    inside_all = 0
+    for i in range(10):
+        col = [w[i] for w, _ in published]
+        lo, hi = min(col), max(col)
+        ours = [w[i] for _, w, _, _ in runs]
+        inside = sum(lo <= x <= hi for x in ours)
+        inside_all += inside
+        print(
+            f"| W{i + 1} | {lo:.3f}-{hi:.3f} | {statistics.mean(col):.3f} ({statistics.stdev(col):.3f}) | "
+            + " ".join(f"{x:.3f}" for x in ours)
+            + f" | {inside} of {len(ours)} |"
+        )
+    fit = [f for _, f in published]
+    ours = [fitness for _, _, fitness, _ in runs]
+    print(
+        f"| fitness (%) | {min(fit):.1f}-{max(fit):.1f} | {statistics.mean(fit):.1f} ({statistics.stdev(fit):.1f}) | "
+        + " ".join(f"{x:.1f}" for x in ours)
+        + f" | {sum(min(fit) <= x <= max(fit) for x in ours)} of {len(ours)} |"
+    )
+    print()
+    print(f"weights inside the published range: {inside_all} of {10 * len(runs)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
