@@ -166,6 +166,69 @@ fn verify_by_search_and_solve_above_the_tables_from_the_command_line() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("exact search"), "{out}");
     assert!(out.contains("proven bounds"), "{out}");
+    // --no-build: the search over the tables on disk (7 seeds; Awari(3,3)
+    // has 18), with a checkpoint; resumed from it, the value at once; a
+    // checkpoint of another game is refused.
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "awari",
+            "3",
+            "3",
+            "--db",
+            db,
+            "--no-build",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        mancala(&args, d)
+    };
+    let (code, out, err) = solve(&["--checkpoint", "a33.ck"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("--no-build: solving by the exact search"),
+        "{err}"
+    );
+    assert!(err.contains("checkpoint a33.ck written"), "{err}");
+    let value = out
+        .lines()
+        .find(|l| l.starts_with("value:"))
+        .unwrap()
+        .to_string();
+    let (code, out, err) = solve(&["--resume", "a33.ck"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&value), "{out}");
+    let (code, _, err) = mancala(
+        &[
+            "solve",
+            "oware",
+            "3",
+            "3",
+            "--db",
+            db,
+            "--no-build",
+            "--resume",
+            "a33.ck",
+        ],
+        d,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the checkpoint was made for awari"), "{err}");
+    let (code, _, err) = mancala(
+        &[
+            "solve",
+            "vai-lung-thlan",
+            "6",
+            "1",
+            "--db",
+            db,
+            "--checkpoint",
+            "v.ck",
+        ],
+        d,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("apply to the exact searches"), "{err}");
 }
 
 /// The search against the tables on 10,000 sampled entries per rule set,
@@ -296,4 +359,107 @@ fn the_perfect_agent_plays_proven_moves_above_the_tables() {
         }
         assert!(exact > 40, "{game}: {exact} positions");
     }
+}
+
+#[test]
+fn a_stopped_search_goes_on_from_its_checkpoint() {
+    use mancala_solver::error::Error;
+    use mancala_solver::progress::{Event, Observer};
+    use mancala_solver::search::cyclic::{CheckpointTo, CyclicCheckpoint};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let game = AwariGame::Awari;
+    build(dir.path(), game, 3, 4);
+    let tb = TableSet::open(dir.path(), game, 3, 4).unwrap();
+    // Awari(3,3), 18 seeds over the 4-seed tables, MTD(f) from far above
+    // the value: several passes.
+    let start = AwariPosition::start(3, 3).unwrap();
+    let far = CyclicOptions {
+        guess: 9,
+        ..small()
+    };
+    let full = solve_awari(game, &start, Some(&tb), None, Wanted::VALUE, &far).unwrap();
+    let v = full.value.expect("solved");
+    // Stopped right after the root's first MTD(f) pass.
+    let stop = Arc::new(AtomicBool::new(false));
+    let raise = stop.clone();
+    let path = dir.path().join("awari.ck");
+    let to = CheckpointTo {
+        path: path.clone(),
+        identity: String::new(),
+        every: Duration::ZERO,
+    };
+    let options = CyclicOptions {
+        guess: 9,
+        stop: Some(stop),
+        progress: Observer::new(move |e: &Event<'_>| {
+            if matches!(e, Event::Search { .. }) {
+                raise.store(true, Ordering::Relaxed);
+            }
+        }),
+        checkpoint: Some(to.clone()),
+        ..small()
+    };
+    let cut = solve_awari(game, &start, Some(&tb), None, Wanted::VALUE, &options).unwrap();
+    assert_eq!(cut.value, None, "the search was not stopped");
+    assert!(cut.checkpoints >= 1 && cut.checkpoint_error.is_none());
+    let ck = CyclicCheckpoint::read(&path).unwrap();
+    assert!(!ck.is_empty());
+    assert_eq!(ck.head.nodes, cut.stats.nodes);
+    // Its bounds are the stopped solve's, on the seeds still to win.
+    assert_eq!((ck.head.lower, ck.head.upper), (cut.lower, cut.upper));
+    assert!(ck.head.lower <= v && v <= ck.head.upper);
+    // Resumed, with a checkpoint again: the same value, and a finished
+    // checkpoint counting both solves' nodes.
+    let passes = Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let count = passes.clone();
+    let options = CyclicOptions {
+        progress: Observer::new(move |e: &Event<'_>| {
+            if matches!(e, Event::Search { .. }) {
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        }),
+        resume: Some(Arc::new(ck)),
+        checkpoint: Some(to),
+        ..small()
+    };
+    let again = solve_awari(game, &start, Some(&tb), None, Wanted::VALUE, &options).unwrap();
+    assert_eq!(again.value, Some(v));
+    assert!(passes.load(Ordering::Relaxed) >= 1);
+    // (Fewer nodes than the whole solve is not promised: this search's
+    // cost swings with the order of MTD(f)'s passes, and the
+    // path-dependent entries are not saved.)
+    let done = CyclicCheckpoint::read(&path).unwrap();
+    assert_eq!((done.head.lower, done.head.upper), (v, v));
+    assert_eq!(done.head.nodes, cut.stats.nodes + again.stats.nodes);
+    // Another board, rule set or table set: refused.
+    let resume = Some(Arc::new(done.clone()));
+    let other = AwariPosition::start(3, 2).unwrap();
+    for (g, p, t) in [
+        (game, &other, Some(&tb)),
+        (AwariGame::Oware, &start, None),
+        (game, &start, None),
+    ] {
+        let o = CyclicOptions {
+            resume: resume.clone(),
+            ..small()
+        };
+        let e = solve_awari(g, p, t, None, Wanted::VALUE, &o).unwrap_err();
+        assert!(matches!(e, Error::WrongCheckpoint { .. }), "{e}");
+    }
+    // A damaged or truncated file: refused with its reason.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let e = CyclicCheckpoint::read(&path).unwrap_err();
+    assert!(e.to_string().contains("checksum"), "{e}");
+    std::fs::write(&path, &bytes[..n / 3]).unwrap();
+    assert!(matches!(
+        CyclicCheckpoint::read(&path),
+        Err(Error::BadCheckpoint { .. })
+    ));
+    std::fs::write(&path, b"not a checkpoint").unwrap();
+    let e = CyclicCheckpoint::read(&path).unwrap_err();
+    assert!(e.to_string().contains("not a checkpoint"), "{e}");
 }

@@ -137,10 +137,12 @@ pub struct SolveArgs {
     /// by then end the command with an error (the finished ones are kept).
     #[arg(long, value_name = "SECONDS", value_parser = super::render::parse_seconds)]
     pub time: Option<f64>,
-    /// Save what the search has proven so far to FILE (zstd-compressed,
-    /// written atomically): every --checkpoint-every seconds, on SIGINT or
-    /// SIGTERM (which then stop the solve; a second one ends it at once),
-    /// at --time, and when the solve finishes. Resume with --resume FILE.
+    /// Save what the search has proven so far to FILE (written
+    /// atomically; Kalah's zstd-compressed): every --checkpoint-every
+    /// seconds (Awari and Oware: after an MTD(f) pass of the root), on
+    /// SIGINT or SIGTERM (which then stop the solve; a second one ends it
+    /// at once), at --time, and when the solve finishes. Resume with
+    /// --resume FILE.
     #[arg(long, value_name = "FILE", value_parser = super::render::parse_output_file)]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two periodic checkpoints (taken at a lowered
@@ -233,9 +235,11 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             )))
         }
     }
-    if args.game.name != "kalah" && (args.checkpoint.is_some() || args.resume.is_some()) {
+    let searched = args.game.rules(&args.rules)?.has_exact_search();
+    if !searched && (args.checkpoint.is_some() || args.resume.is_some()) {
         return Err(Error::Unsupported(format!(
-            "--checkpoint and --resume apply to the Kalah solver; {} is solved from its tables",
+            "--checkpoint and --resume apply to the exact searches (Kalah, Awari, Oware); {} is \
+             solved from its tables",
             args.game.name
         )));
     }
@@ -249,6 +253,9 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         time: args.time,
         json: args.json,
         quiet: args.quiet,
+        checkpoint: args.checkpoint.as_deref(),
+        checkpoint_every: args.checkpoint_every,
+        resume: args.resume.as_deref(),
     };
     let rules = match args.game.rules(&args.rules)? {
         Rules::Kalah(rules) => rules,

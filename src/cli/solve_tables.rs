@@ -21,7 +21,7 @@ use mancala_solver::awari::position::AwariPosition;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::Result;
 use mancala_solver::search::awari;
-use mancala_solver::search::cyclic::{CyclicOptions, Wanted};
+use mancala_solver::search::cyclic::{CheckpointTo, CyclicCheckpoint, CyclicOptions, Wanted};
 use mancala_solver::tablebase::{PvEnd, TableGame, TableSet};
 use mancala_solver::tables::driver::BuildLimits;
 
@@ -61,6 +61,12 @@ pub struct SolveHow<'a> {
     pub json: bool,
     /// No live progress on stderr.
     pub quiet: bool,
+    /// Save the search's checkpoints here.
+    pub checkpoint: Option<&'a Path>,
+    /// Seconds between two checkpoints after MTD(f) passes.
+    pub checkpoint_every: f64,
+    /// Go on from this checkpoint.
+    pub resume: Option<&'a Path>,
 }
 
 /// Solve `pos` by the exact search over the tables on disk and print it.
@@ -71,16 +77,52 @@ pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Resu
     } else {
         args.max_table_seeds
     };
+    let resume = match args.resume {
+        Some(path) => {
+            let ck = CyclicCheckpoint::read(path)?;
+            if !args.quiet {
+                eprintln!(
+                    "resuming from {}: bounds {:+}..={:+} on the seeds still to win, {} entries, {} nodes before",
+                    path.display(),
+                    ck.head.lower,
+                    ck.head.upper,
+                    ck.len(),
+                    ck.head.nodes
+                );
+            }
+            Some(Arc::new(ck))
+        }
+        None => None,
+    };
     let options = CyclicOptions {
         tt_mb: args.tt_mb,
         deadline: args
             .time
             .map(|t| Instant::now() + Duration::from_secs_f64(t)),
         progress: progress::observer(args.quiet),
+        // With a checkpoint, the first SIGINT or SIGTERM stops the search
+        // (the checkpoint is written, the bounds printed).
+        stop: args.checkpoint.map(super::stop_on_signals).transpose()?,
+        checkpoint: args.checkpoint.map(|path| CheckpointTo {
+            path: path.to_path_buf(),
+            identity: String::new(),
+            every: Duration::from_secs_f64(args.checkpoint_every),
+        }),
+        resume,
         ..CyclicOptions::default()
     };
     let sol = awari::solve_awari(game, pos, Some(&tables), max, Wanted::ALL, &options)?;
     progress::end_status(&options.progress);
+    if let Some(path) = args.checkpoint {
+        match &sol.checkpoint_error {
+            Some(e) => eprintln!("error: the last checkpoint was not written: {e}"),
+            None => eprintln!(
+                "checkpoint {} written: go on with --resume {}",
+                path.display(),
+                path.display()
+            ),
+        }
+    }
     if args.json {
         let out = serde_json::json!({
             "game": game.name(),
@@ -157,6 +199,14 @@ pub(super) fn solve_awari(game: AwariGame, args: &SolveHow<'_>) -> Result<ExitCo
             // say how, then search over the tables there are.
             eprintln!(
                 "note: {}; solving by the exact search instead",
+                super::render::error_message(&e)
+            );
+            search()
+        }
+        Err(e @ Error::MissingTable { .. }) if args.no_build => {
+            // --no-build: the tables on disk, and the search above them.
+            eprintln!(
+                "note: {}; --no-build: solving by the exact search over the tables on disk",
                 super::render::error_message(&e)
             );
             search()

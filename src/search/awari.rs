@@ -158,11 +158,28 @@ pub struct AwariSolution {
     pub table_seeds: usize,
     /// Seconds spent.
     pub seconds: f64,
+    /// Checkpoints written.
+    pub checkpoints: u32,
+    /// Why the last checkpoint was not written, if it was not.
+    pub checkpoint_error: Option<String>,
+}
+
+/// What a checkpoint of the solve of `pos` under `game`, probing the
+/// tables to `probe_max` seeds, is for.
+pub fn checkpoint_identity(game: AwariGame, pos: &AwariPosition, probe_max: usize) -> String {
+    let m = pos.pits_per_side();
+    format!(
+        "{game} on {m} pits, tables to {probe_max} seeds, board {}",
+        join_counts(&pos.cells()[..2 * m])
+    )
 }
 
 /// Solve `pos` under `game` by the exact search, probing `tables` up to
 /// `max_table_seeds` (all loaded ones when `None`); every move's value and
-/// a principal variation as `wanted` asks. The search runs on a thread of its own with a large
+/// a principal variation as `wanted` asks. Checkpoints
+/// (`options.checkpoint`, its identity set here) and a resumed one
+/// (`options.resume`, refused with [`Error::WrongCheckpoint`] when made for
+/// another board, rule set or tables) as [`CyclicOptions`] says. The search runs on a thread of its own with a large
 /// stack. A search stopped by `options.deadline` or `options.stop` returns
 /// the bounds it proved (`value` `None`).
 pub fn solve_awari(
@@ -174,6 +191,15 @@ pub fn solve_awari(
     options: &CyclicOptions,
 ) -> Result<AwariSolution> {
     let boards = AwariBoards::new(game, pos.pits_per_side(), tables, max_table_seeds)?;
+    let identity = checkpoint_identity(game, pos, boards.probe_max);
+    if let Some(ck) = &options.resume {
+        ck.check(&identity)?;
+    }
+    let mut options = options.clone();
+    if let Some(to) = &mut options.checkpoint {
+        to.identity = identity;
+    }
+    let options = &options;
     let start = Instant::now();
     let before = banked(pos);
     let mut p = *pos;
@@ -190,6 +216,8 @@ pub fn solve_awari(
             stats: CyclicStats::default(),
             table_seeds: boards.probe_max,
             seconds: 0.0,
+            checkpoints: 0,
+            checkpoint_error: None,
         });
     }
     let board = pos.cells();
@@ -235,6 +263,8 @@ pub fn solve_awari(
         stats: sol.stats,
         table_seeds: boards.probe_max,
         seconds: start.elapsed().as_secs_f64(),
+        checkpoints: sol.checkpoints,
+        checkpoint_error: sol.checkpoint_error,
     })
 }
 

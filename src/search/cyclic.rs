@@ -130,6 +130,25 @@ pub struct CyclicOptions {
     /// Told the root's proven bounds after each MTD(f) pass
     /// ([`crate::progress::Event::Search`]).
     pub progress: crate::progress::Observer,
+    /// Save checkpoints of the root's solve ([`checkpoint`]).
+    pub checkpoint: Option<CheckpointTo>,
+    /// Go on from this checkpoint: its entries fill the table, its bounds
+    /// and guess start the root's MTD(f). The caller checks that it is for
+    /// the same solve ([`CyclicCheckpoint::check`]).
+    pub resume: Option<Arc<CyclicCheckpoint>>,
+}
+
+/// Where and how often a solve saves its checkpoints: after an MTD(f)
+/// pass of the root at most every `every`, and once more when the root's
+/// search stops or ends.
+#[derive(Clone, Debug)]
+pub struct CheckpointTo {
+    /// The file (written atomically).
+    pub path: std::path::PathBuf,
+    /// What the solve is ([`CheckpointHead::identity`]).
+    pub identity: String,
+    /// Least time between two checkpoints after passes.
+    pub every: std::time::Duration,
 }
 
 impl Default for CyclicOptions {
@@ -140,6 +159,8 @@ impl Default for CyclicOptions {
             stop: None,
             guess: 0,
             progress: crate::progress::Observer::silent(),
+            checkpoint: None,
+            resume: None,
         }
     }
 }
@@ -268,6 +289,10 @@ pub struct Searcher<'t, G: CyclicGame> {
     /// Where the root's passes are reported, while `report` is set.
     progress: crate::progress::Observer,
     report: Option<Instant>,
+    /// Checkpoints of the root's passes, and their state.
+    saving: Option<checkpoint::Saving>,
+    /// MTD(f)'s next guess at the root (for a checkpoint).
+    root_guess: i32,
     /// Counters.
     pub stats: CyclicStats,
 }
@@ -320,6 +345,8 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
             stopped: false,
             progress: options.progress.clone(),
             report: None,
+            saving: options.checkpoint.clone().map(checkpoint::Saving::new),
+            root_guess: options.guess,
             stats: CyclicStats::default(),
         }
     }
@@ -429,8 +456,30 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
     /// the path (see the module docs), or the bounds proven when stopped.
     pub fn mtdf(&mut self, board: &G::Board, guess: i32) -> std::result::Result<i32, Proven> {
         let s = self.game.seeds(board);
-        let (mut lower, mut upper) = (-s, s);
-        let mut f = guess.clamp(-s, s);
+        self.mtdf_within(
+            board,
+            guess,
+            Proven {
+                lower: -s,
+                upper: s,
+            },
+        )
+    }
+
+    /// [`Searcher::mtdf`] from bounds already proven on the board's value
+    /// under the path.
+    pub fn mtdf_within(
+        &mut self,
+        board: &G::Board,
+        guess: i32,
+        known: Proven,
+    ) -> std::result::Result<i32, Proven> {
+        let s = self.game.seeds(board);
+        let (mut lower, mut upper) = (known.lower.max(-s), known.upper.min(s));
+        let mut f = guess.clamp(lower, upper);
+        if self.report.is_some() {
+            self.root_guess = f;
+        }
         while lower < upper {
             let beta = if f == lower { f + 1 } else { f };
             self.stats.passes += 1;
@@ -453,6 +502,8 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
                     nodes: self.stats.nodes,
                     rate: self.stats.nodes as f64 / seconds.max(1e-9),
                 });
+                self.root_guess = f;
+                self.save_checkpoint(Proven { lower, upper }, f, false);
             }
         }
         Ok(lower)
@@ -645,8 +696,10 @@ fn order<B: Copy + Default>(moves: &Children<B>, first: Option<u8>) -> Children<
     out
 }
 
+pub mod checkpoint;
 mod solve;
 mod table;
+pub use checkpoint::{CheckpointHead, CyclicCheckpoint};
 pub use solve::{solve_board, CyclicSolution, Wanted};
 pub use table::CyclicTable;
 use table::{hash, CondSlot, PathHasher};

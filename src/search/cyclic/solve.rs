@@ -28,6 +28,10 @@ pub struct CyclicSolution<B> {
     pub pv_table_board: Option<B>,
     /// Counters.
     pub stats: CyclicStats,
+    /// Checkpoints written ([`CyclicOptions::checkpoint`]).
+    pub checkpoints: u32,
+    /// Why the last checkpoint was not written, if it was not.
+    pub checkpoint_error: Option<String>,
 }
 
 /// What a solve finds besides the board's value.
@@ -76,6 +80,9 @@ pub fn solve_board<G: CyclicGame>(
 ) -> CyclicSolution<G::Board> {
     let with_moves = wanted.moves;
     let mut tt = CyclicTable::new(options.tt_mb);
+    if let Some(ck) = &options.resume {
+        tt.load(&ck.entries);
+    }
     let mut searcher = Searcher::new(game, &mut tt, options);
     let s = game.seeds(board);
     let mut out = CyclicSolution {
@@ -88,6 +95,24 @@ pub fn solve_board<G: CyclicGame>(
         pv_end: None,
         pv_table_board: None,
         stats: CyclicStats::default(),
+        checkpoints: 0,
+        checkpoint_error: None,
+    };
+    let (guess, known) = match &options.resume {
+        Some(ck) => {
+            if let Some(saving) = &mut searcher.saving {
+                saving.prior_nodes = ck.head.nodes;
+            }
+            let h = &ck.head;
+            (
+                h.guess,
+                Proven {
+                    lower: h.lower,
+                    upper: h.upper,
+                },
+            )
+        }
+        None => (options.guess, out.proven),
     };
     // With every move to value and a deadline, the board itself gets half
     // the time and the moves share what is left.
@@ -97,12 +122,16 @@ pub fn solve_board<G: CyclicGame>(
     }
     searcher.set_path(&[]);
     searcher.report = Some(start);
-    let root = searcher.mtdf(board, options.guess);
+    let root = searcher.mtdf_within(board, guess, known);
     searcher.report = None;
     out.proven = match root {
         Ok(v) => Proven { lower: v, upper: v },
         Err(p) => p,
     };
+    // The root's last word, stopped or finished.
+    let next = searcher.root_guess;
+    searcher.save_checkpoint(out.proven, next, true);
+    (out.checkpoints, out.checkpoint_error) = searcher.checkpoint_outcome();
     if with_moves {
         let mut moves = Children::new();
         if game.expand(board, &mut moves).is_none() {

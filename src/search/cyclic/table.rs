@@ -2,7 +2,7 @@
 //! (path-independent bounds, and path-dependent ones under a guard), and
 //! the hasher of the path's boards.
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Slot {
     pub(super) key: u128,
     pub(super) lower: i16,
@@ -59,6 +59,18 @@ impl CyclicTable {
             slots: vec![Slot::default(); n],
             mask: n - 2,
             cond: vec![CondSlot::default(); c],
+        }
+    }
+
+    /// The entries in use.
+    pub(super) fn used(&self) -> impl Iterator<Item = Slot> + '_ {
+        self.slots.iter().filter(|s| s.used).copied()
+    }
+
+    /// Put saved entries back (each as [`CyclicTable::put`] would).
+    pub(super) fn load(&mut self, entries: &[Slot]) {
+        for e in entries {
+            self.put(e.key, e.lower as i32, e.upper as i32, e.best, e.work);
         }
     }
 
