@@ -146,8 +146,14 @@ pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Resu
             "value: {v:+} (final captured difference for the side to move, perfect play; endless play counts 0)"
         ),
         None => println!(
-            "not finished within --time: proven bounds {:+}..={:+} (final captured difference for the side to move)",
-            sol.lower, sol.upper
+            "not finished {}: proven bounds {:+}..={:+} (final captured difference for the side to move)",
+            if sol.stats.too_deep {
+                "(a line too deep)"
+            } else {
+                "within --time"
+            },
+            sol.lower,
+            sol.upper
         ),
     }
     for m in &sol.moves {
@@ -166,6 +172,12 @@ pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Resu
                     "a position repeats: endless play, the seeds left split evenly",
                 _ => "the game ends",
             }
+        );
+    }
+    if sol.stats.too_deep {
+        println!(
+            "the search met a line of {} plies without an end and stopped there (the deepest it can go): build more tables",
+            mancala_solver::search::cyclic::MAX_PLY
         );
     }
     println!(

@@ -204,7 +204,16 @@ pub struct CyclicStats {
     pub settled: u64,
     /// MTD(f) passes.
     pub passes: u64,
+    /// The search met a line of [`MAX_PLY`] plies and stopped there, as
+    /// at a deadline (its bounds hold; the stack allows no deeper line).
+    pub too_deep: bool,
 }
+
+/// Deepest line searched: a line without captures can run through most of
+/// its layer, and each ply is a frame on the search thread's stack (512
+/// MiB in `search::awari`); deeper, the search stops with the bounds it
+/// proved instead of overflowing.
+pub const MAX_PLY: usize = 100_000;
 
 /// The repetitions a result relied on: the plies of the path (above the
 /// node) whose boards it met again lie in `min..=max` (a conservative
@@ -529,6 +538,11 @@ impl<'t, G: CyclicGame> Searcher<'t, G> {
     ) -> std::result::Result<(i32, Dep), Stopped> {
         self.stats.nodes += 1;
         if self.check_stop() {
+            return Err(Stopped);
+        }
+        if ply >= MAX_PLY {
+            self.stats.too_deep = true;
+            self.stopped = true;
             return Err(Stopped);
         }
         let game = self.game;
