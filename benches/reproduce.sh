@@ -30,7 +30,7 @@
 # 25 minutes more); awale-mcts about 90 minutes of
 # one core at the default budget, and 8 minutes on 2 cores for the budget
 # curve with the tree kept (PARTS and THREADS as in study-001.sh);
-# assignment seconds; kalah-agents about 45 minutes (rewrites
+# assignment seconds; kalah-agents about 85 minutes (two GA runs of 20; rewrites
 # docs/study-004.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -195,6 +195,8 @@ case $DOC in
       part tune "The genetic algorithm (Table 3): 6 candidates, 2 generations, depth 2" \
         "$BIN" tune heuristic10 --game kalah:6:4:capture-needs-opposite --population 6 \
         --generations 2 --games 2 --depth 2 --seed 1 --out "$OUT/tuned.txt"
+      part ga-runs "Table 3 against the two runs at the published settings kept in benches/study-004/ga-runs/" \
+        python3 benches/study-004/ga_runs.py benches/study-004/ga-runs/seed-1.json benches/study-004/ga-runs/seed-2.json
     else
       part study-004 "Tables 1 and 2 at the study's settings (writes docs/study-004.md)" \
         python3 benches/study-004/run.py --bin "$BIN"
@@ -203,9 +205,15 @@ case $DOC in
         --h10-sign negative --raw "$OUT/raw-h10" --out "$OUT/study-004-h10.md"
       part claim "Heuristic minimax 4 against alpha-beta 8 (500 games), with each of table 3's weights" \
         python3 benches/study-004/claim.py "$BIN" --runs
-      part tune "The genetic algorithm (Table 3): 50 candidates, 60 generations, depth 4" \
-        "$BIN" tune heuristic10 --game kalah:6:4:capture-needs-opposite --population 50 \
-        --generations 60 --games 10 --depth 4 --seed 1 --out "$OUT/tuned.txt"
+      for s in 1 2; do
+        part "tune-$s" "The genetic algorithm (Table 3) at the published settings, seed $s (about 20 minutes)" \
+          "$BIN" tune heuristic10 --game kalah:6:4:capture-needs-opposite --population 50 \
+          --generations 250 --games 10 --depth 4 --seed "$s" --out "$OUT/tuned-$s.txt" --json
+        python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT/tune-$s.md" 2> /dev/null \
+          && cp "$OUT/tune-$s.md" "$OUT/ga-seed-$s.json"
+      done
+      part ga-runs "Table 3 against these runs" \
+        python3 benches/study-004/ga_runs.py "$OUT/ga-seed-1.json" "$OUT/ga-seed-2.json"
     fi
     [ ! -f "$OUT/tuned.txt" ] || { echo; echo "tuned weights W1..W10: $(grep -v '^#' "$OUT/tuned.txt" | tr '\n' ' ')"; }
     summary=docs/study-004.md

@@ -10,7 +10,8 @@ Each RUN.json is the output of
     mancala tune heuristic10 --game kalah:6:4:capture-needs-opposite \\
       --population 50 --generations 250 --games 10 --depth 4 --seed S --json
 
-(docs/kalah-agents/ga-runs/ keeps the runs made here). Table 3 is read from
+(benches/study-004/ga-runs/ keeps the runs made here, 19 to 20 minutes each
+on 2 cores shared with a low-priority job). Table 3 is read from
 src/play/agents/hunter.rs (TABLE_3), where the agents take it from. For
 each weight: the published runs' range, mean and standard deviation, ours,
 and how many of ours fall inside the published range. The published
