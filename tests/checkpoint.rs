@@ -446,8 +446,18 @@ fn checkpoints_of_other_solves_are_refused() {
     let (code, err) = resume_from(d, &plain, &[&k45[..], &["--max-table-seeds", "6"]].concat());
     assert_refused(code, &err, "without endgame tables");
 
-    // Awari is solved from its tables: the flags are refused as usage.
+    // Awari's search has checkpoints of its own: a Kalah one is refused.
     let (code, _, err) = mancala(&["solve", "awari", "2", "2", "--resume", "r.ckpt"], d);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("not a checkpoint of the search with repetitions"),
+        "{err}"
+    );
+    // Vai Lung Thlan has no search: the flags are refused as usage.
+    let (code, _, err) = mancala(
+        &["solve", "vai-lung-thlan", "6", "1", "--resume", "r.ckpt"],
+        d,
+    );
     assert_eq!(code, 2, "{err}");
 }
 

@@ -201,6 +201,11 @@ pub(super) fn solve_by_tables<G: super::query::Present>(
 /// built for it, else by the exact search over the tables on disk.
 pub(super) fn solve_awari(game: AwariGame, args: &SolveHow<'_>) -> Result<ExitCode> {
     let pos = position_of(game, args)?;
+    if let Some(path) = args.resume {
+        // Refused before anything is built or read from the tables: a file
+        // that is not a checkpoint of this search.
+        CyclicCheckpoint::read(path)?;
+    }
     let search = || search(game, &pos, args);
     if beyond_tables(game, &pos, args.db)? {
         return search();
