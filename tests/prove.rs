@@ -12,7 +12,7 @@ use mancala_solver::error::Error;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::KalahRules;
 use mancala_solver::search::prove::{
-    prove, prove_value, run_task, Entry, Ledger, NodeState, ProveOptions, Question,
+    prove, prove_moves, prove_value, run_task, Entry, Ledger, NodeState, ProveOptions, Question,
 };
 use mancala_solver::search::{solve, SolveOptions};
 
@@ -73,6 +73,139 @@ fn a_split_proof_gives_the_solvers_value() {
         assert_eq!(again.root_bounds(), (v, v));
         assert_eq!(again.entries, ledger.entries);
     }
+}
+
+/// The value of every move from the root, proven as tasks in the root's
+/// ledger, equals an exact solve of the position after the move (negated
+/// when the turn passes); the CLI's --every-move and --status say the same.
+#[test]
+fn every_moves_value_is_proven_from_the_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    for (m, n) in [(3, 2), (3, 3), (4, 2)] {
+        let root = Position::start(m, n).unwrap();
+        let rules = KalahRules::Default;
+        let path = dir.path().join(format!("moves-{m}-{n}.jsonl"));
+        let mut ledger = Ledger::new(&root, rules);
+        // Tasks of 1,000 nodes: not a tree of hundreds of lines (each line
+        // rewrites the ledger, synced to disk).
+        let opts = ProveOptions {
+            task_seconds: f64::INFINITY,
+            task_nodes: Some(1000),
+            estimate_nodes: Some(100),
+            ..tiny_tasks()
+        };
+        let moves = prove_moves(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
+        let exact_opts = SolveOptions::default();
+        let value = solve(&root, None, &exact_opts).unwrap().value;
+        assert_eq!(ledger.root_bounds(), (value, value));
+        let legal: Vec<usize> = root.legal_moves(rules).collect();
+        assert_eq!(moves.iter().map(|m| m.pit).collect::<Vec<_>>(), legal);
+        for mv in &moves {
+            let mut child = root;
+            child.play(mv.pit, rules).unwrap();
+            let v = if child.is_game_over(rules) {
+                child.final_difference()
+            } else {
+                solve(&child, None, &exact_opts).unwrap().value
+            };
+            let v = if child.to_move() != root.to_move() {
+                -v
+            } else {
+                v
+            };
+            assert_eq!(
+                (mv.lower, mv.upper),
+                (v, v),
+                "Kalah({m},{n}) pit {}",
+                mv.pit
+            );
+            assert!(mv.upper <= value);
+        }
+        assert!(moves.iter().any(|mv| mv.lower == value));
+        // The file alone says it, and nothing is left to do.
+        let again = Ledger::read(&path).unwrap();
+        assert_eq!(again.moves().unwrap(), moves);
+        assert_eq!(again.next_move_question(value).unwrap(), None);
+    }
+    // The CLI: --every-move on a fresh ledger, then --status --json.
+    let path = dir.path().join("cli-3-3.jsonl");
+    let out = mancala()
+        .args([
+            "prove",
+            "kalah:3:3",
+            "--every-move",
+            "--quiet",
+            "--task-nodes",
+            "1000",
+            "--max-table-seeds",
+            "0",
+            "--ledger",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = mancala()
+        .args(["prove", "kalah:3:3", "--status", "--json", "--ledger"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    assert!(moves.iter().all(|m| m["lower"] == m["upper"]), "{v}");
+    assert!(moves.iter().any(|m| m["lower"] == v["lower"]), "{v}");
+}
+
+/// A proof line may prove more than its question asked (the search's
+/// bounds): the value's next question must count that, or it would be
+/// one the ledger already answers, asked forever.
+#[test]
+fn a_proof_that_proves_more_than_asked_closes_the_value() {
+    let root = Position::start(3, 3).unwrap();
+    let v = solve(&root, None, &SolveOptions::default()).unwrap().value;
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    let asked = Question {
+        position: root.to_string(),
+        at_least: v - 10,
+    };
+    ledger
+        .add(Entry::Proof(mancala_solver::search::prove::Proof {
+            question: asked,
+            answer: true,
+            lower: v,
+            upper: v,
+            table_seeds: 0,
+            nodes: 1,
+            seconds: 0.0,
+            threads: 1,
+            program: mancala_solver::search::prove::program(),
+        }))
+        .unwrap();
+    assert_eq!(ledger.root_bounds(), (v, v));
+    assert_eq!(ledger.next_value_question(&root.to_string(), v + 4), None);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("more.jsonl");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let got = prove_value(
+            &mut ledger,
+            &path,
+            v + 4,
+            None,
+            &tiny_tasks(),
+            &mut |_, _| {},
+        );
+        tx.send((got.unwrap(), ledger.entries.len())).unwrap();
+    });
+    let (got, lines) = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("prove_value came back");
+    assert_eq!((got, lines), (v, 1));
 }
 
 #[test]
@@ -349,8 +482,10 @@ fn the_committed_kalah_6_6_ledger_reads() {
     assert_eq!(l.header.root, Position::start(6, 6).unwrap().to_string());
     assert_eq!((l.header.rules.as_str(), l.header.pits), ("default", 6));
     assert!(!l.entries.is_empty());
+    // The ledger alone proves the published value, +2.
     let (lo, hi) = l.root_bounds();
-    assert!(lo <= 2 && 2 <= hi, "[{lo}, {hi}]");
+    assert_eq!((lo, hi), (2, 2));
+    assert!(l.moves().unwrap().iter().all(|m| m.upper <= 2));
     let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(["prove", "kalah:6:6", "--status", "--json", "--ledger"])
         .arg(&path)

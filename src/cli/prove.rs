@@ -27,6 +27,7 @@ use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 mancala prove kalah:5:4 --ledger k54.jsonl\n  \
 mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --at-least 2 --max-table-seeds 30\n  \
 mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --status\n  \
+mancala prove kalah:4:3 --ledger k43.jsonl --every-move\n  \
 mancala prove kalah:5:4 --ledger k54.jsonl --check 20\n\n\
 A proof asks null-window questions, \"is the value (final store difference for the side to \
 move, stores included) at least T?\". A question the search settles within --task-seconds (or \
@@ -52,6 +53,11 @@ pub struct ProveArgs {
     /// value.
     #[arg(long, value_name = "T", allow_hyphen_values = true)]
     pub at_least: Option<i32>,
+    /// After the root's exact value, prove the exact value of every move
+    /// from it (each move's position a question of its own in the same
+    /// ledger).
+    #[arg(long, conflicts_with = "at_least")]
+    pub every_move: bool,
     /// The first question when proving the exact value (default: a short
     /// search's estimate).
     #[arg(long, allow_hyphen_values = true)]
@@ -275,15 +281,27 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
                 Some(g) => g,
                 None => estimate(&root, tables.as_deref(), &opts)?,
             };
-            prove::prove_value(
-                &mut ledger,
-                &args.ledger,
-                guess,
-                tables.as_deref(),
-                &opts,
-                &mut on_entry,
-            )
-            .map(|_| ())
+            if args.every_move {
+                prove::prove_moves(
+                    &mut ledger,
+                    &args.ledger,
+                    guess,
+                    tables.as_deref(),
+                    &opts,
+                    &mut on_entry,
+                )
+                .map(|_| ())
+            } else {
+                prove::prove_value(
+                    &mut ledger,
+                    &args.ledger,
+                    guess,
+                    tables.as_deref(),
+                    &opts,
+                    &mut on_entry,
+                )
+                .map(|_| ())
+            }
         }
     };
     progress::end_status(&opts.search.progress);
@@ -338,24 +356,25 @@ fn open_tasks(args: &ProveArgs, ledger: &Ledger) -> Vec<Question> {
     }
 }
 
-/// The root's question under way: --at-least T, or the exact value's next
-/// question (`None` once the value is proven).
+/// The question under way: --at-least T, or the exact value's next
+/// question, then with --every-move the next question of a move's value
+/// (`None` once all is proven).
 fn current_question(args: &ProveArgs, ledger: &Ledger) -> Option<Question> {
-    let t = match args.at_least {
-        Some(t) => t,
-        None => {
-            let (lo, hi) = ledger.root_bounds();
-            if lo >= hi {
-                return None;
-            }
-            let g = args.guess.unwrap_or(0).clamp(lo + 2, hi);
-            (g - (g - lo).rem_euclid(2)).max(lo + 2)
-        }
-    };
-    Some(Question {
-        position: ledger.header.root.clone(),
-        at_least: t,
-    })
+    if let Some(t) = args.at_least {
+        return Some(Question {
+            position: ledger.header.root.clone(),
+            at_least: t,
+        });
+    }
+    let guess = args.guess.unwrap_or(0);
+    let root = ledger.next_value_question(&ledger.header.root, guess);
+    if root.is_some() || !args.every_move {
+        return root;
+    }
+    ledger
+        .next_move_question(ledger.root_bounds().0)
+        .ok()
+        .flatten()
 }
 
 /// One line about a new ledger entry.
@@ -399,6 +418,7 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
             at_least: t,
         })
     });
+    let moves = ledger.moves()?;
     if args.json {
         println!(
             "{}",
@@ -410,6 +430,7 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
                 "exact": lo == hi,
                 "at_least": args.at_least,
                 "answer": question.flatten(),
+                "moves": moves,
                 "totals": totals,
                 "open_tasks": open,
             })
@@ -432,6 +453,14 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
             };
             println!("at least {t:+}: {a}");
         }
+        let shown: Vec<String> = moves
+            .iter()
+            .map(|m| match (m.lower, m.upper) {
+                (lo, hi) if lo == hi => format!("{}:{lo:+}", m.pit + 1),
+                (lo, hi) => format!("{}:[{lo:+},{hi:+}]", m.pit + 1),
+            })
+            .collect();
+        println!("moves (pit: value or proven bounds) {}", shown.join(" "));
         println!(
             "{} proofs, {} splits, {} nodes, {:.0} s of search ({:.0} CPU s in proofs)",
             totals.proofs, totals.splits, totals.nodes, totals.seconds, totals.cpu_seconds

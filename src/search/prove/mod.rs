@@ -495,25 +495,46 @@ impl Ledger {
         }
     }
 
-    /// The root's value bounds that follow from the ledger: the largest
-    /// `t` proven "at least t" and the smallest proven "not at least t",
-    /// less one (both brought to the parity every final difference of the
-    /// root has: that of its seeds).
+    /// The root's value bounds that follow from the ledger
+    /// ([`Ledger::bounds`] of the root).
     pub fn root_bounds(&self) -> (i32, i32) {
-        let root = self.root();
-        let total: i32 = root.cells().iter().map(|&c| i32::from(c)).sum();
+        self.bounds(&self.header.root)
+    }
+
+    /// The value bounds of `position` (in notation, from its side to move)
+    /// that follow from the ledger: its proofs' bounds, narrowed by the
+    /// largest `t` proven "at least t" and the smallest proven "not at
+    /// least t", less one, over the questions asked of it (both brought to the parity every final
+    /// difference of the position has: that of its seeds). A finished
+    /// game's bounds are its final difference.
+    pub fn bounds(&self, position: &str) -> (i32, i32) {
+        let Ok(pos) = Position::parse(position) else {
+            return (i32::MIN, i32::MAX);
+        };
+        if pos.is_game_over(self.rules) {
+            let v = pos.final_difference();
+            return (v, v);
+        }
+        let total: i32 = pos.cells().iter().map(|&c| i32::from(c)).sum();
         let (mut lo, mut hi) = (-total, total);
+        // The proofs' own bounds (a proof of "at least t" may prove more).
+        for &i in self.proofs.get(position).into_iter().flatten() {
+            if let Entry::Proof(p) = &self.entries[i] {
+                lo = lo.max(p.lower);
+                hi = hi.min(p.upper);
+            }
+        }
         let mut memo = HashMap::new();
         let asked: HashSet<i32> = self
             .entries
             .iter()
             .filter_map(Entry::question)
-            .filter(|q| q.position == self.header.root)
+            .filter(|q| q.position == position)
             .map(|q| q.at_least)
             .collect();
         for t in asked {
             let q = Question {
-                position: self.header.root.clone(),
+                position: position.to_string(),
                 at_least: t,
             };
             match self.answer_memo(&q, &mut memo) {
@@ -524,6 +545,23 @@ impl Ledger {
         }
         let parity = |v: i32| (v - total).rem_euclid(2);
         (lo + parity(lo), hi - parity(hi))
+    }
+
+    /// The next question towards the exact value of `position`, starting
+    /// from `guess` (`None` once the ledger proves the value): "at least
+    /// t" with `t` the guess brought within the open bounds (`lo + 2 ..=
+    /// hi`, the values' parity).
+    pub fn next_value_question(&self, position: &str, guess: i32) -> Option<Question> {
+        let (lo, hi) = self.bounds(position);
+        if lo >= hi {
+            return None;
+        }
+        let t = guess.clamp(lo + 2, hi);
+        let t = t - (t - lo).rem_euclid(2);
+        Some(Question {
+            position: position.to_string(),
+            at_least: t.max(lo + 2),
+        })
     }
 
     /// Totals over the proofs: lines, nodes, seconds (CPU seconds are
@@ -565,8 +603,10 @@ pub struct Totals {
     pub cpu_seconds: f64,
 }
 
+mod moves;
 mod outline;
 mod tasks;
 
+pub use moves::MoveValue;
 pub use outline::{NodeState, OutlineNode};
-pub use tasks::{prove, prove_value, run_task, ProveOptions};
+pub use tasks::{prove, prove_moves, prove_value, run_task, ProveOptions};

@@ -172,19 +172,56 @@ pub fn prove_value(
     opts: &ProveOptions,
     on_entry: &mut dyn FnMut(&Entry, &Ledger),
 ) -> Result<i32> {
-    loop {
-        let (lo, hi) = ledger.root_bounds();
-        if lo >= hi {
-            return Ok(lo);
-        }
-        // Ask "at least t" with t within the open bounds and of the
-        // values' parity: lo + 2 ..= hi.
-        let t = guess.clamp(lo + 2, hi);
-        let t = t - (t - lo).rem_euclid(2);
-        let q = Question {
-            position: ledger.header.root.clone(),
-            at_least: t.max(lo + 2),
-        };
-        prove(ledger, path, &q, tables, opts, on_entry)?;
+    let root = ledger.header.root.clone();
+    while let Some(q) = ledger.next_value_question(&root, guess) {
+        settle(ledger, path, &q, tables, opts, on_entry)?;
     }
+    Ok(ledger.root_bounds().0)
+}
+
+/// The exact value of the root and of every move from it, proven from the
+/// ledger at `path`: the root's first ([`prove_value`] from `guess`),
+/// then each move's in the order of [`Ledger::next_move_question`],
+/// each from the root's value (the best move's value is that, the others' at most that).
+/// Returns the moves' values.
+pub fn prove_moves(
+    ledger: &mut Ledger,
+    path: &Path,
+    guess: i32,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+    on_entry: &mut dyn FnMut(&Entry, &Ledger),
+) -> Result<Vec<super::MoveValue>> {
+    let value = prove_value(ledger, path, guess, tables, opts, on_entry)?;
+    while let Some(q) = ledger.next_move_question(value)? {
+        settle(ledger, path, &q, tables, opts, on_entry)?;
+    }
+    ledger.moves()
+}
+
+/// [`prove`] one question towards a value, and check that its answer moved
+/// the position's bounds (else the next question would be the same one,
+/// forever).
+fn settle(
+    ledger: &mut Ledger,
+    path: &Path,
+    q: &Question,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+    on_entry: &mut dyn FnMut(&Entry, &Ledger),
+) -> Result<()> {
+    let before = ledger.bounds(&q.position);
+    prove(ledger, path, q, tables, opts, on_entry)?;
+    if ledger.bounds(&q.position) == before {
+        return Err(Error::BadLedger {
+            path: path.to_path_buf(),
+            line: 0,
+            reason: format!(
+                "\"{}\" at least {} is answered, yet the position's bounds [{}, {}] do not move: \
+                 lines of the ledger contradict each other; check it with --check 0",
+                q.position, q.at_least, before.0, before.1
+            ),
+        });
+    }
+    Ok(())
 }
