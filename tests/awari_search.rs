@@ -463,3 +463,55 @@ fn a_stopped_search_goes_on_from_its_checkpoint() {
     let e = CyclicCheckpoint::read(&path).unwrap_err();
     assert!(e.to_string().contains("not a checkpoint"), "{e}");
 }
+
+/// `solve --time T` ends near T even where the principal variation is the
+/// hard part: each ply of the line is a search with the line so far on the
+/// path, and a line searched with no deadline once ran for minutes past
+/// `--time 5` (this board, 59,000 plies deep). `--max-table-seeds` below
+/// the board's seeds solves by the search although a table holds it.
+#[test]
+fn a_timed_solve_ends_on_time_even_when_its_line_is_hard() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), AwariGame::Awari, 6, 12);
+    let db = dir.path().to_str().unwrap();
+    let board = "2 0 1 0 3 0 0 1 0 2 1 2";
+    let (code, out, err) = mancala(&["solve", "awari", board, "--db", db, "--json"], dir.path());
+    assert_eq!(code, 0, "{err}");
+    let table: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(table["source"], "tables", "{out}");
+    let value = table["value"].as_i64().unwrap();
+    let started = std::time::Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "solve",
+            "awari",
+            board,
+            "--db",
+            db,
+            "--max-table-seeds",
+            "11",
+        ])
+        .args(["--time", "2", "--threads", "1", "--json", "--quiet"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let elapsed = started.elapsed();
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        elapsed < Duration::from_secs(12),
+        "--time 2 took {elapsed:?}"
+    );
+    assert!(out.status.success());
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["source"], "search", "{s}");
+    let sol = &s["solution"];
+    let (lo, hi) = (
+        sol["lower"].as_i64().unwrap(),
+        sol["upper"].as_i64().unwrap(),
+    );
+    assert!(lo <= value && value <= hi, "[{lo}, {hi}] against {value}");
+}

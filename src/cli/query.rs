@@ -230,6 +230,7 @@ fn print_search_analysis(a: &Analysis) {
             match a.pv_end {
                 Some(PvEnd::Repetition) =>
                     "a position repeats: endless play, the seeds left split evenly",
+                _ if a.pv_cut => "cut: the time ran out before the line's end",
                 _ => "the game ends",
             }
         );

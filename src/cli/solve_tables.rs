@@ -170,7 +170,8 @@ pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Resu
             match sol.pv_end {
                 Some(PvEnd::Repetition) =>
                     "a position repeats: endless play, the seeds left split evenly",
-                _ => "the game ends",
+                Some(PvEnd::GameOver) => "the game ends",
+                None => "cut: the time ran out before the line's end",
             }
         );
     }
@@ -207,7 +208,13 @@ pub(super) fn solve_awari(game: AwariGame, args: &SolveHow<'_>) -> Result<ExitCo
         CyclicCheckpoint::read(path)?;
     }
     let search = || search(game, &pos, args);
-    if beyond_tables(game, &pos, args.db)? {
+    // Tables limited below the position (--max-table-seeds, --no-tables):
+    // the search over them, as asked, even where a table holds the board.
+    let limited = args.no_tables
+        || args
+            .max_table_seeds
+            .is_some_and(|k| k < pos.seeds_on_board());
+    if limited || beyond_tables(game, &pos, args.db)? {
         return search();
     }
     match solve_position_by_tables(game, pos, args) {

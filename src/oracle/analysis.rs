@@ -110,6 +110,10 @@ pub struct Analysis {
     /// How the principal variation ends (games where positions repeat).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pv_end: Option<PvEnd>,
+    /// The principal variation stops before its end: the search's time ran
+    /// out while it was read (games where positions repeat).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pv_cut: bool,
     /// Where the analysis comes from.
     pub source: Source,
 }
@@ -167,6 +171,7 @@ fn frame<G: TableGame>(game: G, pos: &G::Position, source: Source) -> Analysis {
         best_move: None,
         pv: None,
         pv_end: None,
+        pv_cut: false,
         source,
     }
 }
@@ -385,6 +390,7 @@ pub fn from_awari_search(
         a.best_move = sol.best_move;
         a.pv = Some(sol.pv.clone()).filter(|pv| !pv.is_empty());
         a.pv_end = sol.pv_end;
+        a.pv_cut = a.pv.is_some() && sol.pv_end.is_none();
     } else {
         a.best_move = a
             .moves

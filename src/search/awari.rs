@@ -149,8 +149,8 @@ pub struct AwariSolution {
     /// the value is proven; it replays to the value (cut after the plies
     /// asked for).
     pub pv: String,
-    /// How the principal variation ends (`None`: cut after the plies asked
-    /// for).
+    /// How the principal variation ends (`None`: cut, after the plies
+    /// asked for or where the time ran out).
     pub pv_end: Option<PvEnd>,
     /// Search counters.
     pub stats: CyclicStats,

@@ -5,9 +5,7 @@ use std::time::Instant;
 
 use crate::tablebase::PvEnd;
 
-use super::{
-    Children, CyclicGame, CyclicOptions, CyclicStats, CyclicTable, Proven, Searcher, Stopped,
-};
+use super::{Children, CyclicGame, CyclicOptions, CyclicStats, CyclicTable, Proven, Searcher};
 
 /// The result of an exact search of one board.
 #[derive(Clone, Debug)]
@@ -21,7 +19,8 @@ pub struct CyclicSolution<B> {
     /// in order, replaying to the value, and how it ends (a game end, a
     /// repetition, or the tables' own line from the board reached).
     pub pv: Vec<usize>,
-    /// How the principal variation ends.
+    /// How the principal variation ends (`None`: cut, after the plies
+    /// asked for or where the time ran out, or at a board of the tables).
     pub pv_end: Option<PvEnd>,
     /// The board where the principal variation entered the tables (its
     /// line goes on there), if it did.
@@ -40,9 +39,13 @@ pub struct Wanted {
     /// Each move's value (or bounds).
     pub moves: bool,
     /// The most plies of a principal variation, once the value is exact
-    /// (0: none; `usize::MAX`: to its end). A whole line is searched
-    /// whatever the deadline says, a cut one within it; the stop flag ends
-    /// either.
+    /// (0: none; `usize::MAX`: to its end). A line of a few plies is
+    /// searched within the deadline; a whole line within the deadline or,
+    /// when the value took all the time, a tenth of the time allowed after
+    /// the value (each ply of the line is a search with the line so far on
+    /// the path, which can cost far more than the value). A line stopped
+    /// by either, or by the stop flag, is returned as far as it got, its
+    /// end `None`.
     pub line: usize,
 }
 
@@ -179,21 +182,22 @@ pub fn solve_board<G: CyclicGame>(
         out.stats = searcher.stats;
         return out;
     };
-    // An exact value gets its whole line whatever the clock says (the stop
-    // flag still ends it); a line of a few plies (a player's move) keeps
-    // the deadline: its first child, searched with the root on the path,
-    // may need a search as long as the root's.
-    searcher.deadline = if wanted.line == usize::MAX {
-        None
-    } else {
-        options.deadline
+    // The line keeps the deadline (a ply, searched with the line so far on
+    // the path, may cost more than the root's value: with no limit a line
+    // was seen to run for minutes past `--time`); a whole line gets at
+    // least a tenth of the time allowed.
+    searcher.deadline = match options.deadline {
+        Some(d) if wanted.line == usize::MAX => {
+            let tenth = d.saturating_duration_since(start) / 10;
+            Some(d.max(Instant::now() + tenth))
+        }
+        d => d,
     };
     searcher.stopped = false;
-    if let Ok((pv, end, at)) = principal_variation(&mut searcher, board, value, wanted.line) {
-        out.pv = pv;
-        out.pv_end = end;
-        out.pv_table_board = at;
-    }
+    let (pv, end, at) = principal_variation(&mut searcher, board, value, wanted.line);
+    out.pv = pv;
+    out.pv_end = end;
+    out.pv_table_board = at;
     out.stats = searcher.stats;
     out
 }
@@ -205,28 +209,29 @@ type PvResult<B> = (Vec<usize>, Option<PvEnd>, Option<B>);
 /// value, searched with the line so far as the path, is the board's. The
 /// line stops at a game end, a repetition (worth 0) or a board the tables
 /// cover (`PvEnd` `None`, the board returned: the tables' line goes on),
-/// or after `max_plies` (`PvEnd` and board `None`).
+/// or after `max_plies`, or where the search was stopped (`PvEnd` and
+/// board `None`: the line is cut there).
 fn principal_variation<G: CyclicGame>(
     searcher: &mut Searcher<'_, G>,
     board: &G::Board,
     value: i32,
     max_plies: usize,
-) -> std::result::Result<PvResult<G::Board>, Stopped> {
+) -> PvResult<G::Board> {
     let game = searcher.game;
     let mut line: Vec<G::Board> = vec![*board];
     let mut pits = Vec::new();
     let mut want = value;
     loop {
         if pits.len() >= max_plies {
-            return Ok((pits, None, None));
+            return (pits, None, None);
         }
         let here = *line.last().expect("the line starts with the root");
         if game.probe(&here).is_some() && !pits.is_empty() {
-            return Ok((pits, None, Some(here)));
+            return (pits, None, Some(here));
         }
         let mut moves = Children::new();
         if game.expand(&here, &mut moves).is_some() {
-            return Ok((pits, Some(PvEnd::GameOver), None));
+            return (pits, Some(PvEnd::GameOver), None);
         }
         let mut next = None;
         for c in moves.as_slice() {
@@ -236,7 +241,8 @@ fn principal_variation<G: CyclicGame>(
                     searcher.set_path(&line);
                     match searcher.mtdf(b, c.gain - want) {
                         Ok(v) => c.gain - v,
-                        Err(_) => return Err(Stopped),
+                        // Stopped: the line is cut here.
+                        Err(_) => return (pits, None, None),
                     }
                 }
             };
@@ -245,13 +251,14 @@ fn principal_variation<G: CyclicGame>(
                 break;
             }
         }
-        // The value is the best of the moves' values under the same path.
+        // The value is the best of the moves' values under the same path
+        // (none matching would be a fault: the line is cut there).
         let Some(c) = next else {
-            return Err(Stopped);
+            return (pits, None, None);
         };
         pits.push(c.pit as usize);
         let Some(b) = c.board else {
-            return Ok((pits, Some(PvEnd::GameOver), None));
+            return (pits, Some(PvEnd::GameOver), None);
         };
         want = c.gain - want;
         // A board met again with the same side to move ends the line.
@@ -263,7 +270,7 @@ fn principal_variation<G: CyclicGame>(
             .step_by(2)
             .any(|i| game.key(&line[i]) == key)
         {
-            return Ok((pits, Some(PvEnd::Repetition), None));
+            return (pits, Some(PvEnd::Repetition), None);
         }
         line.push(b);
     }
