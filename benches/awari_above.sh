@@ -12,7 +12,7 @@
 # Usage: benches/awari_above.sh [OUT.csv]   (default docs/awari-above-tables.csv)
 #   DB=db (table directory; the tables up to the largest S are built there
 #   first), N=20 boards a line, LIMIT=10 seconds a board, CASES="P:S:D ..."
-#   About 15 minutes on 2 cores with the defaults.
+#   About 20 minutes on 2 cores with the defaults (shared with other work).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DB=${DB:-db}
