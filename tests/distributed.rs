@@ -61,6 +61,54 @@ fn a_two_worker_dask_proof_equals_solve() {
     );
     // The ledger alone gives the value.
     assert_eq!(Ledger::read(&ledger).unwrap().root_bounds(), (v, v));
+    // Going on from the same ledger with --every-move: every opening
+    // move's value, as tasks on the cluster, each an exact solve's.
+    let out = Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/dist/dask_prove.py"))
+        .args([
+            "--workers",
+            "2",
+            "--mancala",
+            env!("CARGO_BIN_EXE_mancala"),
+            "--",
+        ])
+        .args(["kalah:3:2", "--every-move", "--ledger"])
+        .arg(&ledger)
+        .args(["--max-table-seeds", "0", "--task-nodes", "200"])
+        .args(["--threads", "1", "--tt-mb", "8"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let status: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let rules = mancala_solver::kalah::KalahRules::Default;
+    let moves = status["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), root.legal_moves(rules).count(), "{status}");
+    for m in moves {
+        let mut child = root;
+        child
+            .play(m["pit"].as_u64().unwrap() as usize, rules)
+            .unwrap();
+        let cv = if child.is_game_over(rules) {
+            child.final_difference()
+        } else {
+            solve(&child, None, &SolveOptions::default()).unwrap().value
+        };
+        let want = if child.to_move() != root.to_move() {
+            -cv
+        } else {
+            cv
+        };
+        assert_eq!(
+            (&m["lower"], &m["upper"]),
+            (&want.into(), &want.into()),
+            "{status}"
+        );
+    }
 }
 
 /// The tables as tasks on a two-worker Dask cluster (`dist/dask_build.py`):
