@@ -20,15 +20,20 @@ fn a_two_worker_dask_proof_equals_solve() {
     );
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.jsonl");
-    let out = Command::new(&python)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/dist/dask_prove.py"))
-        .args([
-            "--workers",
-            "2",
-            "--mancala",
-            env!("CARGO_BIN_EXE_mancala"),
-            "--",
-        ])
+    // dist/dask_prove.py on a local cluster of two workers.
+    let dask_prove = || {
+        let mut c = Command::new(&python);
+        c.arg(concat!(env!("CARGO_MANIFEST_DIR"), "/dist/dask_prove.py"))
+            .args([
+                "--workers",
+                "2",
+                "--mancala",
+                env!("CARGO_BIN_EXE_mancala"),
+                "--",
+            ]);
+        c
+    };
+    let out = dask_prove()
         .args(["kalah:3:2", "--guess", "0", "--ledger"])
         .arg(&ledger)
         .args([
@@ -63,15 +68,7 @@ fn a_two_worker_dask_proof_equals_solve() {
     assert_eq!(Ledger::read(&ledger).unwrap().root_bounds(), (v, v));
     // Going on from the same ledger with --every-move: every opening
     // move's value, as tasks on the cluster, each an exact solve's.
-    let out = Command::new(&python)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/dist/dask_prove.py"))
-        .args([
-            "--workers",
-            "2",
-            "--mancala",
-            env!("CARGO_BIN_EXE_mancala"),
-            "--",
-        ])
+    let out = dask_prove()
         .args(["kalah:3:2", "--every-move", "--ledger"])
         .arg(&ledger)
         .args(["--max-table-seeds", "0", "--task-nodes", "200"])

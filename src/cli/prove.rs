@@ -281,26 +281,12 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
                 Some(g) => g,
                 None => estimate(&root, tables.as_deref(), &opts)?,
             };
+            let tables = tables.as_deref();
+            let (ledger, path) = (&mut ledger, &args.ledger);
             if args.every_move {
-                prove::prove_moves(
-                    &mut ledger,
-                    &args.ledger,
-                    guess,
-                    tables.as_deref(),
-                    &opts,
-                    &mut on_entry,
-                )
-                .map(|_| ())
+                prove::prove_moves(ledger, path, guess, tables, &opts, &mut on_entry).map(|_| ())
             } else {
-                prove::prove_value(
-                    &mut ledger,
-                    &args.ledger,
-                    guess,
-                    tables.as_deref(),
-                    &opts,
-                    &mut on_entry,
-                )
-                .map(|_| ())
+                prove::prove_value(ledger, path, guess, tables, &opts, &mut on_entry).map(|_| ())
             }
         }
     };
