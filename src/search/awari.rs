@@ -5,10 +5,8 @@
 //! variation that replays to the value).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use rand::Rng;
 
 use crate::awari::game::banked;
 use crate::awari::position::{format_awari_line, AwariPosition};
@@ -17,10 +15,9 @@ use crate::awari::verify::board_at;
 use crate::error::{Error, Result};
 use crate::notation::join_counts;
 use crate::progress::{Event, Observer};
-use crate::tablebase::verify::{check_seeds, Mismatch};
 use crate::tablebase::{PvEnd, TableSet};
 
-use super::cross_check::{CrossCheck, CrossCheckReport};
+use super::cross_check::{CrossCheck, CrossCheckReport, Tally};
 use super::cyclic::{solve_board, Child, Children, CyclicGame, CyclicOptions, CyclicStats, Wanted};
 
 /// Stack of a search thread: the search recurses once a ply, and lines
@@ -293,43 +290,17 @@ pub fn cross_check_awari(
     progress: &Observer,
 ) -> Result<CrossCheckReport> {
     let k = check.seeds;
-    check_seeds(k)?;
-    if check.sample == 0 {
-        return Err(Error::Unsupported(
-            "a sample of 0 entries checks nothing: sample at least 1 entry".into(),
-        ));
-    }
-    if check.probe_seeds >= k {
-        return Err(Error::Unsupported(format!(
-            "the search may probe tables up to {} seeds, not {} (the table checked): \
-             give it smaller tables",
-            k - 1,
-            check.probe_seeds
-        )));
-    }
+    check.validate()?;
     let table = set.table(k).ok_or_else(|| Error::MissingTable {
         path: set.spec(k).path(set.dir()),
         table: set.spec(k).label(),
     })?;
     let boards = AwariBoards::new(set.game(), set.pits(), Some(set), Some(check.probe_seeds))?;
     let n = table.len();
-    let mut rng = crate::rng::seeded(check.seed ^ k as u64);
-    let draws: Vec<u64> = (0..check.sample).map(|_| rng.gen_range(0..n)).collect();
-    progress.event(&Event::Start {
-        stage: &format!(
-            "cross-check k={k} by search (tables to {})",
-            check.probe_seeds
-        ),
-        total: Some(draws.len() as u64),
-    });
+    let draws = check.draws(n);
+    let tally = Tally::start(check, draws.len(), progress);
     let next = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
-    let checked = AtomicU64::new(0);
-    let skipped = AtomicU64::new(0);
-    let bad = AtomicU64::new(0);
-    let nodes = AtomicU64::new(0);
     let stop = Arc::new(AtomicBool::new(false));
-    let examples = Mutex::new(Vec::new());
     let m = set.pits();
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed) as usize;
@@ -345,29 +316,13 @@ pub fn cross_check_awari(
             ..CyclicOptions::default()
         };
         let sol = solve_board(boards, &board, Wanted::VALUE, &options);
-        nodes.fetch_add(sol.stats.nodes, Ordering::Relaxed);
-        match sol.proven.exact() {
-            None => {
-                skipped.fetch_add(1, Ordering::Relaxed);
-            }
-            Some(v) => {
-                checked.fetch_add(1, Ordering::Relaxed);
-                let stored = table.value(index);
-                if stored != v {
-                    bad.fetch_add(1, Ordering::Relaxed);
-                    let mut ex = examples.lock().unwrap_or_else(|e| e.into_inner());
-                    if ex.len() < 20 {
-                        ex.push(Mismatch {
-                            index,
-                            position: join_counts(&board[..2 * m]),
-                            stored,
-                            derived: v,
-                        });
-                    }
-                }
-            }
-        }
-        progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
+        tally.record(
+            index,
+            table.value(index),
+            sol.proven.exact(),
+            sol.stats.nodes,
+            || join_counts(&board[..2 * m]),
+        );
     };
     std::thread::scope(|s| -> Result<()> {
         let mut handles = Vec::new();
@@ -389,23 +344,13 @@ pub fn cross_check_awari(
     if progress.should_stop() {
         return Err(Error::Stopped(format!("the cross-check of table {k}")));
     }
-    let mut examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
-    examples.sort_by_key(|m| m.index);
-    Ok(CrossCheckReport {
-        game: crate::game::Game::name(set.game()).to_string(),
-        rules: set.game().rules_name().unwrap_or("default").to_string(),
-        pits: m,
-        seeds: k,
-        probe_seeds: check.probe_seeds,
-        positions: n,
-        sampled: draws.len() as u64,
-        checked: checked.into_inner(),
-        skipped: skipped.into_inner(),
-        mismatches: bad.into_inner(),
-        nodes: nodes.into_inner(),
-        limit_seconds: check.limit.as_secs_f64(),
-        examples,
-    })
+    Ok(tally.report(
+        crate::game::Game::name(set.game()),
+        set.game().rules_name().unwrap_or("default"),
+        m,
+        check,
+        n,
+    ))
 }
 
 /// The default time a cross-check allows one solve.

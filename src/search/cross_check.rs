@@ -88,40 +88,14 @@ pub fn cross_check(
     progress: &Observer,
 ) -> Result<CrossCheckReport> {
     let k = check.seeds;
-    check_seeds(k)?;
-    if check.sample == 0 {
-        return Err(Error::Unsupported(
-            "a sample of 0 entries checks nothing: sample at least 1 entry".into(),
-        ));
-    }
-    if check.probe_seeds >= k {
-        return Err(Error::Unsupported(format!(
-            "the search may probe tables up to {} seeds, not {} (the table checked): \
-             give it smaller tables",
-            k - 1,
-            check.probe_seeds
-        )));
-    }
+    check.validate()?;
     let table = set.table(k).ok_or_else(|| Error::MissingTable {
         path: set.spec(k).path(set.dir()),
         table: set.spec(k).label(),
     })?;
     let n = table.len();
-    let mut rng = crate::rng::seeded(check.seed ^ k as u64);
-    let draws: Vec<u64> = (0..check.sample).map(|_| rng.gen_range(0..n)).collect();
-    progress.event(&Event::Start {
-        stage: &format!(
-            "cross-check k={k} by search (tables to {})",
-            check.probe_seeds
-        ),
-        total: Some(draws.len() as u64),
-    });
-    let done = AtomicU64::new(0);
-    let checked = AtomicU64::new(0);
-    let skipped = AtomicU64::new(0);
-    let bad = AtomicU64::new(0);
-    let nodes = AtomicU64::new(0);
-    let examples = Mutex::new(Vec::new());
+    let draws = check.draws(n);
+    let tally = Tally::start(check, draws.len(), progress);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     draws.par_iter().for_each(|&index| {
         let pos = position_at(set, k, index);
@@ -135,55 +109,167 @@ pub fn cross_check(
             ..SolveOptions::default()
         };
         match solve(&pos, Some(set), &options) {
-            Ok(sol) => {
-                nodes.fetch_add(sol.stats.nodes, Ordering::Relaxed);
-                if !sol.exact {
-                    skipped.fetch_add(1, Ordering::Relaxed);
-                } else {
-                    checked.fetch_add(1, Ordering::Relaxed);
-                    let stored = table.value(index);
-                    if stored != sol.value {
-                        bad.fetch_add(1, Ordering::Relaxed);
-                        let mut ex = examples.lock().unwrap_or_else(|e| e.into_inner());
-                        if ex.len() < 20 {
-                            ex.push(Mismatch {
-                                index,
-                                position: pos.to_string(),
-                                stored,
-                                derived: sol.value,
-                            });
-                        }
-                    }
-                }
-            }
+            Ok(sol) => tally.record(
+                index,
+                table.value(index),
+                sol.exact.then_some(sol.value),
+                sol.stats.nodes,
+                || pos.to_string(),
+            ),
             Err(e) => {
                 failure
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .get_or_insert(e);
+                tally.advance();
             }
         }
-        progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
     });
     progress.event(&Event::Finish);
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let mut examples = examples.into_inner().unwrap_or_else(|e| e.into_inner());
-    examples.sort_by_key(|m| m.index);
-    Ok(CrossCheckReport {
-        game: crate::game::Game::name(set.game()).to_string(),
-        rules: set.game().name().to_string(),
-        pits: set.pits(),
-        seeds: k,
-        probe_seeds: check.probe_seeds,
-        positions: n,
-        sampled: draws.len() as u64,
-        checked: checked.into_inner(),
-        skipped: skipped.into_inner(),
-        mismatches: bad.into_inner(),
-        nodes: nodes.into_inner(),
-        limit_seconds: check.limit.as_secs_f64(),
-        examples,
-    })
+    Ok(tally.report(
+        crate::game::Game::name(set.game()),
+        set.game().name(),
+        set.pits(),
+        check,
+        n,
+    ))
+}
+
+impl CrossCheck {
+    /// Whether the arguments make a check: a table that can exist, a
+    /// sample of at least one entry, and smaller tables to probe.
+    pub(crate) fn validate(&self) -> Result<()> {
+        check_seeds(self.seeds)?;
+        if self.sample == 0 {
+            return Err(Error::Unsupported(
+                "a sample of 0 entries checks nothing: sample at least 1 entry".into(),
+            ));
+        }
+        if self.probe_seeds >= self.seeds {
+            return Err(Error::Unsupported(format!(
+                "the search may probe tables up to {} seeds, not {} (the table checked): \
+                 give it smaller tables",
+                self.seeds - 1,
+                self.probe_seeds
+            )));
+        }
+        Ok(())
+    }
+
+    /// The entries drawn from a table of `n` (with repetition, from the
+    /// check's seed and the table's seeds).
+    pub(crate) fn draws(&self, n: u64) -> Vec<u64> {
+        let mut rng = crate::rng::seeded(self.seed ^ self.seeds as u64);
+        (0..self.sample).map(|_| rng.gen_range(0..n)).collect()
+    }
+}
+
+/// The counts of a cross-check under way, shared by its threads.
+pub(crate) struct Tally<'a> {
+    progress: &'a Observer,
+    sampled: u64,
+    done: AtomicU64,
+    checked: AtomicU64,
+    skipped: AtomicU64,
+    bad: AtomicU64,
+    nodes: AtomicU64,
+    examples: Mutex<Vec<Mismatch>>,
+}
+
+impl<'a> Tally<'a> {
+    /// Announce the check of `sampled` entries to `progress`.
+    pub(crate) fn start(check: &CrossCheck, sampled: usize, progress: &'a Observer) -> Self {
+        progress.event(&Event::Start {
+            stage: &format!(
+                "cross-check k={} by search (tables to {})",
+                check.seeds, check.probe_seeds
+            ),
+            total: Some(sampled as u64),
+        });
+        Tally {
+            progress,
+            sampled: sampled as u64,
+            done: AtomicU64::new(0),
+            checked: AtomicU64::new(0),
+            skipped: AtomicU64::new(0),
+            bad: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+            examples: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// One entry searched: `stored` its table value, `derived` the
+    /// search's (`None`: not finished within the limit, skipped),
+    /// `position` its notation (asked only for a mismatch).
+    pub(crate) fn record(
+        &self,
+        index: u64,
+        stored: i32,
+        derived: Option<i32>,
+        nodes: u64,
+        position: impl FnOnce() -> String,
+    ) {
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+        match derived {
+            None => {
+                self.skipped.fetch_add(1, Ordering::Relaxed);
+            }
+            Some(derived) => {
+                self.checked.fetch_add(1, Ordering::Relaxed);
+                if stored != derived {
+                    self.bad.fetch_add(1, Ordering::Relaxed);
+                    let mut ex = self.examples.lock().unwrap_or_else(|e| e.into_inner());
+                    if ex.len() < 20 {
+                        ex.push(Mismatch {
+                            index,
+                            position: position(),
+                            stored,
+                            derived,
+                        });
+                    }
+                }
+            }
+        }
+        self.advance();
+    }
+
+    /// One more entry done (recorded or failed).
+    pub(crate) fn advance(&self) {
+        self.progress
+            .advance(self.done.fetch_add(1, Ordering::Relaxed) + 1);
+    }
+
+    /// The report of the check of a table of `positions` entries.
+    pub(crate) fn report(
+        self,
+        game: &str,
+        rules: &str,
+        pits: usize,
+        check: &CrossCheck,
+        positions: u64,
+    ) -> CrossCheckReport {
+        let mut examples = self
+            .examples
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        examples.sort_by_key(|m| m.index);
+        CrossCheckReport {
+            game: game.to_string(),
+            rules: rules.to_string(),
+            pits,
+            seeds: check.seeds,
+            probe_seeds: check.probe_seeds,
+            positions,
+            sampled: self.sampled,
+            checked: self.checked.into_inner(),
+            skipped: self.skipped.into_inner(),
+            mismatches: self.bad.into_inner(),
+            nodes: self.nodes.into_inner(),
+            limit_seconds: check.limit.as_secs_f64(),
+            examples,
+        }
+    }
 }
