@@ -159,6 +159,26 @@ fn every_moves_value_is_proven_from_the_ledger() {
     assert_eq!(moves.len(), 3);
     assert!(moves.iter().all(|m| m["lower"] == m["upper"]), "{v}");
     assert!(moves.iter().any(|m| m["lower"] == v["lower"]), "{v}");
+    // The text names the moves as the JSON does, by pits 0..m-1 as every
+    // command does: Kalah(3,3)'s pits 0 and 1 are worth +2, pit 2 -6.
+    let want: Vec<String> = moves
+        .iter()
+        .map(|m| format!("{}:{:+}", m["pit"], m["lower"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(want, ["0:+2", "1:+2", "2:-6"]);
+    let out = mancala()
+        .args(["prove", "kalah:3:3", "--status", "--ledger"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "moves (pit: value or proven bounds) {}",
+            want.join(" ")
+        )),
+        "{text}"
+    );
 }
 
 /// A proof line may prove more than its question asked (the search's

@@ -442,8 +442,8 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
         let shown: Vec<String> = moves
             .iter()
             .map(|m| match (m.lower, m.upper) {
-                (lo, hi) if lo == hi => format!("{}:{lo:+}", m.pit + 1),
-                (lo, hi) => format!("{}:[{lo:+},{hi:+}]", m.pit + 1),
+                (lo, hi) if lo == hi => format!("{}:{lo:+}", m.pit),
+                (lo, hi) => format!("{}:[{lo:+},{hi:+}]", m.pit),
             })
             .collect();
         println!("moves (pit: value or proven bounds) {}", shown.join(" "));
@@ -502,7 +502,7 @@ fn outline(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
         println!(
             "{:indent$}{}\"{}\" at least {:+}: {state}{cost}",
             "",
-            n.pit.map_or(String::new(), |p| format!("pit {}: ", p + 1)),
+            n.pit.map_or(String::new(), |p| format!("pit {p}: ")),
             n.question.position,
             n.question.at_least,
             indent = 2 * n.depth

@@ -39,9 +39,11 @@ mancala solve awari 3 3\n  \
 mancala solve oware 4 2 --json\n\n\
 Awari, Oware, Vai Lung Thlan and Ohvalhu are solved whole from their tables (built into --db \
 on first use when small; a larger build is left to `mancala build`, which the error names): the \
-value of the start (or of the position given) and of every opening move. Only --db, --no-build, \
---time (which bounds the build) and --json apply to them. Vai Lung Thlan values are played on to the \
-empty board (the early end past half dropped: the same winner).\n\n\
+value of the start (or of the position given) and of every opening move. Awari and Oware positions \
+above the tables are solved by the exact search over them, which takes --time, --tt-mb, \
+--max-table-seeds, --no-tables, --checkpoint, --checkpoint-every and --resume; for the others only \
+--db, --no-build, --time (which bounds the build) and --json apply. Vai Lung Thlan values are played \
+on to the empty board (the early end past half dropped: the same winner).\n\n\
 The value is the final store difference for the side to move (stores included). \
 The principal variation uses the published notation: pits 0..m-1 from the mover's \
 left, the moves of one turn together, a dash where the turn passes. Depth counts \
