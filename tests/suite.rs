@@ -84,6 +84,8 @@ mod rovaris;
 mod serve;
 #[path = "solve.rs"]
 mod solve;
+#[path = "solve_budget.rs"]
+mod solve_budget;
 #[path = "solve_reports.rs"]
 mod solve_reports;
 #[path = "sowing_games.rs"]
