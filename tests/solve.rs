@@ -13,7 +13,7 @@ use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::search::{solve, MoveOrder, Solution, SolveOptions};
 use mancala_solver::tablebase::TableSet;
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 
 mod common;
 use common::kalah_tables as tables;

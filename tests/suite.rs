@@ -70,6 +70,8 @@ mod output;
 mod partition;
 #[path = "perfect_paths.rs"]
 mod perfect_paths;
+#[path = "probe_faults.rs"]
+mod probe_faults;
 #[path = "profile.rs"]
 mod profile;
 #[path = "prove.rs"]

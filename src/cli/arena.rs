@@ -210,6 +210,13 @@ fn print_match(r: &MatchReport) {
             r.ended_by_repetition, r.ended_by_ply_cap
         );
     }
+    if r.ended_in_opening > 0 {
+        println!(
+            "warning: {} of {} games were over before either agent chose a move (the random \
+             opening of {} moves a side played them out): lower --random-opening",
+            r.ended_in_opening, r.games, r.random_opening
+        );
+    }
     for (side, s) in [("South", &r.a_as_south), ("North", &r.a_as_north)] {
         println!(
             "A as {side}: {} wins, {} draws, {} losses",
@@ -324,6 +331,14 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
     );
     if let Some(mode) = r.matches.iter().find_map(|m| m.perfect_mode) {
         println!("perfect agent: {mode}");
+    }
+    let in_opening: u64 = r.matches.iter().map(|m| m.ended_in_opening).sum();
+    if in_opening > 0 {
+        let played: u64 = r.matches.iter().map(|m| m.games).sum();
+        println!(
+            "warning: {in_opening} of {played} games were over before either agent chose a move \
+             (the random opening played them out): lower --random-opening"
+        );
     }
     println!("score of the row agent against the column agent (win 1, draw 1/2); * marks a row significantly stronger (one-sided binomial, p < 0.05)");
     let n = r.agents.len();

@@ -46,8 +46,8 @@ pub struct ProveArgs {
     pub position: Option<String>,
     #[command(flatten)]
     pub tables: TablesArg,
-    /// The ledger file (created when missing).
-    #[arg(long, value_name = "FILE")]
+    /// The ledger file (created when missing; its directory must exist).
+    #[arg(long, value_name = "FILE", value_parser = super::render::parse_output_file)]
     pub ledger: PathBuf,
     /// Prove or refute "the value is at least T" only; default: the exact
     /// value.
@@ -63,7 +63,9 @@ pub struct ProveArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub guess: Option<i32>,
     /// Split a task the search has not settled after this many seconds
-    /// (default: 600, or no time limit with --task-nodes).
+    /// (default: 600, or no time limit with --task-nodes). 0 splits every
+    /// task that is not settled at once, down to the end of the game: a
+    /// test of the protocol on tiny games, a tree without end on others.
     #[arg(long, value_parser = super::render::parse_seconds)]
     pub task_seconds: Option<f64>,
     /// Split a task the search has not settled after this many nodes
@@ -242,6 +244,11 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
         let q: Question = serde_json::from_str(text).map_err(|e| {
             Error::Unsupported(format!(
                 "--run-task: not a task ({e}); give one JSON line of --tasks"
+            ))
+        })?;
+        ledger.position_of(&q).map_err(|e| {
+            Error::Unsupported(format!(
+                "--run-task: {e}; give a task of this ledger's game (from --tasks)"
             ))
         })?;
         let entry = prove::run_task(&q, tables.as_deref(), &opts)?;

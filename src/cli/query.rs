@@ -30,7 +30,7 @@ use mancala_solver::GameSpec;
 use std::time::Duration;
 
 use super::render::verdict;
-use super::{progress, GameArgs};
+use super::{progress, GameArgs, GameName};
 
 /// Arguments of `mancala query`.
 #[derive(Args, Clone, Debug)]
@@ -87,6 +87,35 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
     with_rules!(rules, g => query_one(g, rules, &args, &policy))
 }
 
+/// A position agrees with the board its game's name gives (`kalah:6:4`):
+/// the same pits per side, and no more seeds than the start holds.
+/// `k`: the seeds on the board (outside the stores).
+fn check_named_board<P: Board>(name: &GameName, text: &str, pos: &P, k: usize) -> Result<()> {
+    let bad = |reason: String| mancala_solver::notation::bad_position(text, reason);
+    if let Some(m) = name.pits.filter(|&m| m != pos.pits()) {
+        return Err(bad(format!(
+            "it has {} pits per side where the game {}:{m} has {m}; name the game without \
+             its board ({}) or give a position of {m} pits a side",
+            pos.pits(),
+            name.name,
+            name.name
+        )));
+    }
+    if let Some(n) = name.seeds {
+        let [a, b] = pos.scores();
+        let total = k + a as usize + b as usize;
+        let most = 2 * pos.pits() * n;
+        if total > most {
+            return Err(bad(format!(
+                "it holds {total} seeds where {}:{}:{n} starts with {most}",
+                name.name,
+                pos.pits()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `mancala query` in one game: the tables, else the search above them.
 fn query_one<G: Present>(
     g: G,
@@ -96,6 +125,7 @@ fn query_one<G: Present>(
 ) -> Result<ExitCode> {
     let pos = g.parse(&args.position)?;
     let k = G::table_seeds(&pos);
+    check_named_board(&args.game.game, &args.position, &pos, k)?;
     let unlimited = BuildLimits {
         memory_budget: u64::MAX,
         group_bytes: None,

@@ -133,6 +133,16 @@ pub fn error_message(e: &Error) -> String {
             bytes,
             max,
             estimated: true,
+        } if bytes.saturating_add(bytes / 2) > MAX_MEMORY => format!(
+            "the traverse log would take about {} (estimated), more than the limit of {} \
+             and more than any disk holds: lower the cut-off depth",
+            human_bytes(*bytes),
+            human_bytes(*max)
+        ),
+        Error::LogTooLarge {
+            bytes,
+            max,
+            estimated: true,
         } => format!(
             "the traverse log would take about {} (estimated), more than the limit of {}: \
              lower the cut-off depth, or raise the limit with --max-log-size {} if the disk \

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use mancala_solver::error::{Error, TableLabel};
 use mancala_solver::game::Board;
 use mancala_solver::progress::{Event, Observer};
-use mancala_solver::tablebase::{OnDemand, DEFAULT_ON_DEMAND};
+use mancala_solver::tablebase::{BuildSettings, OnDemand, DEFAULT_ON_DEMAND};
 
 use super::progress;
 use super::render::build_command;
@@ -71,11 +71,39 @@ pub struct SolveHow<'a> {
 
 /// Solve `pos` by the exact search over the tables on disk and print it.
 pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Result<ExitCode> {
-    let tables = TableSet::open_available(args.db, game, pos.pits_per_side())?;
+    // --time counts from here: a build on first use spends of it too.
+    let started = Instant::now();
     let max = if args.no_tables {
         Some(0)
     } else {
         args.max_table_seeds
+    };
+    let tables = match max.filter(|&k| k > 0) {
+        // The tables --max-table-seeds names, built where missing unless
+        // --no-build (as for Kalah), within --time.
+        Some(k) => {
+            let policy = if args.no_build {
+                OnDemand::Never
+            } else {
+                OnDemand::UpTo(u64::MAX)
+            };
+            let label = TableLabel {
+                game: game.name(),
+                rules: None,
+                pits: pos.pits_per_side(),
+                seeds: k,
+            };
+            let deadline = Deadline::new(args.time, build_command(&label, args.db));
+            let settings = BuildSettings {
+                progress: deadline.observer(),
+                ..BuildSettings::default()
+            };
+            let set =
+                TableSet::open_or_build(args.db, game, pos.pits_per_side(), k, &policy, &settings)?;
+            deadline.tables_ready();
+            set
+        }
+        None => TableSet::open_available(args.db, game, pos.pits_per_side())?,
     };
     let resume = match args.resume {
         Some(path) => {
@@ -96,9 +124,7 @@ pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Resu
     };
     let options = CyclicOptions {
         tt_mb: args.tt_mb,
-        deadline: args
-            .time
-            .map(|t| Instant::now() + Duration::from_secs_f64(t)),
+        deadline: args.time.map(|t| started + Duration::from_secs_f64(t)),
         progress: progress::observer(args.quiet),
         // With a checkpoint, the first SIGINT or SIGTERM stops the search
         // (the checkpoint is written, the bounds printed).

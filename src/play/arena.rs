@@ -305,6 +305,9 @@ pub struct MatchReport {
     pub repetition: Option<RepetitionScore>,
     /// Games ended at the ply cap.
     pub ended_by_ply_cap: u64,
+    /// Games over before either agent chose a move (the random opening
+    /// played them out): they say nothing of the agents.
+    pub ended_in_opening: u64,
     /// How the perfect agent played, when one of the agents is `perfect`:
     /// "search only" (no tables) or "tables, then search"; `None`
     /// otherwise.
@@ -572,7 +575,11 @@ pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> M
     let mut diff_sum = 0i64;
     let mut repetitions = 0;
     let mut capped = 0;
+    let mut in_opening = 0;
     for r in records {
+        if r.a_time.moves + r.b_time.moves == 0 {
+            in_opening += 1;
+        }
         match r.end {
             GameEnd::Rules => {}
             GameEnd::Repetition => repetitions += 1,
@@ -615,6 +622,7 @@ pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> M
         ended_by_repetition: repetitions,
         repetition: opts.game.can_repeat().then_some(opts.repetition),
         ended_by_ply_cap: capped,
+        ended_in_opening: in_opening,
         perfect_mode: opts.perfect_mode(),
         a_wins,
         draws,

@@ -331,11 +331,10 @@ impl Ledger {
         Position::parse(&self.header.root).expect("checked when read")
     }
 
-    /// Add an entry (checked: a position of this board, a proof whose
-    /// bounds answer its question). A line already there is skipped;
-    /// returns whether it was new.
-    pub fn add(&mut self, entry: Entry) -> std::result::Result<bool, String> {
-        let q = entry.question().ok_or("a second header")?.clone();
+    /// The position of a question, checked to belong to this ledger: the
+    /// root's pits per side and its seeds (Kalah never adds or removes
+    /// one), else why not.
+    pub fn position_of(&self, q: &Question) -> std::result::Result<Position, String> {
         let pos = Position::parse(&q.position).map_err(|e| e.to_string())?;
         if pos.pits_per_side() != self.header.pits {
             return Err(format!(
@@ -345,6 +344,25 @@ impl Ledger {
                 self.header.pits
             ));
         }
+        let seeds = |p: &Position| p.cells().iter().map(|&c| c as usize).sum::<usize>();
+        let root = self.root();
+        if seeds(&pos) != seeds(&root) {
+            return Err(format!(
+                "position \"{}\" holds {} seeds, the ledger's root {}: it is not a position of this game",
+                q.position,
+                seeds(&pos),
+                seeds(&root)
+            ));
+        }
+        Ok(pos)
+    }
+
+    /// Add an entry (checked: a position of this board, a proof whose
+    /// bounds answer its question). A line already there is skipped;
+    /// returns whether it was new.
+    pub fn add(&mut self, entry: Entry) -> std::result::Result<bool, String> {
+        let q = entry.question().ok_or("a second header")?.clone();
+        let pos = self.position_of(&q)?;
         match &entry {
             Entry::Proof(p) => {
                 if p.lower > p.upper

@@ -1,0 +1,252 @@
+//! Faults a probe of the command line with bad input found (2026-11-28),
+//! each failing on the code before its fix: input that was read as
+//! something else, accepted values that ran without end, statistics of
+//! games no agent played, and messages that pointed the wrong way.
+
+use std::path::Path;
+
+mod common;
+use common::mancala;
+
+/// Expect exit `code`, no panic, and every one of `has` in stderr.
+fn fails(args: &[&str], cwd: &Path, code: i32, has: &[&str]) -> String {
+    let (got, out, err) = mancala(args, cwd);
+    assert_eq!(got, code, "{args:?}: exit {got}: {out}{err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    for h in has {
+        assert!(err.contains(h), "{args:?}: no {h:?} in {err}");
+    }
+    err
+}
+
+/// `query kalah:5:4 POSITION` read a 3-pit position as if the name said
+/// nothing of the board; now the name's pits and seeds must fit it.
+#[test]
+fn query_checks_the_board_its_game_name_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    let three = "1 0 2 0 1 0 2 0";
+    fails(
+        &["query", "kalah:5:4", three, "--db", db],
+        d,
+        2,
+        &["3 pits per side", "kalah:5"],
+    );
+    fails(
+        &["query", "awari:3", "1 1 1 1", "--db", db],
+        d,
+        2,
+        &["2 pits per side"],
+    );
+    // More seeds than the named start holds.
+    fails(
+        &["query", "kalah:3:1", "2 0 2 0 1 0 2 0", "--db", db],
+        d,
+        2,
+        &["holds 7 seeds", "kalah:3:1 starts with 6"],
+    );
+    // A name that fits is read as before.
+    let (code, out, err) = mancala(&["query", "kalah:3:1", three, "--db", db, "--json"], d);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = mancala(&["query", "kalah", three, "--db", db, "--json"], d);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// `prove --ledger` in a missing directory failed only when the ledger
+/// was first written, naming an internal temporary file; `--run-task`
+/// proved a position of another board for the ledger.
+#[test]
+fn prove_refuses_a_ledger_nowhere_and_a_task_of_another_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    let ledger = d.join("k33.jsonl");
+    let ledger = ledger.to_str().unwrap();
+    let nowhere = d.join("no-such-dir").join("x.jsonl");
+    let err = fails(
+        &[
+            "prove",
+            "kalah:3:3",
+            "--ledger",
+            nowhere.to_str().unwrap(),
+            "--db",
+            db,
+        ],
+        d,
+        2,
+        &["does not exist"],
+    );
+    assert!(!err.contains(".x.jsonl.tmp"), "{err}");
+    assert!(!nowhere.parent().unwrap().exists());
+    // A 2-pit task for a 3-pit ledger, then a 3-pit one with other seeds.
+    for (task, needle) in [
+        (
+            r#"{"position":"1 1 0 1 1 0","at_least":0}"#,
+            "2 pits per side",
+        ),
+        (
+            r#"{"position":"1 1 1 0 1 1 1 0","at_least":0}"#,
+            "holds 6 seeds",
+        ),
+    ] {
+        fails(
+            &[
+                "prove",
+                "kalah:3:3",
+                "--ledger",
+                ledger,
+                "--db",
+                db,
+                "--max-table-seeds",
+                "0",
+                "--run-task",
+                task,
+            ],
+            d,
+            2,
+            &["--run-task", needle],
+        );
+    }
+    // A task of the ledger's game runs.
+    let (code, out, err) = mancala(
+        &[
+            "prove",
+            "kalah:3:3",
+            "--ledger",
+            ledger,
+            "--db",
+            db,
+            "--max-table-seeds",
+            "0",
+            "--run-task",
+            r#"{"position":"3 3 3 0 3 3 3 0","at_least":0}"#,
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("\"answer\""), "{out}");
+}
+
+/// A match whose random opening plays every game out reported scores, an
+/// interval and a p-value of agents that never chose a move; now the
+/// report counts such games and the text warns.
+#[test]
+fn a_match_says_when_the_random_opening_played_the_games_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = [
+        "match",
+        "greedy",
+        "alphabeta:2",
+        "--game",
+        "kalah:2:1",
+        "--games",
+        "4",
+        "--random-opening",
+        "50",
+    ];
+    let (code, out, err) = mancala(&[&args[..], &["--json"]].concat(), d);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ended_in_opening"], 4, "{out}");
+    let (code, out, err) = mancala(&args, d);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("warning: 4 of 4 games were over before either agent chose a move"),
+        "{out}"
+    );
+    // With no random opening the agents play, and nothing is said.
+    let (code, out, err) = mancala(
+        &[
+            "match",
+            "greedy",
+            "alphabeta:2",
+            "--game",
+            "kalah:3:3",
+            "--games",
+            "2",
+            "--random-opening",
+            "0",
+            "--json",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ended_in_opening"], 0, "{out}");
+}
+
+/// `solve awari POSITION --max-table-seeds K` over a directory without
+/// those tables searched over none, silently; now it builds them (as for
+/// Kalah) or, with `--no-build`, says which table is missing.
+#[test]
+fn solve_awari_builds_or_names_the_tables_max_table_seeds_asks_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    let pos = "3 3 3 3 3 3";
+    fails(
+        &[
+            "solve",
+            "awari",
+            pos,
+            "--db",
+            db,
+            "--max-table-seeds",
+            "6",
+            "--no-build",
+            "--time",
+            "5",
+        ],
+        d,
+        1,
+        &["awari-m3-k1.tbl"],
+    );
+    let (code, out, err) = mancala(
+        &[
+            "solve",
+            "awari",
+            pos,
+            "--db",
+            db,
+            "--max-table-seeds",
+            "6",
+            "--time",
+            "60",
+            "--json",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    for k in 1..=6 {
+        assert!(
+            Path::new(db).join(format!("awari-m3-k{k}.tbl")).is_file(),
+            "table {k}: {err}"
+        );
+    }
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"], "search", "{out}");
+}
+
+/// The assignment's program advised `--max-log-size 16777216T` for a log
+/// no disk holds, a value its own parser refuses.
+#[test]
+fn the_assignment_gives_no_advice_its_parser_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("input.txt");
+    let row = ["9"; 10].join(" ");
+    std::fs::write(&input, format!("2\n1\n64\n{row}\n{row}\n0\n0\n")).unwrap();
+    let err = fails(
+        &["assignment", input.to_str().unwrap(), "--out-dir", "out"],
+        d,
+        2,
+        &["lower the cut-off depth"],
+    );
+    assert!(!err.contains("--max-log-size 1"), "{err}");
+    assert!(!d.join("out").join("traverse_log.txt").exists());
+}
