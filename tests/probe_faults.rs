@@ -250,3 +250,49 @@ fn the_assignment_gives_no_advice_its_parser_refuses() {
     assert!(!err.contains("--max-log-size 1"), "{err}");
     assert!(!d.join("out").join("traverse_log.txt").exists());
 }
+
+/// `kalah:-3` and `kalah:3:x` were read as rule sets named "-3" and "x";
+/// a number that is not a count now says what the name's numbers are.
+#[test]
+fn a_game_name_with_a_number_that_is_not_a_count_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["kalah:-3", "kalah:3:2.5", "awari:4:-1"] {
+        let err = fails(&["play", name, "--json"], d, 2, &["whole numbers"]);
+        assert!(!err.contains("unknown rules"), "{err}");
+    }
+    // A rule set's name is still read as one.
+    fails(&["play", "kalah:3:3:nonesuch"], d, 2, &["nonesuch"]);
+}
+
+/// A ledger line with a valid checksum but a negative or endless time of
+/// search is refused (`--status` summed it into a negative total).
+#[test]
+fn a_ledger_line_with_a_time_that_is_not_a_duration_is_refused() {
+    use mancala_solver::kalah::position::Position;
+    use mancala_solver::kalah::KalahRules;
+    use mancala_solver::search::prove::{Entry, Ledger, Proof, Question};
+    let root = Position::start(2, 2).unwrap();
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    let proof = |seconds: f64| {
+        Entry::Proof(Proof {
+            question: Question {
+                position: root.to_string(),
+                at_least: 0,
+            },
+            answer: true,
+            lower: 0,
+            upper: 0,
+            table_seeds: 0,
+            nodes: 1,
+            seconds,
+            threads: 1,
+            program: "test".into(),
+        })
+    };
+    for bad in [-1e300, f64::NAN, f64::INFINITY] {
+        let e = ledger.add(proof(bad)).unwrap_err();
+        assert!(e.contains("not a duration"), "{e}");
+    }
+    assert_eq!(ledger.add(proof(0.5)), Ok(true));
+}

@@ -159,11 +159,14 @@ impl GameName {
             match part.parse::<usize>() {
                 Ok(n) if g.pits.is_none() && g.rules.is_none() => g.pits = Some(n),
                 Ok(n) if g.seeds.is_none() && g.rules.is_none() => g.seeds = Some(n),
-                Err(_) if i == last && !part.is_empty() => g.rules = Some(part.to_string()),
+                // A number that is not a count (-3, 2.5) is not a rule set.
+                Err(_) if i == last && !part.is_empty() && !looks_numeric(part) => {
+                    g.rules = Some(part.to_string())
+                }
                 _ => {
                     return Err(format!(
-                        "\"{text}\": write NAME, NAME:M:N or NAME:M:N:RULES (M pits per \
-                         side, N seeds per pit), e.g. kalah:6:4"
+                        "\"{text}\": write NAME, NAME:M:N or NAME:M:N:RULES (M pits per side \
+                         and N seeds per pit, whole numbers), e.g. kalah:6:4"
                     ))
                 }
             }
@@ -196,6 +199,13 @@ impl GameName {
             (a, b) => Ok(a.or(b)),
         }
     }
+}
+
+/// Whether `part` of a game's name was meant as a number (`-3`, `2.5`,
+/// `+4`), not a rule set's name.
+fn looks_numeric(part: &str) -> bool {
+    part.trim_start_matches(['-', '+'])
+        .starts_with(|c: char| c.is_ascii_digit() || c == '.')
 }
 
 /// The game and the table directory, shared by the table commands.

@@ -363,6 +363,14 @@ impl Ledger {
     pub fn add(&mut self, entry: Entry) -> std::result::Result<bool, String> {
         let q = entry.question().ok_or("a second header")?.clone();
         let pos = self.position_of(&q)?;
+        let seconds = match &entry {
+            Entry::Proof(p) => p.seconds,
+            Entry::Split(s) => s.seconds,
+            Entry::Header(_) => 0.0,
+        };
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(format!("{seconds} seconds of search: not a duration"));
+        }
         match &entry {
             Entry::Proof(p) => {
                 if p.lower > p.upper
