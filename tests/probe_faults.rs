@@ -296,3 +296,134 @@ fn a_ledger_line_with_a_time_that_is_not_a_duration_is_refused() {
     }
     assert_eq!(ledger.add(proof(0.5)), Ok(true));
 }
+
+/// Bad usage that ran into a failed build or search (exit 1) is now
+/// refused as usage (exit 2) with the flag's value named: a memory size of
+/// nothing, a position limit of 0, a transposition table of 0 MiB (whose
+/// message named `--search-ms` too).
+#[test]
+fn sizes_of_nothing_are_refused_as_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("db");
+    let db = db.to_str().unwrap();
+    let build = [
+        "build",
+        "kalah",
+        "--pits",
+        "2",
+        "--max-seeds",
+        "2",
+        "--db",
+        db,
+    ];
+    for flag in ["--memory", "--group-size"] {
+        let mut args = build.to_vec();
+        args.extend([flag, "0"]);
+        fails(&args, d, 2, &["\"0\" is no memory at all"]);
+    }
+    assert!(!d.join("db").exists());
+    fails(
+        &["graph", "kalah", "3", "3", "--max-positions", "0"],
+        d,
+        2,
+        &["--max-positions"],
+    );
+    let err = fails(
+        &["grade", "greedy", "--game", "kalah:3:3", "--tt-mb", "0"],
+        d,
+        2,
+        &["--tt-mb 0: give 1 to 16384"],
+    );
+    assert!(!err.contains("--search-ms"), "{err}");
+    fails(
+        &["grade", "greedy", "--game", "kalah:3:3", "--search-ms", "0"],
+        d,
+        2,
+        &["--search-ms 0"],
+    );
+}
+
+/// `train plot` drew win rates of 150% and negative game counts; and
+/// `train a3c --resume --curve FILE` replaced a FILE that was not a curve.
+#[test]
+fn training_curves_are_checked_and_never_replace_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let header = "episodes,seconds,win_pct_vs_random,draw_pct_vs_random,\
+win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
+    let plot = ["train", "plot", "c.csv", "--out", "c.svg"];
+    for (row, has) in [
+        ("100,5,150,0,50,0,0.1,0.2,1.0", "win_pct_vs_random is 150"),
+        ("100,5,50,0,50,-1,0.1,0.2,1.0", "draw_pct_vs_greedy is -1"),
+        ("-100,5,50,0,50,0,0.1,0.2,1.0", "episodes is -100"),
+        ("100,5,50,0,50,0,NaN,0.2,1.0", "value_loss is NaN"),
+    ] {
+        std::fs::write(d.join("c.csv"), format!("{header}\n{row}\n")).unwrap();
+        fails(&plot, d, 2, &["c.csv", "line 2", has]);
+        assert!(!d.join("c.svg").exists());
+    }
+    std::fs::write(
+        d.join("c.csv"),
+        format!("{header}\n100,5,60,2,40,1,0.1,0.2,1.0\n"),
+    )
+    .unwrap();
+    let (code, _, err) = mancala(&plot, d);
+    assert_eq!(code, 0, "{err}");
+
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "a3c",
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--batch",
+            "4",
+            "--hidden",
+            "8,8",
+            "--eval-every",
+            "4",
+            "--eval-games",
+            "2",
+            "--quiet",
+        ];
+        args.extend(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        mancala(&args, d)
+    };
+    let (code, _, err) = run(train(&["--out", "w.bin"]));
+    assert_eq!(code, 0, "{err}");
+    let notes = "my notes, not a curve\n";
+    std::fs::write(d.join("notes.txt"), notes).unwrap();
+    let args = train(&[
+        "--resume",
+        "w.bin",
+        "--out",
+        "w2.bin",
+        "--curve",
+        "notes.txt",
+    ]);
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("not a training curve"), "{err}");
+    assert_eq!(std::fs::read_to_string(d.join("notes.txt")).unwrap(), notes);
+    // An empty file starts a new curve.
+    std::fs::write(d.join("empty.csv"), "").unwrap();
+    let args = train(&[
+        "--resume",
+        "w.bin",
+        "--out",
+        "w2.bin",
+        "--curve",
+        "empty.csv",
+    ]);
+    let (code, _, err) = run(args);
+    assert_eq!(code, 0, "{err}");
+    let csv = std::fs::read_to_string(d.join("empty.csv")).unwrap();
+    assert!(csv.starts_with("episodes,"), "{csv}");
+}

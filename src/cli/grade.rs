@@ -72,10 +72,16 @@ pub fn run(args: GradeArgs) -> Result<ExitCode> {
             args.positions
         )));
     }
-    if args.search_ms == 0 || args.tt_mb == 0 || args.tt_mb > 16 << 10 {
+    if args.search_ms == 0 {
         return Err(Error::Unsupported(
-            "--search-ms must be at least 1 and --tt-mb 1 to 16384".to_string(),
+            "--search-ms 0: give at least 1 (milliseconds of search a position)".to_string(),
         ));
+    }
+    if args.tt_mb == 0 || args.tt_mb > 16 << 10 {
+        return Err(Error::Unsupported(format!(
+            "--tt-mb {}: give 1 to 16384 (MiB of transposition table)",
+            args.tt_mb
+        )));
     }
     let start = game.start();
     spec.check_start(&start)?;

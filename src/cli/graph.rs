@@ -85,7 +85,7 @@ pub struct GraphArgs {
     memory: Option<u64>,
     /// Stop with an error once the graph grows past this many positions
     /// (default: no limit; memory is checked up front against --memory).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_positions: Option<u64>,
     /// No progress bar.
     #[arg(long)]

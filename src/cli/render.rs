@@ -24,6 +24,13 @@ pub fn parse_memory(text: &str) -> std::result::Result<u64, String> {
         _ => return Err(format!("\"{text}\": unknown unit; use K, M, G or T")),
     };
     let bytes = n * mult as f64;
+    // A budget or a cut-off of nothing cannot hold anything: said here,
+    // with the flag's value, not later as a build or a search that fails.
+    if bytes < 1.0 {
+        return Err(format!(
+            "\"{text}\" is no memory at all; write a size of at least 1 byte, e.g. 8G or 500M"
+        ));
+    }
     // A size past MAX_MEMORY would be saturated to it, and every message
     // would then show a figure the user did not give.
     if bytes > MAX_MEMORY as f64 {

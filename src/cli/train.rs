@@ -256,7 +256,7 @@ impl Curve {
 
 /// The curve file, continued when resuming a run whose curve it is (a
 /// regular file whose first line is the header), else started afresh with
-/// its header.
+/// its header; when resuming, a file that is not a curve is refused.
 fn open_curve(path: &Path, resuming: bool) -> Result<Curve> {
     let previous = if resuming {
         match mancala_solver::files::read_limited(
@@ -264,21 +264,38 @@ fn open_curve(path: &Path, resuming: bool) -> Result<Curve> {
             train_plot::MAX_CURVE_BYTES,
             "a training curve",
         ) {
-            Ok(bytes) => String::from_utf8(bytes).ok(),
+            Ok(bytes) => Some(bytes),
             Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(e),
         }
     } else {
         None
     };
-    let text = match previous {
-        Some(mut text) if text.lines().next().map(str::trim) == Some(train_plot::CURVE_HEADER) => {
+    let fresh = format!("{}\n", train_plot::CURVE_HEADER);
+    let text = match previous.map(String::from_utf8) {
+        None => fresh,
+        Some(Ok(text)) if text.trim().is_empty() => fresh,
+        Some(Ok(mut text))
+            if text.lines().next().map(str::trim) == Some(train_plot::CURVE_HEADER) =>
+        {
             if !text.ends_with('\n') {
                 text.push('\n');
             }
             text
         }
-        _ => format!("{}\n", train_plot::CURVE_HEADER),
+        // Another file under the curve's name: --resume continues a
+        // curve, and never replaces what is not one.
+        Some(_) => {
+            return Err(Error::BadInputFile {
+                path: path.to_path_buf(),
+                line: 1,
+                reason: format!(
+                    "not a training curve (the first line is not \"{}\"), so --resume \
+                     does not continue it: give the run's own --curve file, or a new path",
+                    train_plot::CURVE_HEADER
+                ),
+            })
+        }
     };
     let curve = Curve {
         path: path.to_path_buf(),

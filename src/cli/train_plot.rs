@@ -59,11 +59,19 @@ pub fn read_curve(path: &Path) -> Result<Vec<CurveRow>> {
             .map(|x| x.trim().parse::<f64>())
             .collect::<std::result::Result<_, _>>()
             .map_err(|_| bad(i + 2, "a field is not a number".into()))?;
-        if v.len() != 9 || v.iter().any(|x| !x.is_finite()) {
+        if v.len() != 9 {
             return Err(bad(
                 i + 2,
                 format!("{} fields; a row has 9 numbers", v.len()),
             ));
+        }
+        let names = CURVE_HEADER.split(',');
+        for (x, name) in v.iter().zip(names) {
+            let percent = name.ends_with("_pct_vs_random") || name.ends_with("_pct_vs_greedy");
+            if !x.is_finite() || *x < 0.0 || (percent && *x > 100.0) {
+                let range = if percent { "0 to 100" } else { "0 or more" };
+                return Err(bad(i + 2, format!("{name} is {x}; it runs from {range}")));
+            }
         }
         rows.push(CurveRow {
             episodes: v[0],
