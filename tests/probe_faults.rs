@@ -427,3 +427,70 @@ win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
     let csv = std::fs::read_to_string(d.join("empty.csv")).unwrap();
     assert!(csv.starts_with("episodes,"), "{csv}");
 }
+
+/// `prove --max-table-seeds K` over a directory holding larger tables
+/// probed all of them and wrote their count into every ledger line (found
+/// when the 6-pit tables grew from 32 to 34 seeds): the run's tables are
+/// now cut at K, for the tasks as for `solve`.
+#[test]
+fn prove_probes_no_table_above_max_table_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, _, err) = mancala(
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "3",
+            "--max-seeds",
+            "6",
+            "--db",
+            "db",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let common = [
+        "--db",
+        "db",
+        "--no-build",
+        "--threads",
+        "1",
+        "--tt-mb",
+        "8",
+        "--quiet",
+    ];
+    let mut args = vec![
+        "prove",
+        "kalah:3:3",
+        "--ledger",
+        "k.jsonl",
+        "--max-table-seeds",
+        "4",
+    ];
+    args.extend(common);
+    let (code, out, err) = mancala(&args, d);
+    assert_eq!(code, 0, "{out}{err}");
+    let ledger = std::fs::read_to_string(d.join("k.jsonl")).unwrap();
+    let proofs: Vec<&str> = ledger.lines().filter(|l| l.contains("\"proof\"")).collect();
+    assert!(!proofs.is_empty(), "{ledger}");
+    for line in proofs {
+        assert!(line.contains("\"table_seeds\":4,"), "{line}");
+    }
+    let task = r#"{"position":"3 3 3 0 3 3 3 0","at_least":0}"#;
+    for (k, has) in [("4", "\"table_seeds\":4,"), ("6", "\"table_seeds\":6,")] {
+        let mut args = vec![
+            "prove",
+            "kalah:3:3",
+            "--ledger",
+            "k.jsonl",
+            "--run-task",
+            task,
+        ];
+        args.extend(["--max-table-seeds", k]);
+        args.extend(common);
+        let (code, out, err) = mancala(&args, d);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains(has), "--max-table-seeds {k}: {out}");
+    }
+}

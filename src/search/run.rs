@@ -264,6 +264,15 @@ fn open_tables(
         Err(Error::BeyondTables { .. }) if max_seeds.is_none() => {
             TableSet::open_available(dir, rules, m)
         }
+        // Asked for tables up to K: larger ones on disk stay out, so that
+        // every user of the run's tables (the prover's tasks, their ledger
+        // lines) probes and reports K.
+        Ok(mut set) => {
+            if let Some(k) = max_seeds {
+                set.truncate(k);
+            }
+            Ok(set)
+        }
         result => result,
     }
 }

@@ -245,6 +245,12 @@ impl<G: TableGame> TableSet<G> {
         &self.dir
     }
 
+    /// Keep only the tables up to `max_seeds` seeds: for a caller that
+    /// asked for no more, whatever else the directory holds.
+    pub fn truncate(&mut self, max_seeds: usize) {
+        self.tables.truncate(max_seeds.saturating_add(1));
+    }
+
     /// Largest seed count covered.
     pub fn max_seeds(&self) -> usize {
         self.tables.len() - 1
