@@ -358,6 +358,7 @@ win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
         ("100,5,50,0,50,-1,0.1,0.2,1.0", "draw_pct_vs_greedy is -1"),
         ("-100,5,50,0,50,0,0.1,0.2,1.0", "episodes is -100"),
         ("100,5,50,0,50,0,NaN,0.2,1.0", "value_loss is NaN"),
+        ("100,5,50,0,50,0,0.1,inf,1.0", "policy_loss is inf"),
     ] {
         std::fs::write(d.join("c.csv"), format!("{header}\n{row}\n")).unwrap();
         fails(&plot, d, 2, &["c.csv", "line 2", has]);
@@ -365,11 +366,21 @@ win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
     }
     std::fs::write(
         d.join("c.csv"),
-        format!("{header}\n100,5,60,2,40,1,0.1,0.2,1.0\n"),
+        format!("{header}\n100,5,60,2,40,1,0.1,-0.02,1.0\n"),
     )
     .unwrap();
     let (code, _, err) = mancala(&plot, d);
     assert_eq!(code, 0, "{err}");
+    // The committed curves (negative policy losses among them) still plot.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in [
+        "a3c-training.csv",
+        "a3c-training-capture-needs-opposite.csv",
+    ] {
+        std::fs::copy(root.join("docs").join(name), d.join("c.csv")).unwrap();
+        let (code, _, err) = mancala(&plot, d);
+        assert_eq!(code, 0, "{name}: {err}");
+    }
 
     let train = |extra: &[&str]| {
         let mut args = vec![

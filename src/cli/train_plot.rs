@@ -67,10 +67,17 @@ pub fn read_curve(path: &Path) -> Result<Vec<CurveRow>> {
         }
         let names = CURVE_HEADER.split(',');
         for (x, name) in v.iter().zip(names) {
-            let percent = name.ends_with("_pct_vs_random") || name.ends_with("_pct_vs_greedy");
-            if !x.is_finite() || *x < 0.0 || (percent && *x > 100.0) {
-                let range = if percent { "0 to 100" } else { "0 or more" };
-                return Err(bad(i + 2, format!("{name} is {x}; it runs from {range}")));
+            let percent = name.contains("_pct_vs_");
+            // The policy loss (minus the log-probability times the
+            // advantage) may be negative; every other column may not.
+            let signed = name == "policy_loss";
+            if !x.is_finite() || (!signed && *x < 0.0) || (percent && *x > 100.0) {
+                let range = match (percent, signed) {
+                    (true, _) => "; it runs from 0 to 100",
+                    (false, false) => "; it is 0 or more",
+                    (false, true) => ", not a finite number",
+                };
+                return Err(bad(i + 2, format!("{name} is {x}{range}")));
             }
         }
         rows.push(CurveRow {
