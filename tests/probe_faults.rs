@@ -411,29 +411,19 @@ win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
     assert_eq!(code, 0, "{err}");
     let notes = "my notes, not a curve\n";
     std::fs::write(d.join("notes.txt"), notes).unwrap();
-    let args = train(&[
-        "--resume",
-        "w.bin",
-        "--out",
-        "w2.bin",
-        "--curve",
-        "notes.txt",
-    ]);
-    let (code, out, err) = run(args);
+    // Resume the run of w.bin with this curve file.
+    let resume = |curve: &str| {
+        run(train(&[
+            "--resume", "w.bin", "--out", "w2.bin", "--curve", curve,
+        ]))
+    };
+    let (code, out, err) = resume("notes.txt");
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("not a training curve"), "{err}");
     assert_eq!(std::fs::read_to_string(d.join("notes.txt")).unwrap(), notes);
     // An empty file starts a new curve.
     std::fs::write(d.join("empty.csv"), "").unwrap();
-    let args = train(&[
-        "--resume",
-        "w.bin",
-        "--out",
-        "w2.bin",
-        "--curve",
-        "empty.csv",
-    ]);
-    let (code, _, err) = run(args);
+    let (code, _, err) = resume("empty.csv");
     assert_eq!(code, 0, "{err}");
     let csv = std::fs::read_to_string(d.join("empty.csv")).unwrap();
     assert!(csv.starts_with("episodes,"), "{csv}");
