@@ -78,13 +78,11 @@ impl Input {
     /// and what is wrong with it.
     pub fn parse(text: &str) -> std::result::Result<Input, (usize, String)> {
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
-        let last_used = lines
-            .iter()
-            .rposition(|l| !l.is_empty())
-            .map_or(0, |i| i + 1);
-        if last_used > 7 {
+        // Blank lines after the seventh are harmless; the first line with
+        // text after it is the one named.
+        if let Some(extra) = lines.iter().skip(7).position(|l| !l.is_empty()) {
             return Err((
-                8,
+                8 + extra,
                 "unexpected text after the seventh line (the file has seven lines)".into(),
             ));
         }
@@ -183,6 +181,23 @@ impl Input {
         };
         let north_store = store(6, "player 2")?;
         let south_store = store(7, "player 1")?;
+        // The stones are counted over four lines, so no one line is blamed.
+        let total: usize = north
+            .iter()
+            .chain(&south)
+            .map(|&c| c as usize)
+            .sum::<usize>()
+            + north_store as usize
+            + south_store as usize;
+        if total > crate::kalah::wide::MAX_WIDE_SEEDS {
+            return Err((
+                0,
+                format!(
+                    "the board (lines 4 to 7) holds {total} stones: at most {}",
+                    crate::kalah::wide::MAX_WIDE_SEEDS
+                ),
+            ));
+        }
         // South's view: B2..B(N+1), B(N+2), then North's pits from North's
         // left (A(N+1)..A2), A1.
         let mut cells: Vec<u16> = south.clone();
@@ -287,6 +302,9 @@ mod tests {
             ("2\n1\n2\n3 3 3\n3 3 3\n0", 7),
             ("2\n1\n2\n3 3 3\n3 3 3\n0\n99999", 7),
             ("2\n1\n2\n3 3 3\n3 3 3\n0\n0\n1", 8),
+            ("2\n1\n2\n3 3 3\n3 3 3\n0\n0\n\n \n1\n", 10),
+            // Too many stones in all: no one line holds the fault.
+            ("2\n1\n2\n3 3 3\n3 3 3\n15000\n15000", 0),
         ] {
             let e = Input::parse(text).unwrap_err();
             assert_eq!(e.0, line, "{text:?}: {}", e.1);
