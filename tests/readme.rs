@@ -1,6 +1,7 @@
 //! Every command in README.md and docs/STUDIES.md works: each `cargo run
 //! --release -- ...` and `mancala ...` line of their shell blocks is run
-//! with the built binary, in one scratch directory (so `db/` is created
+//! with the built binary (and each `python3 dist/ledger_audit.py` line
+//! with Python), in one scratch directory (so `db/` is created
 //! there), README's first, and must exit 0. Lines marked `# long`
 //! (documented measurements) or `# interactive` are not run here. The
 //! files they leave behind are covered by `.gitignore`, and the contents'
@@ -46,9 +47,10 @@ fn split_words(line: &str) -> Vec<String> {
     words
 }
 
-/// The `mancala` commands of `text`'s shell blocks: (the line, its
-/// arguments).
-fn commands_of(text: &str) -> Vec<(String, Vec<String>)> {
+/// The `mancala` commands of `text`'s shell blocks, and its `python3`
+/// commands of the scripts that take no packages (the ledger audit): (the
+/// line, the program, its arguments).
+fn commands_of(text: &str) -> Vec<(String, String, Vec<String>)> {
     let mut out = Vec::new();
     let mut in_shell = false;
     for line in text.lines() {
@@ -61,14 +63,20 @@ fn commands_of(text: &str) -> Vec<(String, Vec<String>)> {
             continue;
         }
         let cmd = t.split(" # ").next().unwrap().trim();
-        let args = if let Some(rest) = cmd.strip_prefix("cargo run --release -- ") {
-            rest
+        let mancala = env!("CARGO_BIN_EXE_mancala").to_string();
+        let (program, args) = if let Some(rest) = cmd.strip_prefix("cargo run --release -- ") {
+            (mancala, split_words(rest))
         } else if let Some(rest) = cmd.strip_prefix("mancala ") {
-            rest
+            (mancala, split_words(rest))
+        } else if let Some(rest) = cmd.strip_prefix("python3 dist/ledger_audit.py ") {
+            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist/ledger_audit.py");
+            let mut args = vec![script.to_string_lossy().into_owned()];
+            args.extend(split_words(rest));
+            ("python3".to_string(), args)
         } else {
             continue;
         };
-        out.push((t.to_string(), split_words(args)));
+        out.push((t.to_string(), program, args));
     }
     out
 }
@@ -210,14 +218,14 @@ fn every_readme_command_runs() {
     // What a command says to do with its output (`tune`: "play it as
     // AGENT"), which the document's next command must do.
     let mut hint: Option<(String, String)> = None;
-    for (line, args) in commands {
+    for (line, program, args) in commands {
         if let Some((by, agent)) = hint.take() {
             assert!(
                 args.contains(&agent),
                 "`{by}` says to play `{agent}`, but the next command is `{line}`"
             );
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        let out = Command::new(&program)
             .args(&args)
             .current_dir(dir.path())
             .output()

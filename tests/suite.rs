@@ -62,6 +62,8 @@ mod graph_store;
 mod index_props;
 #[path = "layers.rs"]
 mod layers;
+#[path = "ledger_audit.rs"]
+mod ledger_audit;
 #[path = "messages.rs"]
 mod messages;
 #[path = "output.rs"]

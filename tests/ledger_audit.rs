@@ -1,0 +1,193 @@
+//! The independent ledger audit (`dist/ledger_audit.py`, Python 3 and its
+//! standard library only, no code shared with the engine) reads the same
+//! values out of a proof ledger as the engine: the committed Kalah(6,6)
+//! ledger, and small ledgers proven under each rule set (which it can only
+//! follow if its own sowing plays every position as the engine's does). A
+//! damaged line, a line the tree does not reach and a ledger that
+//! contradicts itself are refused with exit code 1.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mancala_solver::kalah::position::Position;
+use mancala_solver::kalah::KalahRules;
+use mancala_solver::search::prove::{prove_moves, Entry, Ledger, ProveOptions};
+use mancala_solver::search::SolveOptions;
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("dist/ledger_audit.py")
+}
+
+/// The audit's exit code and its `--json` report (if it printed one), or
+/// its stderr.
+fn audit(ledger: &Path) -> (i32, serde_json::Value, String) {
+    let out = Command::new("python3")
+        .arg(script())
+        .arg(ledger)
+        .arg("--json")
+        .output()
+        .expect("python3 runs the ledger audit (.ci/run installs it)");
+    let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        report,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The audit's root bounds and (pit, lower, upper) a move.
+fn audited(report: &serde_json::Value) -> ((i64, i64), Vec<(i64, i64, i64)>) {
+    let v = &report["value"];
+    let moves = report["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["pit"].as_i64().unwrap(),
+                m["lower"].as_i64().unwrap(),
+                m["upper"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    ((v[0].as_i64().unwrap(), v[1].as_i64().unwrap()), moves)
+}
+
+/// The engine's reading of the same file.
+fn engine(ledger: &Ledger) -> ((i64, i64), Vec<(i64, i64, i64)>) {
+    let (lo, hi) = ledger.root_bounds();
+    let moves = ledger
+        .moves()
+        .unwrap()
+        .iter()
+        .map(|m| (m.pit as i64, m.lower as i64, m.upper as i64))
+        .collect();
+    ((lo as i64, hi as i64), moves)
+}
+
+#[test]
+fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kalah-6-6/ledger.jsonl");
+    let (code, report, err) = audit(&path);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(report["unreached_lines"], serde_json::json!([]));
+    let ledger = Ledger::read(&path).unwrap();
+    assert_eq!(audited(&report), engine(&ledger));
+    // The published value, read by the second reading too.
+    assert_eq!(audited(&report).0, (2, 2));
+    let totals = ledger.totals();
+    assert_eq!(report["proofs"], totals.proofs as u64);
+    assert_eq!(report["splits"], totals.splits as u64);
+    assert_eq!(report["nodes"], totals.nodes);
+    // Its text says what `prove --status --every-move` says, line for line
+    // (the root, its value, the moves).
+    let text = |out: std::process::Output| {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let s = String::from_utf8(out.stdout).unwrap();
+        s.lines().take(3).map(str::to_string).collect::<Vec<_>>()
+    };
+    let ours = text(Command::new("python3").arg(script()).arg(&path).output().unwrap());
+    let cli = text(
+        Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(["prove", "kalah:6:6", "--status", "--every-move", "--ledger"])
+            .arg(&path)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(ours, cli);
+}
+
+#[test]
+fn the_audit_follows_small_ledgers_under_every_rule_set() {
+    let dir = tempfile::tempdir().unwrap();
+    for rules in KalahRules::ALL {
+        let mut splits = 0;
+        for (m, n) in [(3, 3), (4, 3)] {
+            let root = Position::start(m, n).unwrap();
+            let path = dir.path().join(format!("{m}-{n}-{}.jsonl", rules.name()));
+            let mut ledger = Ledger::new(&root, rules);
+            // Tasks of 3,000 nodes: Kalah(4,3) becomes a tree of 12 to 24
+            // splits (Kalah(3,3), a few proofs of the root's children).
+            let opts = ProveOptions {
+                search: SolveOptions {
+                    rules,
+                    threads: 1,
+                    ..SolveOptions::default()
+                },
+                task_seconds: f64::INFINITY,
+                task_nodes: Some(3000),
+                estimate_seconds: 0.0,
+                estimate_nodes: Some(100),
+            };
+            prove_moves(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
+            splits += ledger.totals().splits;
+            let (code, report, err) = audit(&path);
+            assert_eq!(code, 0, "Kalah({m},{n}) {rules:?}: {err}");
+            let (value, moves) = audited(&report);
+            assert_eq!((value, moves.clone()), engine(&ledger), "{rules:?}");
+            assert_eq!(value.0, value.1, "Kalah({m},{n}) {rules:?}");
+            assert!(moves.iter().all(|&(_, lo, hi)| lo == hi));
+        }
+        assert!(splits > 0, "{rules:?}: no question was split");
+    }
+}
+
+#[test]
+fn the_audit_refuses_a_damaged_foreign_or_contradictory_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Position::start(3, 3).unwrap();
+    let path = dir.path().join("good.jsonl");
+    let mut ledger = Ledger::new(&root, KalahRules::Default);
+    let opts = ProveOptions {
+        search: SolveOptions {
+            threads: 1,
+            ..SolveOptions::default()
+        },
+        task_seconds: f64::INFINITY,
+        task_nodes: Some(1000),
+        estimate_seconds: 0.0,
+        estimate_nodes: Some(100),
+    };
+    prove_moves(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let write = |name: &str, lines: &[String]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+        p
+    };
+    let proof = lines
+        .iter()
+        .position(|l| l.contains("\"kind\":\"proof\""))
+        .unwrap();
+
+    // A digit changed inside a line: its checksum fails.
+    let mut damaged: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    damaged[proof] = damaged[proof].replacen("\"nodes\":", "\"nodes\":9", 1);
+    let (code, _, err) = audit(&write("damaged.jsonl", &damaged));
+    assert_eq!(code, 1);
+    assert!(err.contains("checksum mismatch"), "{err}");
+
+    // The same lines under another root (Kalah(3,4)): the tree from that
+    // root reaches none of them; the audit names them.
+    let Entry::Proof(p) = &ledger.entries[proof - 1] else {
+        panic!("line {proof} is a proof");
+    };
+    let mut foreign: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let other = Ledger::new(&Position::start(3, 4).unwrap(), KalahRules::Default);
+    foreign[0] = Entry::Header(other.header).to_line();
+    let (code, _, err) = audit(&write("foreign.jsonl", &foreign));
+    assert_eq!(code, 1, "{err}");
+
+    // A proof of the right position with bounds that cannot hold beside
+    // the others: the value of a child above its parent's upper bound.
+    let mut liar = p.clone();
+    liar.lower = liar.upper.max(liar.question.at_least) + 1;
+    liar.upper = liar.lower;
+    liar.answer = true;
+    let mut contradictory: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    contradictory.push(Entry::Proof(liar).to_line());
+    let (code, _, err) = audit(&write("contradictory.jsonl", &contradictory));
+    assert_eq!(code, 1);
+    assert!(err.contains("contradict"), "{err}");
+}
