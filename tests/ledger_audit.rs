@@ -82,11 +82,21 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
     // Its text says what `prove --status --every-move` says, line for line
     // (the root, its value, the moves).
     let text = |out: std::process::Output| {
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let s = String::from_utf8(out.stdout).unwrap();
         s.lines().take(3).map(str::to_string).collect::<Vec<_>>()
     };
-    let ours = text(Command::new("python3").arg(script()).arg(&path).output().unwrap());
+    let ours = text(
+        Command::new("python3")
+            .arg(script())
+            .arg(&path)
+            .output()
+            .unwrap(),
+    );
     let cli = text(
         Command::new(env!("CARGO_BIN_EXE_mancala"))
             .args(["prove", "kalah:6:6", "--status", "--every-move", "--ledger"])
