@@ -35,8 +35,12 @@ fn audit(ledger: &Path) -> (i32, serde_json::Value, String) {
     )
 }
 
-/// The audit's root bounds and (pit, lower, upper) a move.
-fn audited(report: &serde_json::Value) -> ((i64, i64), Vec<(i64, i64, i64)>) {
+/// What a reading of a ledger proves: the root's bounds, and each move's
+/// (pit, lower, upper).
+type Reading = ((i64, i64), Vec<(i64, i64, i64)>);
+
+/// The audit's reading.
+fn audited(report: &serde_json::Value) -> Reading {
     let v = &report["value"];
     let moves = report["moves"]
         .as_array()
@@ -54,7 +58,7 @@ fn audited(report: &serde_json::Value) -> ((i64, i64), Vec<(i64, i64, i64)>) {
 }
 
 /// The engine's reading of the same file.
-fn engine(ledger: &Ledger) -> ((i64, i64), Vec<(i64, i64, i64)>) {
+fn engine(ledger: &Ledger) -> Reading {
     let (lo, hi) = ledger.root_bounds();
     let moves = ledger
         .moves()
