@@ -111,6 +111,23 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
     assert_eq!(ours, cli);
 }
 
+/// Tasks of 3,000 nodes on one thread under `rules`: Kalah(4,3) becomes a
+/// tree of 12 to 24 splits (Kalah(3,3), a few proofs of the root's
+/// children).
+fn tasks(rules: KalahRules) -> ProveOptions {
+    ProveOptions {
+        search: SolveOptions {
+            rules,
+            threads: 1,
+            ..SolveOptions::default()
+        },
+        task_seconds: f64::INFINITY,
+        task_nodes: Some(3000),
+        estimate_seconds: 0.0,
+        estimate_nodes: Some(100),
+    }
+}
+
 #[test]
 fn the_audit_follows_small_ledgers_under_every_rule_set() {
     let dir = tempfile::tempdir().unwrap();
@@ -120,20 +137,7 @@ fn the_audit_follows_small_ledgers_under_every_rule_set() {
             let root = Position::start(m, n).unwrap();
             let path = dir.path().join(format!("{m}-{n}-{}.jsonl", rules.name()));
             let mut ledger = Ledger::new(&root, rules);
-            // Tasks of 3,000 nodes: Kalah(4,3) becomes a tree of 12 to 24
-            // splits (Kalah(3,3), a few proofs of the root's children).
-            let opts = ProveOptions {
-                search: SolveOptions {
-                    rules,
-                    threads: 1,
-                    ..SolveOptions::default()
-                },
-                task_seconds: f64::INFINITY,
-                task_nodes: Some(3000),
-                estimate_seconds: 0.0,
-                estimate_nodes: Some(100),
-            };
-            prove_moves(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
+            prove_moves(&mut ledger, &path, 0, None, &tasks(rules), &mut |_, _| {}).unwrap();
             splits += ledger.totals().splits;
             let (code, report, err) = audit(&path);
             assert_eq!(code, 0, "Kalah({m},{n}) {rules:?}: {err}");
@@ -152,16 +156,7 @@ fn the_audit_refuses_a_damaged_foreign_or_contradictory_ledger() {
     let root = Position::start(3, 3).unwrap();
     let path = dir.path().join("good.jsonl");
     let mut ledger = Ledger::new(&root, KalahRules::Default);
-    let opts = ProveOptions {
-        search: SolveOptions {
-            threads: 1,
-            ..SolveOptions::default()
-        },
-        task_seconds: f64::INFINITY,
-        task_nodes: Some(1000),
-        estimate_seconds: 0.0,
-        estimate_nodes: Some(100),
-    };
+    let opts = tasks(KalahRules::Default);
     prove_moves(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
