@@ -432,7 +432,8 @@ win_pct_vs_greedy,draw_pct_vs_greedy,value_loss,policy_loss,entropy";
 /// `prove --max-table-seeds K` over a directory holding larger tables
 /// probed all of them and wrote their count into every ledger line (found
 /// when the 6-pit tables grew from 32 to 34 seeds): the run's tables are
-/// now cut at K, for the tasks as for `solve`.
+/// now cut at K, for the tasks as for `solve`, and a table above K is not
+/// opened at all.
 #[test]
 fn prove_probes_no_table_above_max_table_seeds() {
     let dir = tempfile::tempdir().unwrap();
@@ -493,5 +494,30 @@ fn prove_probes_no_table_above_max_table_seeds() {
         let (code, out, err) = mancala(&args, d);
         assert_eq!(code, 0, "{out}{err}");
         assert!(out.contains(has), "--max-table-seeds {k}: {out}");
+    }
+    // A table above K is not even opened: damaged, it stops only the runs
+    // that ask for it (its checksum was read, and refused, by every run).
+    let path = d.join("db").join("kalah-default-m3-k6.tbl");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&path, bytes).unwrap();
+    for (k, code) in [("4", 0), ("6", 1)] {
+        let mut args = vec![
+            "prove",
+            "kalah:3:3",
+            "--ledger",
+            "k.jsonl",
+            "--run-task",
+            task,
+        ];
+        args.extend(["--max-table-seeds", k]);
+        args.extend(common);
+        let (got, out, err) = mancala(&args, d);
+        assert_eq!(got, code, "--max-table-seeds {k}: {out}{err}");
+        if code != 0 {
+            assert!(err.contains("corrupted"), "{err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
     }
 }

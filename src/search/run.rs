@@ -254,6 +254,16 @@ fn open_tables(
     if !build && max_seeds.is_none() {
         return TableSet::open_available(dir, rules, m);
     }
+    // Asked for tables up to K: larger ones on disk are not opened (nor
+    // their files read through for the checksum, 5 GiB for the 6-pit table
+    // of 34 seeds), so that every user of the run's tables (the prover's
+    // tasks, their ledger lines) probes and reports K.
+    if let Some(k) = max_seeds {
+        match TableSet::open(dir, rules, m, k) {
+            Err(Error::MissingTable { .. }) if build => {}
+            result => return result,
+        }
+    }
     let policy = if build {
         OnDemand::UpTo(u64::MAX)
     } else {
@@ -264,9 +274,7 @@ fn open_tables(
         Err(Error::BeyondTables { .. }) if max_seeds.is_none() => {
             TableSet::open_available(dir, rules, m)
         }
-        // Asked for tables up to K: larger ones on disk stay out, so that
-        // every user of the run's tables (the prover's tasks, their ledger
-        // lines) probes and reports K.
+        // Tables up to K built just now: larger ones on disk stay out.
         Ok(mut set) => {
             if let Some(k) = max_seeds {
                 set.truncate(k);
