@@ -479,8 +479,9 @@ fn prove_probes_no_table_above_max_table_seeds() {
     for line in proofs {
         assert!(line.contains("\"table_seeds\":4,"), "{line}");
     }
-    let task = r#"{"position":"3 3 3 0 3 3 3 0","at_least":0}"#;
-    for (k, has) in [("4", "\"table_seeds\":4,"), ("6", "\"table_seeds\":6,")] {
+    // One task of the ledger, run with the tables up to `k`.
+    let run_task = |k: &str| {
+        let task = r#"{"position":"3 3 3 0 3 3 3 0","at_least":0}"#;
         let mut args = vec![
             "prove",
             "kalah:3:3",
@@ -491,7 +492,10 @@ fn prove_probes_no_table_above_max_table_seeds() {
         ];
         args.extend(["--max-table-seeds", k]);
         args.extend(common);
-        let (code, out, err) = mancala(&args, d);
+        mancala(&args, d)
+    };
+    for (k, has) in [("4", "\"table_seeds\":4,"), ("6", "\"table_seeds\":6,")] {
+        let (code, out, err) = run_task(k);
         assert_eq!(code, 0, "{out}{err}");
         assert!(out.contains(has), "--max-table-seeds {k}: {out}");
     }
@@ -503,17 +507,7 @@ fn prove_probes_no_table_above_max_table_seeds() {
     bytes[last] ^= 0x55;
     std::fs::write(&path, bytes).unwrap();
     for (k, code) in [("4", 0), ("6", 1)] {
-        let mut args = vec![
-            "prove",
-            "kalah:3:3",
-            "--ledger",
-            "k.jsonl",
-            "--run-task",
-            task,
-        ];
-        args.extend(["--max-table-seeds", k]);
-        args.extend(common);
-        let (got, out, err) = mancala(&args, d);
+        let (got, out, err) = run_task(k);
         assert_eq!(got, code, "--max-table-seeds {k}: {out}{err}");
         if code != 0 {
             assert!(err.contains("corrupted"), "{err}");
