@@ -78,7 +78,8 @@ pub struct Outputs {
 }
 
 /// Refuse `dir/name` if it is a directory (a file cannot be renamed over
-/// it).
+/// it) or another special file (a named pipe or a device would be
+/// replaced by a regular file).
 fn check_target(dir: &Path, name: &str) -> Result<()> {
     let path = dir.join(name);
     match std::fs::symlink_metadata(&path) {
@@ -87,7 +88,7 @@ fn check_target(dir: &Path, name: &str) -> Result<()> {
              away or write to another directory",
             path.display()
         ))),
-        _ => Ok(()),
+        _ => crate::atomic::refuse_special(&path),
     }
 }
 

@@ -43,6 +43,7 @@ pub fn is_zstd(path: &Path) -> bool {
 impl GamesOut {
     /// Open the temporary file beside `path`.
     pub fn create(path: &Path) -> Result<GamesOut> {
+        let path = &mancala_solver::atomic::target(path)?;
         let tmp = mancala_solver::atomic::temp_path(path, "games");
         let file = BufWriter::new(File::create(&tmp).map_err(|e| Error::io(path, e))?);
         let sink = if is_zstd(path) {

@@ -315,12 +315,26 @@ fn restore_sigpipe() {
     }
 }
 
+/// Let a write past the file-size limit (`ulimit -f`) fail as an error
+/// instead of killing the process with SIGXFSZ: the atomic writers then
+/// remove their temporary file and the error says what happened (killed,
+/// a run left `.NAME.tmp-PID` behind and said nothing).
+fn ignore_sigxfsz() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: ignoring a signal before any thread is started has no memory
+    // effects.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 /// Run the command line; errors are printed as one line on stderr.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Serve(_)) {
         restore_sigpipe();
     }
+    ignore_sigxfsz();
     let result = match cli.command {
         Command::Build(args) => build::run(args),
         Command::Query(args) => query::run(args),

@@ -227,6 +227,11 @@ pub fn parse_output_file(s: &str) -> Result<std::path::PathBuf, String> {
     if path.is_dir() {
         return Err(format!("{s} is a directory: give a file name"));
     }
+    // Only a regular file is replaced (a named pipe, a device or a link
+    // to one would be turned into a regular file).
+    if let Err(e) = mancala_solver::atomic::target(&path) {
+        return Err(e.to_string());
+    }
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
