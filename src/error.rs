@@ -68,8 +68,8 @@ pub enum Error {
         reason: String,
     },
     /// Tables a job needs are missing, and building them is more than its
-    /// caller lets it build on demand
-    /// ([`crate::tablebase::OnDemand::UpTo`]): nothing was built.
+    /// caller lets it build on demand (the table set's on-demand limit):
+    /// nothing was built.
     #[error(
         "the {}-pit {} tables up to {} seeds are not all in {}, and building them ({entries} {unit}, \
          about {} of disk and {} of memory) is more than is built on demand (up to {limit} {unit})",
@@ -263,7 +263,7 @@ pub enum Error {
         estimated: bool,
     },
     /// Work stopped before it finished because its caller raised the flag
-    /// it polls ([`crate::play::agents::Stop`]); names the work.
+    /// it polls (a stop flag of the work's options); names the work.
     #[error("{0}: stopped before it finished")]
     Stopped(String),
     /// An operating-system error on a file.

@@ -197,8 +197,8 @@ impl Observer {
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// The stop flag, for work that polls its own (the solver's
-    /// [`crate::search::SolveOptions::stop`]).
+    /// The stop flag, for work that polls its own (the solver's stop
+    /// option).
     pub fn stop_flag(&self) -> Option<Arc<AtomicBool>> {
         self.stop.clone()
     }

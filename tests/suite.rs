@@ -64,6 +64,8 @@ mod index_props;
 mod layers;
 #[path = "ledger_audit.rs"]
 mod ledger_audit;
+#[path = "ledger_faults.rs"]
+mod ledger_faults;
 #[path = "messages.rs"]
 mod messages;
 #[path = "output.rs"]
@@ -94,6 +96,8 @@ mod solve_budget;
 mod solve_reports;
 #[path = "sowing_games.rs"]
 mod sowing_games;
+#[path = "special_files.rs"]
+mod special_files;
 #[path = "stop.rs"]
 mod stop;
 #[path = "study004.rs"]

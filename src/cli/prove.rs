@@ -169,7 +169,7 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.record {
-        let mut added = 0;
+        let mut entries = Vec::new();
         for (i, line) in std::io::stdin().lock().lines().enumerate() {
             let line = line.map_err(|e| Error::io(std::path::Path::new("<stdin>"), e))?;
             if line.trim().is_empty() {
@@ -180,10 +180,11 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
                 line: i + 1,
                 reason,
             };
-            let entry = Entry::from_line(&line).map_err(bad)?;
-            added += usize::from(ledger.add(entry).map_err(bad)?);
+            entries.push(Entry::from_line(&line).map_err(bad)?);
         }
-        ledger.save(&args.ledger)?;
+        // Under the ledger's lock, with what other writers recorded; a
+        // line that contradicts the ledger refuses the whole record.
+        let added = ledger.record(&args.ledger, entries)?;
         if !args.quiet {
             eprintln!("{added} new lines recorded in {}", args.ledger.display());
         }
@@ -546,29 +547,56 @@ fn check(
         ..opts.clone()
     };
     let (mut agree, mut differ) = (0, 0);
+    let mut mismatches = Vec::new();
     for p in &proofs {
         let again = prove::run_task(&p.question, tables, &opts)?;
-        let ok = matches!(&again, Entry::Proof(a) if a.answer == p.answer);
-        if ok {
-            agree += 1;
-        } else {
-            differ += 1;
-            eprintln!(
-                "MISMATCH: \"{}\" at least {}: the ledger says {}, the search {:?}",
-                p.question.position, p.question.at_least, p.answer, again
-            );
+        let yes_no = |a: bool| if a { "yes" } else { "no" };
+        let search = match &again {
+            Entry::Proof(a) if a.answer == p.answer => None,
+            Entry::Proof(a) => Some(format!(
+                "the search says {} (bounds [{:+}, {:+}])",
+                yes_no(a.answer),
+                a.lower,
+                a.upper
+            )),
+            _ => Some("the search did not settle it".to_string()),
+        };
+        match search {
+            None => agree += 1,
+            Some(search) => {
+                differ += 1;
+                let line = format!(
+                    "\"{}\" at least {:+}: the ledger says {} (bounds [{:+}, {:+}]), {search}",
+                    p.question.position,
+                    p.question.at_least,
+                    yes_no(p.answer),
+                    p.lower,
+                    p.upper
+                );
+                if !args.json {
+                    progress::end_status(&opts.search.progress);
+                    eprintln!("MISMATCH: {line}");
+                }
+                mismatches.push(line);
+            }
         }
     }
     progress::end_status(&opts.search.progress);
     if args.json {
         println!(
             "{}",
-            json!({"checked": proofs.len(), "agree": agree, "differ": differ})
+            json!({"checked": proofs.len(), "agree": agree, "differ": differ, "mismatches": mismatches})
         );
     } else {
         println!(
-            "{} proof lines re-proved: {agree} agree, {differ} differ",
-            proofs.len()
+            "{} proof lines re-proved: {agree} agree, {differ} differ{}",
+            proofs.len(),
+            if differ > 0 {
+                ": the ledger holds a false line (it was forged, or made by a faulty \
+                 program); do not trust its values"
+            } else {
+                ""
+            }
         );
     }
     Ok(if differ == 0 {

@@ -16,11 +16,33 @@
 //! The **ledger** records every finished task, one line each: proofs (the
 //! position, `t`, the answer, the proven bounds, the tables, nodes,
 //! seconds, program) and splits (the position, `t`, the children's order
-//! and the estimates behind it). The answer at the root follows from the
-//! ledger alone ([`Ledger::answer`]); a killed task loses only itself, and
+//! and the estimates behind it). What the root is worth follows from the
+//! ledger alone ([`Ledger::bounds`]); a killed task loses only itself, and
 //! any machine goes on from the ledger. Splits are the tree's shape:
 //! every machine expands the same nodes, so the lines of several machines
 //! merge.
+//!
+//! # What a ledger proves
+//!
+//! One rule, which `dist/ledger_audit.py` applies too (written apart, in
+//! plain Python), derives the bounds of every position the ledger
+//! *reaches*: the root, the positions with a split line, and (in a book
+//! ledger, [`Header::book_turns`]) every position within that many turns
+//! of the root are *expanded*; the children of an expanded position are
+//! reached. The bounds of a reached position P with s seeds in all:
+//!
+//! 1. a finished game: its final difference;
+//! 2. else `[-s, s]`, narrowed to every proof line's `[lower, upper]` of P;
+//! 3. if P is expanded, narrowed to `[max lower, max upper]` over its moves
+//!    (a child's bounds negated where the turn passes);
+//! 4. brought to the parity of s (every final difference has it).
+//!
+//! A ledger is refused, naming its lines, when a line cannot be right
+//! (bounds outside `[-s, s]`, an answer its bounds contradict, a split
+//! whose moves are not the position's), when the bounds of a position come
+//! out empty (its lines contradict each other or its moves' lines), or
+//! when a line is about a position the ledger does not reach. Nothing is
+//! ever dropped to make a ledger agree with itself.
 //!
 //! Which tasks come next ([`Ledger::pending`]): at a split whose side is
 //! expected to find a good move (an estimate at least `t`), only the first
@@ -33,8 +55,19 @@
 //! (hexadecimal) of the exact text of the entry's object; the first line's
 //! entry is the header (`"kind":"header"`: format version, rule set, pits,
 //! the root position). A line that fails its checksum is refused with its
-//! number ([`Error::BadLedger`]). The file is rewritten whole, atomically,
-//! at each new line.
+//! number ([`Error::BadLedger`]). The checksum catches damage (a bit
+//! flipped on a disk, a line cut short, a slip of an editor), not
+//! forgery: anyone can write a line and its checksum. What a false line
+//! cannot hide is a contradiction with the others (refused, above); a
+//! false line consistent with the rest is found only by proving it again
+//! (`mancala prove --check`, or `dist/ledger_audit.py --reprove`).
+//!
+//! Writers never lose each other's lines: a line is recorded
+//! ([`Ledger::record`]) under an exclusive lock on the ledger's lock file
+//! (`.NAME.lock` beside it), by reading the file again, adding the new
+//! lines to what is there (lines of other processes included), checking
+//! the whole, and replacing the file atomically. Several provers, a
+//! `--record` and the Dask driver may share one ledger.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -45,8 +78,11 @@ use crate::error::{Error, Result};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 
-/// The ledger format this code writes and reads.
+/// The ledger format this code writes (and reads) for a proof ledger.
 pub const LEDGER_FORMAT: u32 = 1;
+/// The format of a book ledger (a header with [`Header::book_turns`]);
+/// programs that know only format 1 refuse it rather than misread it.
+pub const BOOK_LEDGER_FORMAT: u32 = 2;
 /// The largest ledger file read (a ledger of a million lines is about
 /// 300 MB; anything larger is not a ledger).
 pub const MAX_LEDGER_BYTES: u64 = 1 << 30;
@@ -72,6 +108,16 @@ pub struct Header {
     pub pits: usize,
     /// The root position, in notation from the side to move.
     pub root: String,
+    /// A book ledger: every position within this many turns of the root
+    /// (a turn: one player's moves, extra moves included) is part of the
+    /// proof, its value derived from its moves' values. 0 (and absent from
+    /// the line): a proof about the root only.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub book_turns: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A question settled by the solver.
@@ -222,36 +268,124 @@ pub fn children(q: &Question, rules: KalahRules) -> Result<Vec<Child>> {
     Ok(out)
 }
 
-/// The ledger: its header and lines, indexed.
+/// A position's text in the one form the engine writes (so that lines
+/// writing the same position apart, `1 2` and `1  2`, are one position).
+fn canonical(text: &str) -> std::result::Result<String, String> {
+    Position::parse(text)
+        .map(|p| p.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Why a ledger cannot be right: the lines at fault (indices into
+/// [`Ledger::entries`]) and what is wrong.
+#[derive(Clone, Debug)]
+pub(crate) struct Fault {
+    /// The lines, in file order.
+    pub lines: Vec<usize>,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl Fault {
+    /// The error of this fault in the ledger file `path`, its lines
+    /// numbered in the file by `line_of` (entry index to line number): the
+    /// first line at fault as the line, every one named in the reason.
+    pub(crate) fn error(self, path: &Path, line_of: impl Fn(usize) -> usize) -> Error {
+        let numbers: Vec<usize> = self.lines.iter().map(|&i| line_of(i)).collect();
+        let reason = match numbers.len() {
+            0 | 1 => self.reason,
+            _ => format!(
+                "{} (lines {})",
+                self.reason,
+                numbers
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        Error::BadLedger {
+            path: path.to_path_buf(),
+            line: numbers.first().copied().unwrap_or(0),
+            reason,
+        }
+    }
+}
+
+/// The file line of entry `i` of a ledger written by [`Ledger::save`]
+/// (the header is line 1).
+pub(crate) fn written_line(i: usize) -> usize {
+    i + 2
+}
+
+/// The ledger: its header and lines, indexed, and the bounds they prove.
 #[derive(Clone, Debug)]
 pub struct Ledger {
     /// The first line.
     pub header: Header,
-    /// Every other line, in order.
+    /// Every other line, in file order.
     pub entries: Vec<Entry>,
     rules: KalahRules,
+    root: Position,
+    /// The root's canonical text.
+    root_key: String,
+    /// The seeds of every position of the game.
+    seeds: i32,
+    /// Each entry's JSON, to tell a line already there from a new one.
+    texts: HashSet<String>,
+    /// Proof lines by position (the position's canonical text).
     proofs: HashMap<String, Vec<usize>>,
+    /// The first split line of each question (canonical position).
     splits: HashMap<Question, usize>,
+    /// Split lines by position.
+    split_lines: HashMap<String, Vec<usize>>,
+    /// The book's positions (within [`Header::book_turns`] turns of the
+    /// root) with the fewest turns that reach each.
+    book: HashMap<String, u32>,
+    /// The bounds of every reached position ([`Ledger::check`]).
+    derived: HashMap<String, (i32, i32)>,
 }
 
 impl Ledger {
     /// An empty ledger for the proofs about `root` under `rules`.
     pub fn new(root: &Position, rules: KalahRules) -> Ledger {
-        Ledger {
-            header: Header {
-                format: LEDGER_FORMAT,
-                rules: rules.name().to_string(),
-                pits: root.pits_per_side(),
-                root: root.to_string(),
-            },
-            entries: Vec::new(),
-            rules,
-            proofs: HashMap::new(),
-            splits: HashMap::new(),
-        }
+        Ledger::with_book(root, rules, 0)
     }
 
-    /// Read a ledger file, checking every line.
+    /// An empty book ledger: the values of every position within
+    /// `book_turns` turns of `root` (0: an ordinary ledger).
+    pub fn with_book(root: &Position, rules: KalahRules, book_turns: u32) -> Ledger {
+        let header = Header {
+            format: if book_turns > 0 {
+                BOOK_LEDGER_FORMAT
+            } else {
+                LEDGER_FORMAT
+            },
+            rules: rules.name().to_string(),
+            pits: root.pits_per_side(),
+            root: root.to_string(),
+            book_turns,
+        };
+        let mut l = Ledger {
+            seeds: root.cells().iter().map(|&c| i32::from(c)).sum(),
+            book: derive::book_positions(root, rules, book_turns),
+            header,
+            entries: Vec::new(),
+            rules,
+            root: *root,
+            root_key: root.to_string(),
+            texts: HashSet::new(),
+            proofs: HashMap::new(),
+            splits: HashMap::new(),
+            split_lines: HashMap::new(),
+            derived: HashMap::new(),
+        };
+        l.check().expect("an empty ledger is sound");
+        l
+    }
+
+    /// Read a ledger file, checking every line and the whole
+    /// ([`Ledger::check`]).
     pub fn read(path: &Path) -> Result<Ledger> {
         let bytes = crate::files::read_limited(path, MAX_LEDGER_BYTES, "a proof ledger")?;
         let bad = |line: usize, reason: String| Error::BadLedger {
@@ -269,56 +403,107 @@ impl Ledger {
             let entry = Entry::from_line(line).map_err(|r| bad(i + 1, r))?;
             match (&mut ledger, entry) {
                 (None, Entry::Header(h)) => {
-                    if h.format != LEDGER_FORMAT {
-                        return Err(bad(
-                            i + 1,
-                            format!(
-                                "format {} (this program reads format {LEDGER_FORMAT})",
-                                h.format
-                            ),
-                        ));
-                    }
-                    let rules = KalahRules::ALL
-                        .into_iter()
-                        .find(|r| r.name() == h.rules)
-                        .ok_or_else(|| bad(i + 1, format!("unknown rule set \"{}\"", h.rules)))?;
-                    let root = Position::parse(&h.root).map_err(|e| bad(i + 1, e.to_string()))?;
-                    if root.pits_per_side() != h.pits {
-                        return Err(bad(
-                            i + 1,
-                            "the root does not have the header's pits".into(),
-                        ));
-                    }
-                    ledger = Some(Ledger::new(&root, rules));
+                    ledger = Some(Ledger::from_header(&h).map_err(|r| bad(i + 1, r))?);
                 }
                 (None, _) => return Err(bad(i + 1, "the first line is not the header".into())),
                 (Some(_), Entry::Header(_)) => {
-                    return Err(bad(i + 1, "a second header".into()));
+                    return Err(bad(
+                        i + 1,
+                        "a second header: a ledger has one, on its first line".into(),
+                    ));
                 }
                 (Some(l), entry) => {
-                    l.add(entry).map_err(|r| bad(i + 1, r))?;
+                    l.insert(entry).map_err(|r| bad(i + 1, r))?;
                 }
             }
         }
-        ledger.ok_or_else(|| bad(0, "empty: no header line".into()))
+        let mut ledger = ledger.ok_or_else(|| bad(0, "empty: no header line".into()))?;
+        // Blank lines aside, entry k is on the k-th non-blank line after
+        // the header; name the lines by the file's own numbering.
+        ledger.check().map_err(|f| {
+            let numbers = non_blank_line_numbers(text);
+            f.error(path, |k| numbers[k + 1])
+        })?;
+        Ok(ledger)
+    }
+
+    /// The ledger a header describes, empty; else why the header is wrong.
+    fn from_header(h: &Header) -> std::result::Result<Ledger, String> {
+        let want = if h.book_turns > 0 {
+            BOOK_LEDGER_FORMAT
+        } else {
+            LEDGER_FORMAT
+        };
+        if h.format != want {
+            return Err(match h.format {
+                LEDGER_FORMAT | BOOK_LEDGER_FORMAT => format!(
+                    "format {} with book_turns {}: format {LEDGER_FORMAT} is a ledger without \
+                     book turns, format {BOOK_LEDGER_FORMAT} one with them",
+                    h.format, h.book_turns
+                ),
+                f => format!(
+                    "format {f} (this program reads formats {LEDGER_FORMAT} and \
+                     {BOOK_LEDGER_FORMAT}): made by a newer program?"
+                ),
+            });
+        }
+        let rules = KalahRules::ALL
+            .into_iter()
+            .find(|r| r.name() == h.rules)
+            .ok_or_else(|| format!("unknown rule set \"{}\"", h.rules))?;
+        let root = Position::parse(&h.root).map_err(|e| e.to_string())?;
+        if root.pits_per_side() != h.pits {
+            return Err("the root does not have the header's pits".into());
+        }
+        if h.book_turns > MAX_BOOK_TURNS {
+            return Err(format!(
+                "a book of {} turns (at most {MAX_BOOK_TURNS})",
+                h.book_turns
+            ));
+        }
+        Ok(Ledger::with_book(&root, rules, h.book_turns))
     }
 
     /// The ledger at `path`, or a new one for `root` if there is no file;
     /// a file made for another root or rule set is [`Error::WrongLedger`].
     pub fn open_or_new(path: &Path, root: &Position, rules: KalahRules) -> Result<Ledger> {
-        if !path.exists() {
-            return Ok(Ledger::new(root, rules));
+        Ledger::open_or_new_book(path, root, rules, 0)
+    }
+
+    /// [`Ledger::open_or_new`] for a book ledger of `book_turns` turns.
+    pub fn open_or_new_book(
+        path: &Path,
+        root: &Position,
+        rules: KalahRules,
+        book_turns: u32,
+    ) -> Result<Ledger> {
+        let want = Ledger::with_book(root, rules, book_turns);
+        if std::fs::symlink_metadata(path).is_err() {
+            return Ok(want);
         }
         let l = Ledger::read(path)?;
-        let want = Ledger::new(root, rules).header;
-        if l.header != want {
-            return Err(Error::WrongLedger {
-                path: path.to_path_buf(),
-                saved: format!("{} under the {} rules", l.header.root, l.header.rules),
-                asked: format!("{} under the {} rules", want.root, want.rules),
-            });
-        }
+        l.same_proof_as(&want, path)?;
         Ok(l)
+    }
+
+    /// [`Error::WrongLedger`] unless `self` and `other` prove things about
+    /// the same root under the same rules.
+    pub(crate) fn same_proof_as(&self, other: &Ledger, path: &Path) -> Result<()> {
+        if self.header == other.header {
+            return Ok(());
+        }
+        let about = |h: &Header| {
+            let book = match h.book_turns {
+                0 => String::new(),
+                t => format!(" (a book of {t} turns)"),
+            };
+            format!("{} under the {} rules{book}", h.root, h.rules)
+        };
+        Err(Error::WrongLedger {
+            path: path.to_path_buf(),
+            saved: about(&self.header),
+            asked: about(&other.header),
+        })
     }
 
     /// The rule set.
@@ -328,7 +513,7 @@ impl Ledger {
 
     /// The root position.
     pub fn root(&self) -> Position {
-        Position::parse(&self.header.root).expect("checked when read")
+        self.root
     }
 
     /// The position of a question, checked to belong to this ledger: the
@@ -344,25 +529,40 @@ impl Ledger {
                 self.header.pits
             ));
         }
-        let seeds = |p: &Position| p.cells().iter().map(|&c| c as usize).sum::<usize>();
-        let root = self.root();
-        if seeds(&pos) != seeds(&root) {
+        let seeds: i32 = pos.cells().iter().map(|&c| i32::from(c)).sum();
+        if seeds != self.seeds {
             return Err(format!(
-                "position \"{}\" holds {} seeds, the ledger's root {}: it is not a position of this game",
-                q.position,
-                seeds(&pos),
-                seeds(&root)
+                "position \"{}\" holds {seeds} seeds, the ledger's root {}: it is not a position of this game",
+                q.position, self.seeds
             ));
         }
         Ok(pos)
     }
 
-    /// Add an entry (checked: a position of this board, a proof whose
-    /// bounds answer its question). A line already there is skipped;
-    /// returns whether it was new.
+    /// Add a line and check the whole ledger with it ([`Ledger::check`]);
+    /// a line already there is skipped. Returns whether it was new; a line
+    /// that cannot be right, or that contradicts the others, is refused
+    /// and the ledger left as it was.
     pub fn add(&mut self, entry: Entry) -> std::result::Result<bool, String> {
+        let before = self.clone();
+        if !self.insert(entry)? {
+            return Ok(false);
+        }
+        if let Err(f) = self.check() {
+            *self = before;
+            return Err(f.reason);
+        }
+        Ok(true)
+    }
+
+    /// Index a line checked on its own (a position of this board, proof
+    /// bounds within the game's and answering the question, a split over
+    /// the position's moves); `Ok(false)` if the same line is there.
+    /// [`Ledger::check`] must follow.
+    fn insert(&mut self, entry: Entry) -> std::result::Result<bool, String> {
         let q = entry.question().ok_or("a second header")?.clone();
         let pos = self.position_of(&q)?;
+        let key = canonical(&q.position)?;
         let seconds = match &entry {
             Entry::Proof(p) => p.seconds,
             Entry::Split(s) => s.seconds,
@@ -371,223 +571,55 @@ impl Ledger {
         if !(seconds.is_finite() && seconds >= 0.0) {
             return Err(format!("{seconds} seconds of search: not a duration"));
         }
+        let s = self.seeds;
         match &entry {
             Entry::Proof(p) => {
-                if p.lower > p.upper
-                    || (p.answer && p.lower < q.at_least)
-                    || (!p.answer && p.upper >= q.at_least)
-                {
+                if p.lower > p.upper || p.lower < -s || p.upper > s {
+                    return Err(format!(
+                        "the bounds [{}, {}] are not bounds of a value of this game \
+                         (from -{s} to {s}, lower first)",
+                        p.lower, p.upper
+                    ));
+                }
+                if (p.answer && p.lower < q.at_least) || (!p.answer && p.upper >= q.at_least) {
                     return Err(format!(
                         "the bounds [{}, {}] do not answer \"at least {}\" with {}",
                         p.lower, p.upper, q.at_least, p.answer
                     ));
                 }
-                let same = |e: &Entry| matches!(e, Entry::Proof(o) if o.question == q);
-                if self
-                    .proofs
-                    .get(&q.position)
-                    .is_some_and(|v| v.iter().any(|&i| same(&self.entries[i])))
-                {
-                    return Ok(false);
-                }
-                self.proofs
-                    .entry(q.position.clone())
-                    .or_default()
-                    .push(self.entries.len());
             }
-            Entry::Split(s) => {
-                if self.splits.contains_key(&q) {
-                    return Ok(false);
-                }
+            Entry::Split(sp) => {
                 let legal: HashSet<usize> = pos.legal_moves(self.rules).collect();
-                let order: HashSet<usize> = s.order.iter().copied().collect();
+                let order: HashSet<usize> = sp.order.iter().copied().collect();
                 if legal != order
-                    || s.order.len() != legal.len()
-                    || s.estimates.len() != s.order.len()
+                    || sp.order.len() != legal.len()
+                    || sp.estimates.len() != sp.order.len()
                 {
                     return Err("the split's order is not the position's legal moves".into());
                 }
-                self.splits.insert(q, self.entries.len());
             }
             Entry::Header(_) => unreachable!("refused above"),
         }
+        let text = serde_json::to_string(&entry).expect("ledger entries serialise");
+        if !self.texts.insert(text) {
+            return Ok(false);
+        }
+        let i = self.entries.len();
+        match &entry {
+            Entry::Proof(_) => self.proofs.entry(key).or_default().push(i),
+            Entry::Split(_) => {
+                self.splits
+                    .entry(Question {
+                        position: key.clone(),
+                        at_least: q.at_least,
+                    })
+                    .or_insert(i);
+                self.split_lines.entry(key).or_default().push(i);
+            }
+            Entry::Header(_) => {}
+        }
         self.entries.push(entry);
         Ok(true)
-    }
-
-    /// Write the whole ledger to `path`, atomically.
-    pub fn save(&self, path: &Path) -> Result<()> {
-        let mut text = Entry::Header(self.header.clone()).to_line();
-        text.push('\n');
-        for e in &self.entries {
-            text.push_str(&e.to_line());
-            text.push('\n');
-        }
-        crate::atomic::write(path, text.as_bytes(), "ledger.jsonl")
-    }
-
-    /// What the proofs alone say of `q` (a game already over answers
-    /// itself).
-    fn known(&self, q: &Question) -> Option<bool> {
-        let pos = Position::parse(&q.position).ok()?;
-        if pos.is_game_over(self.rules) {
-            return Some(pos.final_difference() >= q.at_least);
-        }
-        let ids = self.proofs.get(&q.position)?;
-        ids.iter().find_map(|&i| match &self.entries[i] {
-            Entry::Proof(p) if p.lower >= q.at_least => Some(true),
-            Entry::Proof(p) if p.upper < q.at_least => Some(false),
-            _ => None,
-        })
-    }
-
-    /// The answer to `q` that follows from the ledger, if any.
-    pub fn answer(&self, q: &Question) -> Option<bool> {
-        self.answer_memo(q, &mut HashMap::new())
-    }
-
-    fn answer_memo(
-        &self,
-        q: &Question,
-        memo: &mut HashMap<Question, Option<bool>>,
-    ) -> Option<bool> {
-        if let Some(a) = memo.get(q) {
-            return *a;
-        }
-        let a = self.known(q).or_else(|| {
-            let Entry::Split(_) = &self.entries[*self.splits.get(q)?] else {
-                return None;
-            };
-            let mut open = false;
-            for c in children(q, self.rules).ok()? {
-                let a = match c.over {
-                    Some(v) => Some(v >= q.at_least),
-                    None => self.answer_memo(&c.question, memo).map(|a| a != c.negated),
-                };
-                match a {
-                    Some(true) => return Some(true),
-                    Some(false) => {}
-                    None => open = true,
-                }
-            }
-            (!open).then_some(false)
-        });
-        memo.insert(q.clone(), a);
-        a
-    }
-
-    /// The questions to prove next for `q` (none when it is answered), in
-    /// the order to prove them.
-    pub fn pending(&self, q: &Question) -> Vec<Question> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
-        let mut memo = HashMap::new();
-        self.pending_into(q, &mut out, &mut seen, &mut memo);
-        out
-    }
-
-    fn pending_into(
-        &self,
-        q: &Question,
-        out: &mut Vec<Question>,
-        seen: &mut HashSet<Question>,
-        memo: &mut HashMap<Question, Option<bool>>,
-    ) {
-        if !seen.insert(q.clone()) || self.answer_memo(q, memo).is_some() {
-            return;
-        }
-        let Some(&i) = self.splits.get(q) else {
-            out.push(q.clone());
-            return;
-        };
-        let Entry::Split(s) = &self.entries[i] else {
-            return;
-        };
-        let Ok(children) = children(q, self.rules) else {
-            return;
-        };
-        for pit in &s.order {
-            let Some(c) = children.iter().find(|c| c.pit == *pit) else {
-                continue;
-            };
-            if c.over.is_some() || self.answer_memo(&c.question, memo).is_some() {
-                continue;
-            }
-            self.pending_into(&c.question, out, seen, memo);
-            if s.expect {
-                // One good move is enough: the next only when this fails.
-                return;
-            }
-        }
-    }
-
-    /// The root's value bounds that follow from the ledger
-    /// ([`Ledger::bounds`] of the root).
-    pub fn root_bounds(&self) -> (i32, i32) {
-        self.bounds(&self.header.root)
-    }
-
-    /// The value bounds of `position` (in notation, from its side to move)
-    /// that follow from the ledger: its proofs' bounds, narrowed by the
-    /// largest `t` proven "at least t" and the smallest proven "not at
-    /// least t", less one, over the questions asked of it (both brought to the parity every final
-    /// difference of the position has: that of its seeds). A finished
-    /// game's bounds are its final difference.
-    pub fn bounds(&self, position: &str) -> (i32, i32) {
-        let Ok(pos) = Position::parse(position) else {
-            return (i32::MIN, i32::MAX);
-        };
-        if pos.is_game_over(self.rules) {
-            let v = pos.final_difference();
-            return (v, v);
-        }
-        let total: i32 = pos.cells().iter().map(|&c| i32::from(c)).sum();
-        let (mut lo, mut hi) = (-total, total);
-        // The proofs' own bounds (a proof of "at least t" may prove more).
-        for &i in self.proofs.get(position).into_iter().flatten() {
-            if let Entry::Proof(p) = &self.entries[i] {
-                lo = lo.max(p.lower);
-                hi = hi.min(p.upper);
-            }
-        }
-        let mut memo = HashMap::new();
-        let asked: HashSet<i32> = self
-            .entries
-            .iter()
-            .filter_map(Entry::question)
-            .filter(|q| q.position == position)
-            .map(|q| q.at_least)
-            .collect();
-        for t in asked {
-            let q = Question {
-                position: position.to_string(),
-                at_least: t,
-            };
-            match self.answer_memo(&q, &mut memo) {
-                Some(true) => lo = lo.max(t),
-                Some(false) => hi = hi.min(t - 1),
-                None => {}
-            }
-        }
-        let parity = |v: i32| (v - total).rem_euclid(2);
-        (lo + parity(lo), hi - parity(hi))
-    }
-
-    /// The next question towards the exact value of `position`, starting
-    /// from `guess` (`None` once the ledger proves the value): "at least
-    /// t" with `t` the guess brought within the open bounds (`lo + 2 ..=
-    /// hi`, the values' parity).
-    pub fn next_value_question(&self, position: &str, guess: i32) -> Option<Question> {
-        let (lo, hi) = self.bounds(position);
-        if lo >= hi {
-            return None;
-        }
-        let t = guess.clamp(lo + 2, hi);
-        let t = t - (t - lo).rem_euclid(2);
-        Some(Question {
-            position: position.to_string(),
-            at_least: t.max(lo + 2),
-        })
     }
 
     /// Totals over the proofs: lines, nodes, seconds (CPU seconds are
@@ -614,6 +646,19 @@ impl Ledger {
     }
 }
 
+/// The most turns a book ledger may span (the positions within them are
+/// enumerated in memory).
+pub const MAX_BOOK_TURNS: u32 = 6;
+
+/// The numbers (from 1) of the non-blank lines of `text`.
+fn non_blank_line_numbers(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
 /// What a ledger holds, summed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Totals {
@@ -629,6 +674,8 @@ pub struct Totals {
     pub cpu_seconds: f64,
 }
 
+mod derive;
+mod file;
 mod moves;
 mod outline;
 mod tasks;

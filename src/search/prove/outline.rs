@@ -68,7 +68,6 @@ impl Ledger {
         let mut walk = Walk {
             ledger: self,
             spent,
-            memo: HashMap::new(),
             seen: HashSet::new(),
             out: Vec::new(),
         };
@@ -80,7 +79,6 @@ impl Ledger {
 struct Walk<'a> {
     ledger: &'a Ledger,
     spent: HashMap<&'a Question, (u64, f64)>,
-    memo: HashMap<Question, Option<bool>>,
     seen: HashSet<Question>,
     out: Vec<OutlineNode>,
 }
@@ -93,7 +91,7 @@ impl Walk<'_> {
             pit,
             question: q.clone(),
             state,
-            split: self.ledger.splits.contains_key(q),
+            split: self.ledger.split_of(q).is_some(),
             nodes,
             seconds,
         });
@@ -108,11 +106,8 @@ impl Walk<'_> {
             return;
         }
         let l = self.ledger;
-        let answer = l.answer_memo(q, &mut self.memo);
-        let split = l.splits.get(q).and_then(|&i| match &l.entries[i] {
-            Entry::Split(s) => Some(s),
-            _ => None,
-        });
+        let answer = l.answer(q);
+        let split = l.split_of(q);
         let state = match (answer, split, waiting) {
             (Some(true), ..) => NodeState::Yes,
             (Some(false), ..) => NodeState::No,
@@ -135,7 +130,7 @@ impl Walk<'_> {
             if c.over.is_some() {
                 continue;
             }
-            let a = l.answer_memo(&c.question, &mut self.memo);
+            let a = l.answer(&c.question);
             let lines = self.has_lines(&c.question);
             if answer.is_some() {
                 // An answered question: its children with lines of their own.

@@ -127,8 +127,9 @@ pub fn run_task(
 }
 
 /// Prove `q` from the ledger at `path`: run its pending tasks one after
-/// another (each with all of `opts`' threads), adding each finished one to
-/// the ledger and saving it, until the ledger answers `q`. `on_entry` sees
+/// another (each with all of `opts`' threads), recording each finished one
+/// in the ledger file ([`Ledger::record`], which also brings in the lines
+/// other writers recorded meanwhile), until the ledger answers `q`. `on_entry` sees
 /// every new line. Stopped by the stop flag: the task under way is lost,
 /// the ledger keeps every finished one.
 pub fn prove(
@@ -149,14 +150,7 @@ pub fn prove(
             .next()
             .expect("an open question has a pending task");
         let entry = run_task(&next, tables, opts)?;
-        ledger
-            .add(entry.clone())
-            .map_err(|reason| Error::BadLedger {
-                path: path.to_path_buf(),
-                line: ledger.entries.len() + 2,
-                reason,
-            })?;
-        ledger.save(path)?;
+        ledger.record(path, vec![entry.clone()])?;
         on_entry(&entry, ledger);
     }
 }
