@@ -13,6 +13,13 @@
 //! left running or half written. Long work's progress events are queued by
 //! the engine's threads and handed to the Python callback on the calling
 //! thread at each poll.
+//!
+//! Parallel work runs on a rayon pool of this module's own ([`pool`]),
+//! never rayon's global one: a process forked from one that used the
+//! module (multiprocessing's workers on Linux, PyTorch's DataLoader) has
+//! none of its parent's threads, so work handed to a pool made before the
+//! fork would wait forever. The pool remembers the process that made it,
+//! and a child makes its own.
 
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
@@ -26,6 +33,30 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use serde_json::json;
+
+/// The pool this process's native calls run their parallel work in, and
+/// the process that made it.
+static POOL: Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+
+/// The pool of this process: made on first use, and made again in a
+/// process forked from the one that made it. The parent's pool is
+/// forgotten there, not dropped: its threads do not exist in the child,
+/// and dropping it would signal them.
+fn pool() -> mancala_solver::Result<Arc<rayon::ThreadPool>> {
+    let pid = std::process::id();
+    let mut slot = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    match slot.take() {
+        Some((owner, pool)) if owner == pid => {
+            *slot = Some((owner, pool.clone()));
+            return Ok(pool);
+        }
+        Some(inherited) => std::mem::forget(inherited),
+        None => {}
+    }
+    let pool = Arc::new(mancala_solver::threads::pool(None)?);
+    *slot = Some((pid, pool.clone()));
+    Ok(pool)
+}
 
 /// The exception class (in `mancala_solver.errors`) for `e`.
 fn kind(e: &Error) -> &'static str {
@@ -59,9 +90,10 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
     }
 }
 
-/// Run `work` without the GIL on a scoped thread, polling for Ctrl-C every
-/// 50 ms; on an interrupt, raise `stop` (when the work has one), wait for
-/// the work to end and raise `KeyboardInterrupt`.
+/// Run `work` without the GIL on a scoped thread, in this process's
+/// [`pool`], polling for Ctrl-C every 50 ms; on an interrupt, raise `stop`
+/// (when the work has one), wait for the work to end and raise
+/// `KeyboardInterrupt`.
 fn run<T: Send>(
     py: Python<'_>,
     stop: Option<&Stop>,
@@ -79,10 +111,11 @@ fn run_draining<T: Send>(
     drain: Option<&dyn Fn(Python<'_>)>,
     work: impl FnOnce() -> mancala_solver::Result<T> + Send,
 ) -> PyResult<T> {
+    let pool = pool().map_err(|e| to_py(py, e))?;
     std::thread::scope(|scope| {
         let (tx, mut rx) = mpsc::channel();
         scope.spawn(move || {
-            let _ = tx.send(work());
+            let _ = tx.send(pool.install(work));
         });
         loop {
             // The receiver goes into the GIL-free closure and comes back.
