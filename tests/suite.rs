@@ -66,6 +66,8 @@ mod layers;
 mod ledger_audit;
 #[path = "messages.rs"]
 mod messages;
+#[path = "oracle_work.rs"]
+mod oracle_work;
 #[path = "output.rs"]
 mod output;
 #[path = "partition.rs"]

@@ -6,7 +6,8 @@ class MancalaError(Exception):
 
 
 class BadInput(MancalaError, ValueError):
-    """A bad game, position, move line or agent spec."""
+    """A bad game, position, move line or agent spec, or a parameter out
+    of its range."""
 
 
 class TablesError(MancalaError):

@@ -364,7 +364,11 @@ impl Oracle {
         time_ms: Option<u64>,
     ) -> PyResult<String> {
         let time = time_ms.map_or(self.inner.config().search.time, Duration::from_millis);
-        run(py, None, || self.inner.query_within(game, position, time)).map(|a| json(&a))
+        let stop = Stop::raisable();
+        run(py, Some(&stop), || {
+            self.inner.query_until(game, position, time, &stop)
+        })
+        .map(|a| json(&a))
     }
 
     /// The move `agent` chooses in `position`, as JSON.
@@ -527,10 +531,21 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// Most worker threads a call may ask for on this machine.
+#[pyfunction]
+fn max_threads() -> usize {
+    mancala_solver::threads::max_threads()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Oracle>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(max_threads, m)?)?;
+    m.add(
+        "MAX_TABLE_SEEDS",
+        mancala_solver::tables::index::MAX_INDEX_SEEDS,
+    )?;
     Ok(())
 }
