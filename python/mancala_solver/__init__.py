@@ -22,7 +22,7 @@ from os import PathLike
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _native
-from .errors import BadInput, MancalaError, OutOfMemoryBudget, Stopped, TablesError
+from .errors import BadInput, CheckpointError, MancalaError, OutOfMemoryBudget, Stopped, TablesError
 
 #: The value `Oracle.table_values` gives a position its tables do not cover.
 MISSING = -(2**31)
@@ -61,6 +61,7 @@ __all__ = [
     "TablesError",
     "OutOfMemoryBudget",
     "Stopped",
+    "CheckpointError",
 ]
 
 _U64 = 2**64 - 1
@@ -204,8 +205,12 @@ class Oracle:
         ``resume`` goes on from. A solve
         ended by ``time_ms`` (at most `MAX_SOLVE_MS`) returns its proven
         bounds (``value`` None); Ctrl-C raises ``KeyboardInterrupt`` once
-        the checkpoint is written. ``progress`` gets the search's status
-        about once a second."""
+        the checkpoint is written. A checkpoint that cannot be written
+        raises `CheckpointError`: before the solve when its directory is
+        missing or refuses a file, else at its end, with the solve's report
+        as the error's ``result`` (and the ``KeyboardInterrupt`` as its
+        cause when Ctrl-C stopped it). ``progress`` gets the search's
+        status about once a second."""
         r = json.loads(
             self._native.solve(
                 game,

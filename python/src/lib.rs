@@ -62,6 +62,7 @@ fn pool() -> mancala_solver::Result<Arc<rayon::ThreadPool>> {
 fn kind(e: &Error) -> &'static str {
     match e {
         Error::Memory { .. } => "OutOfMemoryBudget",
+        Error::BadCheckpoint { .. } | Error::WrongCheckpoint { .. } => "CheckpointError",
         Error::MissingTable { .. }
         | Error::BadTable { .. }
         | Error::WrongTables { .. }
@@ -440,7 +441,9 @@ impl Oracle {
     }
 
     /// Solve a Kalah position, as JSON; stopped (time, Ctrl-C) with
-    /// proven bounds and its checkpoint written when asked.
+    /// proven bounds and its checkpoint written when asked. A last
+    /// checkpoint that was not written raises `CheckpointError`, the
+    /// report as its `result`.
     #[pyo3(signature = (game, position = None, time_ms = None, checkpoint = None, resume = None, threads = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
@@ -460,10 +463,27 @@ impl Oracle {
             resume,
             threads,
         };
-        run_observed(py, progress, |obs| {
-            self.inner.solve(game, position, &request, obs)
-        })
-        .map(|r| json(&r))
+        // A report whose last checkpoint failed, kept for the error even
+        // when Ctrl-C ended the solve (the interrupt drops the answer).
+        let unsaved: Mutex<Option<oracle::SolveReport>> = Mutex::new(None);
+        let out = run_observed(py, progress, |obs| {
+            let report = self.inner.solve(game, position, &request, obs)?;
+            if report.checkpoint_error.is_some() {
+                *unsaved.lock().unwrap_or_else(|e| e.into_inner()) = Some(report.clone());
+            }
+            Ok(report)
+        });
+        let unsaved = unsaved.into_inner().unwrap_or_else(|e| e.into_inner());
+        match (out, unsaved) {
+            (Ok(report), None) => Ok(solve_json(&report).to_string()),
+            (out, Some(report)) => Err(checkpoint_not_written(
+                py,
+                request.checkpoint.as_deref(),
+                &report,
+                out.err(),
+            )),
+            (Err(e), None) => Err(e),
+        }
     }
 
     /// A match between two agents, as JSON (the report of `mancala match
@@ -517,6 +537,61 @@ impl Oracle {
     fn check_agent(&self, py: Python<'_>, game: &str, agent: &str) -> PyResult<String> {
         run(py, None, || self.inner.check_agent_spec(game, agent))
     }
+}
+
+/// A solve's report as JSON, `value` null unless exact: proven bounds are
+/// never given as a value.
+fn solve_json(report: &oracle::SolveReport) -> serde_json::Value {
+    let mut v = serde_json::to_value(report).expect("answers serialise");
+    if !report.solution.exact {
+        v["solution"]["value"] = serde_json::Value::Null;
+    }
+    v
+}
+
+/// The `CheckpointError` of a solve whose last checkpoint (at its end or
+/// stop) was not written: the message says why, its `result` holds the
+/// solve's report (the bounds are not lost), and what stopped the solve
+/// (Ctrl-C's `KeyboardInterrupt`, the progress callback's exception) is
+/// its cause.
+fn checkpoint_not_written(
+    py: Python<'_>,
+    path: Option<&std::path::Path>,
+    report: &oracle::SolveReport,
+    stopped_by: Option<PyErr>,
+) -> PyErr {
+    let why = report.checkpoint_error.as_deref().unwrap_or("unknown");
+    let path = path.map_or(String::new(), |p| format!(" {}", p.display()));
+    let message = if let Some(e) = &stopped_by {
+        let by = if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+            "interrupted".to_string()
+        } else {
+            format!(
+                "stopped by the progress callback's {}",
+                e.get_type(py)
+                    .name()
+                    .map_or("exception".to_string(), |n| n.to_string())
+            )
+        };
+        format!("the solve was {by}, and its checkpoint{path} was not written: {why}")
+    } else {
+        format!(
+            "the solve ended, but its last checkpoint{path} was not written: {why} (the \
+             solution is in this error's `result`)"
+        )
+    };
+    let made = py
+        .import("mancala_solver.errors")
+        .and_then(|m| m.getattr("CheckpointError"))
+        .and_then(|class| class.call1((message.clone(), solve_json(report).to_string())));
+    let err = match made {
+        Ok(value) => PyErr::from_value(value),
+        Err(_) => PyException::new_err(message),
+    };
+    if let Some(cause) = stopped_by {
+        err.set_cause(py, Some(cause));
+    }
+    err
 }
 
 /// The games of the registry, as JSON.

@@ -1,11 +1,15 @@
 """What the package refuses, and how: parameters of the wrong type or out
 of range raise an error naming the parameter and what it takes (never a
-bare OverflowError, never a silent truncation), and a search stops on
-Ctrl-C at once.
+bare OverflowError, never a silent truncation), a search stops on Ctrl-C
+at once, and a checkpoint that cannot be written is an error.
 """
 
 import _thread
+import os
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 
@@ -126,3 +130,91 @@ def test_other_arguments_of_the_wrong_type_name_the_parameter(tmp_path):
     with pytest.raises(TypeError, match="resume"):
         o.solve("kalah:2:2", resume=["x"])
 
+
+def test_a_checkpoint_in_a_missing_directory_is_refused_before_the_solve(tmp_path):
+    o = ms.Oracle(db=tmp_path / "db")
+    start = time.monotonic()
+    with pytest.raises(ms.CheckpointError, match="does not exist") as e:
+        o.solve("kalah:6:4", time_ms=5_000, checkpoint=tmp_path / "no" / "such" / "c.ckpt", threads=1)
+    assert time.monotonic() - start < 4  # refused before searching
+    assert isinstance(e.value, ms.MancalaError)
+    with pytest.raises(ms.CheckpointError, match="a directory"):
+        o.solve("kalah:4:3", checkpoint=tmp_path)
+
+
+def test_a_checkpoint_to_resume_that_is_damaged_or_foreign_is_a_checkpoint_error(tmp_path):
+    o = ms.Oracle(db=tmp_path / "db")
+    ckpt = tmp_path / "k32.ckpt"
+    assert o.solve("kalah:3:2", checkpoint=ckpt)["solution"]["exact"]
+    with pytest.raises(ms.CheckpointError, match="made for"):
+        o.solve("kalah:3:3", resume=ckpt)
+    damaged = tmp_path / "damaged.ckpt"
+    damaged.write_bytes(b"not a checkpoint")
+    with pytest.raises(ms.CheckpointError, match="damaged.ckpt"):
+        o.solve("kalah:3:2", resume=damaged)
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root writes anywhere")
+def test_a_checkpoint_in_a_read_only_directory_is_refused(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        with pytest.raises(ms.CheckpointError, match="cannot be written"):
+            ms.Oracle(db=tmp_path / "db").solve("kalah:4:3", checkpoint=ro / "c.ckpt")
+    finally:
+        ro.chmod(0o755)
+
+
+# A file system that fills while the solve runs: the process may write no
+# file above 64 KiB (RLIMIT_FSIZE), so the tables (written before) fit and
+# the last checkpoint of a 6-pit search, hundreds of KiB, does not.
+FULL_DISK = textwrap.dedent(
+    """
+    import _thread, json, resource, signal, sys, threading
+    import mancala_solver as ms
+
+    db, ckpt, how = sys.argv[1:4]
+    o = ms.Oracle(db=db, build_limit=0)
+    o.build_tables("kalah:6:4", 2)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, resource.RLIM_INFINITY))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if how == "interrupt":
+        threading.Timer(1.0, _thread.interrupt_main).start()
+        time_ms = 60_000
+    else:
+        time_ms = 1_000
+    try:
+        o.solve("kalah:6:4", time_ms=time_ms, checkpoint=ckpt, threads=1)
+        print(json.dumps({"raised": None}))
+    except BaseException as e:
+        r = getattr(e, "result", None)
+        print(json.dumps({
+            "raised": type(e).__name__, "message": str(e),
+            "cause": type(e.__cause__).__name__ if e.__cause__ else None,
+            "lower": r and r["solution"]["lower"], "upper": r and r["solution"]["upper"],
+            "stopped": r and r["stopped"],
+        }))
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE and SIGXFSZ as on Linux")
+@pytest.mark.parametrize("how", ["time", "interrupt"])
+def test_a_checkpoint_the_full_disk_refuses_raises_with_the_result(tmp_path, how):
+    import json
+
+    out = subprocess.run(
+        [sys.executable, "-c", FULL_DISK, str(tmp_path / "db"), str(tmp_path / "c.ckpt"), how],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["raised"] == "CheckpointError", r
+    assert "was not written" in r["message"] and "c.ckpt" in r["message"], r
+    # The search's proven bounds are not lost with it.
+    assert -48 <= r["lower"] <= r["upper"] <= 48
+    if how == "interrupt":
+        assert r["cause"] == "KeyboardInterrupt" and r["stopped"], r
+    assert not (tmp_path / "c.ckpt").exists() and not list(tmp_path.glob(".c.ckpt.tmp-*"))
