@@ -68,6 +68,8 @@ mod ledger_audit;
 mod ledger_faults;
 #[path = "messages.rs"]
 mod messages;
+#[path = "oracle_work.rs"]
+mod oracle_work;
 #[path = "output.rs"]
 mod output;
 #[path = "partition.rs"]

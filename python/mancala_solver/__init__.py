@@ -16,17 +16,43 @@ Answers are dicts with the fields of ``mancala ... --json``.
 from __future__ import annotations
 
 import json
+import operator
+import os
 from os import PathLike
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _native
-from .errors import BadInput, MancalaError, OutOfMemoryBudget, Stopped, TablesError
+from .errors import BadInput, CheckpointError, MancalaError, OutOfMemoryBudget, Stopped, TablesError
 
 #: The value `Oracle.table_values` gives a position its tables do not cover.
 MISSING = -(2**31)
 
+#: Longest time budget of a query, in milliseconds: a day, as ``mancala
+#: query --time`` (``time_ms`` of `Oracle.query`; ``solve_ms``, ``agent_ms``
+#: and ``search_ms``). Longer searches are `Oracle.solve`'s.
+MAX_QUERY_MS = 86_400_000
+
+#: Longest time budget of a solve, in milliseconds: 10^12 (10^9 seconds,
+#: as ``mancala solve --time``).
+MAX_SOLVE_MS = 10**12
+
+#: Largest transposition table of a search, in MiB (1 TiB).
+MAX_TT_MB = 1 << 20
+
+#: Most games of a match and positions of a grading.
+MAX_GAMES = 10**9
+
+#: The table directory of ``Oracle(db=None)``: ``db`` under the current
+#: directory, as on the command line.
+DEFAULT_DB = "db"
+
 __all__ = [
     "MISSING",
+    "MAX_QUERY_MS",
+    "MAX_SOLVE_MS",
+    "MAX_TT_MB",
+    "MAX_GAMES",
+    "DEFAULT_DB",
     "Oracle",
     "games",
     "version",
@@ -35,7 +61,10 @@ __all__ = [
     "TablesError",
     "OutOfMemoryBudget",
     "Stopped",
+    "CheckpointError",
 ]
+
+_U64 = 2**64 - 1
 
 
 def games() -> List[Dict[str, Any]]:
@@ -55,19 +84,29 @@ class Oracle:
     Tables are built there on first use while a width's tables hold at most
     ``build_limit`` positions; above the tables, Kalah is searched for
     ``solve_ms`` milliseconds (exact when the search ends, else proven
-    bounds). Long calls release the GIL and stop on Ctrl-C.
+    bounds). ``db=None`` is the default directory, ``db`` under the current
+    one. Long calls release the GIL and stop on Ctrl-C. Whole-number
+    parameters take ints (numpy's too), never floats or bools, within the
+    ranges docs/python.md lists ("Parameters"): else ``TypeError`` or
+    ``BadInput`` (a ``ValueError``) naming the parameter.
     """
 
     def __init__(
         self,
-        db: Union[str, PathLike] = "db",
+        db: Optional[Union[str, PathLike]] = DEFAULT_DB,
         *,
         solve_ms: int = 2000,
         build_limit: int = 20_000_000,
         tt_mb: int = 64,
         agent_ms: int = 2000,
     ) -> None:
-        self._native = _native.Oracle(str(db), solve_ms, build_limit, tt_mb, agent_ms)
+        self._native = _native.Oracle(
+            _path("db", DEFAULT_DB if db is None else db),
+            _whole("solve_ms", solve_ms, 0, MAX_QUERY_MS, " (a day; longer searches are solve's)"),
+            _whole("build_limit", build_limit, 0, _U64),
+            _whole("tt_mb", tt_mb, 1, MAX_TT_MB),
+            _whole("agent_ms", agent_ms, 0, MAX_QUERY_MS, " (a day)"),
+        )
 
     def start(self, game: str) -> Dict[str, Any]:
         """The start position of ``game``."""
@@ -85,7 +124,10 @@ class Oracle:
         """The value of ``position`` (the start when None) for the side to
         move, every legal move's value, the best move and the principal
         variation; ``exact`` False with proven ``lower``/``upper`` bounds
-        when a search of ``time_ms`` did not finish."""
+        when a search of ``time_ms`` (at most `MAX_QUERY_MS`, a day; the
+        oracle's ``solve_ms`` when None) did not finish. Ctrl-C stops the
+        search at once with ``KeyboardInterrupt``."""
+        time_ms = _optional_whole("time_ms", time_ms, 0, MAX_QUERY_MS, " (a day; longer searches are solve's)")
         return json.loads(self._native.query(game, position, time_ms))
 
     def value(self, game: str, position: Optional[str] = None) -> int:
@@ -99,7 +141,10 @@ class Oracle:
         return a["value"]
 
     def best_move(self, game: str, position: Optional[str] = None) -> Optional[int]:
-        """The move to play (None when the game is over)."""
+        """The move to play (None when the game is over): a best move when
+        the value is proven; when a search proved only bounds, the move
+        with the best proven lower bound, a guess (``query`` tells which
+        by ``exact``)."""
         return self.query(game, position)["best_move"]
 
     def agent_move(
@@ -108,7 +153,7 @@ class Oracle:
         """The move ``agent`` (a spec as on the command line:
         ``"alphabeta:6"``, ``"mcts:2000"``, ``"perfect"``) chooses, and the
         position after it."""
-        return json.loads(self._native.agent_move(game, agent, position, seed))
+        return json.loads(self._native.agent_move(game, agent, position, _whole("seed", seed, 0, _U64)))
 
     def check_agent(self, game: str, agent: str) -> str:
         """``agent`` as the engine writes it; raises ``BadInput`` when it
@@ -131,7 +176,14 @@ class Oracle:
         "table_built", "seeds": 12, ...}``). Ctrl-C stops the build before
         the next table and raises ``KeyboardInterrupt``; every table
         written is whole and kept, so calling again goes on."""
-        return json.loads(self._native.build_tables(game, max_seeds, threads, _callback(progress)))
+        return json.loads(
+            self._native.build_tables(
+                game,
+                _whole("max_seeds", max_seeds, 1, _native.MAX_TABLE_SEEDS),
+                _threads(threads),
+                _callback(progress),
+            )
+        )
 
     def solve(
         self,
@@ -151,17 +203,22 @@ class Oracle:
         A stopped solve keeps its proven bounds (``value`` is None then:
         never an estimate) and, with ``checkpoint``, writes a file that
         ``resume`` goes on from. A solve
-        ended by ``time_ms`` returns its proven bounds (``value`` None);
-        Ctrl-C raises ``KeyboardInterrupt`` once the checkpoint is written.
-        ``progress`` gets the search's status about once a second."""
+        ended by ``time_ms`` (at most `MAX_SOLVE_MS`) returns its proven
+        bounds (``value`` None); Ctrl-C raises ``KeyboardInterrupt`` once
+        the checkpoint is written. A checkpoint that cannot be written
+        raises `CheckpointError`: before the solve when its directory is
+        missing or refuses a file, else at its end, with the solve's report
+        as the error's ``result`` (and the ``KeyboardInterrupt`` as its
+        cause when Ctrl-C stopped it). ``progress`` gets the search's
+        status about once a second."""
         r = json.loads(
             self._native.solve(
                 game,
                 position,
-                time_ms,
-                None if checkpoint is None else str(checkpoint),
-                None if resume is None else str(resume),
-                threads,
+                _optional_whole("time_ms", time_ms, 0, MAX_SOLVE_MS, " (10^9 seconds)"),
+                None if checkpoint is None else _path("checkpoint", checkpoint),
+                None if resume is None else _path("resume", resume),
+                _threads(threads),
                 _callback(progress),
             )
         )
@@ -183,7 +240,11 @@ class Oracle:
         the command line; A is South in the even-numbered games) on every
         core: the report of ``mancala match --json`` (wins, draws, score
         with its interval, times). Ctrl-C stops it (``KeyboardInterrupt``)."""
-        return json.loads(self._native.run_match(game, a, b, games, seed, _callback(progress)))
+        return json.loads(
+            self._native.run_match(
+                game, a, b, _whole("games", games, 1, MAX_GAMES), _whole("seed", seed, 0, _U64), _callback(progress)
+            )
+        )
 
     def grade(
         self,
@@ -201,7 +262,14 @@ class Oracle:
         (valued by the tables and, in Kalah, Awari and Oware, the exact
         search for ``search_ms`` a position)."""
         return json.loads(
-            self._native.grade(game, agent, positions, seed, search_ms, _callback(progress))
+            self._native.grade(
+                game,
+                agent,
+                _whole("positions", positions, 1, MAX_GAMES),
+                _whole("seed", seed, 0, _U64),
+                _whole("search_ms", search_ms, 0, MAX_QUERY_MS, " (a day)"),
+                _callback(progress),
+            )
         )
 
     def table_values(self, game: str, positions: Any, *, missing: int = MISSING) -> Any:
@@ -214,7 +282,7 @@ class Oracle:
         the batch needs are built first when they are within
         ``build_limit``, as for ``query``). Runs on every core without the
         GIL; needs numpy."""
-        return self._native.table_values(game, _counts(positions), int(missing))
+        return self._native.table_values(game, _counts(positions), _missing(missing))
 
     def table_move_values(self, game: str, positions: Any, *, missing: int = MISSING) -> Any:
         """Every move's value for many positions at once, from the tables:
@@ -224,14 +292,57 @@ class Oracle:
         move value), or ``missing`` where ``p`` is not a legal move or the
         tables do not cover the position. Runs on every core without the
         GIL; needs numpy."""
-        return self._native.table_move_values(game, _counts(positions), int(missing))
+        return self._native.table_move_values(game, _counts(positions), _missing(missing))
 
 
 def _callback(progress: Optional[Callable[[Dict[str, Any]], None]]) -> Any:
     """``progress`` as the native module calls it (with a JSON string)."""
     if progress is None:
         return None
+    if not callable(progress):
+        raise TypeError(f"progress must be a function taking one dict, or None, not {type(progress).__name__}")
     return lambda text: progress(json.loads(text))
+
+
+def _whole(name: str, value: Any, lo: int, hi: int, note: str = "") -> int:
+    """``value`` as a whole number from ``lo`` to ``hi``: ``TypeError``
+    for anything but an int (numpy's too; not a bool, not a float, which
+    would be truncated), ``BadInput`` out of the range, naming ``name``."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number, not a bool ({value!r})")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__} {value!r}") from None
+    if not lo <= n <= hi:
+        raise BadInput(f"{name}={n}: give a whole number from {lo} to {hi}{note}")
+    return n
+
+
+def _optional_whole(name: str, value: Any, lo: int, hi: int, note: str = "") -> Optional[int]:
+    return None if value is None else _whole(name, value, lo, hi, note)
+
+
+def _threads(threads: Any) -> Optional[int]:
+    """Worker threads: None or 0 for all cores, at most four a core."""
+    return _optional_whole("threads", threads, 0, _native.max_threads(), " (0 for all cores; at most four a core)")
+
+
+def _missing(missing: Any) -> int:
+    return _whole("missing", missing, -(2**31), 2**31 - 1, " (an int32)")
+
+
+def _path(name: str, value: Any) -> str:
+    """A path parameter as a string: a ``str`` or an ``os.PathLike``, not
+    empty."""
+    if not isinstance(value, (str, PathLike)):
+        raise TypeError(f"{name} must be a path (a str or an os.PathLike), not {type(value).__name__} {value!r}")
+    text = os.fspath(value)
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a path as text, not {type(text).__name__}")
+    if not text:
+        raise BadInput(f"{name} is empty: give a directory or file name")
+    return text
 
 
 def _counts(positions: Any) -> Any:

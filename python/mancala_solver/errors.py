@@ -1,12 +1,16 @@
 """The exceptions of mancala_solver: the engine's messages, by kind."""
 
+import json
+from typing import Any, Dict, Optional
+
 
 class MancalaError(Exception):
     """Any error of the engine; the message is the command line's."""
 
 
 class BadInput(MancalaError, ValueError):
-    """A bad game, position, move line or agent spec."""
+    """A bad game, position, move line or agent spec, or a parameter out
+    of its range."""
 
 
 class TablesError(MancalaError):
@@ -20,3 +24,21 @@ class OutOfMemoryBudget(MancalaError, MemoryError):
 
 class Stopped(MancalaError):
     """Work stopped before its end."""
+
+
+class CheckpointError(MancalaError):
+    """A solve's checkpoint that cannot be written (a missing or read-only
+    directory, refused before the solve; a full disk, found when the
+    checkpoint is written at the solve's end or stop) or read (a damaged
+    file, or one made for another position).
+
+    ``result``: when the solve ran but its last checkpoint was not written,
+    the solve's report (the dict ``Oracle.solve`` returns: the solution or
+    the proven bounds); else None. When Ctrl-C stopped the solve, the
+    ``KeyboardInterrupt`` is the error's ``__cause__``."""
+
+    def __init__(self, message: str, result: Any = None) -> None:
+        super().__init__(message)
+        if isinstance(result, str):
+            result = json.loads(result)
+        self.result: Optional[Dict[str, Any]] = result

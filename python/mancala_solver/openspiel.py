@@ -35,7 +35,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import Oracle
+from . import MAX_GAMES, Oracle, _whole
 from .errors import BadInput
 
 __all__ = [
@@ -234,6 +234,8 @@ def PerfectBot(exact: ExactOracle, *, player_id: Optional[int] = None) -> Any:
     optimal move that makes progress where several keep the value; in
     games with cycles, choosing at random among them can loop forever).
     ``player_id`` is what ``player_id()`` answers, when given."""
+    if player_id is not None:
+        player_id = _whole("player_id", player_id, 0, 1)
     pyspiel = _pyspiel()
 
     class _PerfectBot(pyspiel.Bot):
@@ -320,7 +322,9 @@ def compare_random_games(
     engine must agree on the winner) and at a repetition (the engine's
     result of the same position under its endless-play rule is counted
     when it differs)."""
-    rng = random.Random(seed)
+    games = _whole("games", games, 0, MAX_GAMES)
+    max_moves = _whole("max_moves", max_moves, 1, MAX_GAMES)
+    rng = random.Random(_whole("seed", seed, 0, 2**64 - 1))
     spec = engine_game(game)
     oware = _short_name(game) == "oware"
     out = Comparison(spec)

@@ -13,6 +13,13 @@
 //! left running or half written. Long work's progress events are queued by
 //! the engine's threads and handed to the Python callback on the calling
 //! thread at each poll.
+//!
+//! Parallel work runs on a rayon pool of this module's own ([`pool`]),
+//! never rayon's global one: a process forked from one that used the
+//! module (multiprocessing's workers on Linux, PyTorch's DataLoader) has
+//! none of its parent's threads, so work handed to a pool made before the
+//! fork would wait forever. The pool remembers the process that made it,
+//! and a child makes its own.
 
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
@@ -27,10 +34,35 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use serde_json::json;
 
+/// The pool this process's native calls run their parallel work in, and
+/// the process that made it.
+static POOL: Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+
+/// The pool of this process: made on first use, and made again in a
+/// process forked from the one that made it. The parent's pool is
+/// forgotten there, not dropped: its threads do not exist in the child,
+/// and dropping it would signal them.
+fn pool() -> mancala_solver::Result<Arc<rayon::ThreadPool>> {
+    let pid = std::process::id();
+    let mut slot = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    match slot.take() {
+        Some((owner, pool)) if owner == pid => {
+            *slot = Some((owner, pool.clone()));
+            return Ok(pool);
+        }
+        Some(inherited) => std::mem::forget(inherited),
+        None => {}
+    }
+    let pool = Arc::new(mancala_solver::threads::pool(None)?);
+    *slot = Some((pid, pool.clone()));
+    Ok(pool)
+}
+
 /// The exception class (in `mancala_solver.errors`) for `e`.
 fn kind(e: &Error) -> &'static str {
     match e {
         Error::Memory { .. } => "OutOfMemoryBudget",
+        Error::BadCheckpoint { .. } | Error::WrongCheckpoint { .. } => "CheckpointError",
         Error::MissingTable { .. }
         | Error::BadTable { .. }
         | Error::WrongTables { .. }
@@ -59,9 +91,10 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
     }
 }
 
-/// Run `work` without the GIL on a scoped thread, polling for Ctrl-C every
-/// 50 ms; on an interrupt, raise `stop` (when the work has one), wait for
-/// the work to end and raise `KeyboardInterrupt`.
+/// Run `work` without the GIL on a scoped thread, in this process's
+/// [`pool`], polling for Ctrl-C every 50 ms; on an interrupt, raise `stop`
+/// (when the work has one), wait for the work to end and raise
+/// `KeyboardInterrupt`.
 fn run<T: Send>(
     py: Python<'_>,
     stop: Option<&Stop>,
@@ -79,10 +112,11 @@ fn run_draining<T: Send>(
     drain: Option<&dyn Fn(Python<'_>)>,
     work: impl FnOnce() -> mancala_solver::Result<T> + Send,
 ) -> PyResult<T> {
+    let pool = pool().map_err(|e| to_py(py, e))?;
     std::thread::scope(|scope| {
         let (tx, mut rx) = mpsc::channel();
         scope.spawn(move || {
-            let _ = tx.send(work());
+            let _ = tx.send(pool.install(work));
         });
         loop {
             // The receiver goes into the GIL-free closure and comes back.
@@ -331,7 +365,11 @@ impl Oracle {
         time_ms: Option<u64>,
     ) -> PyResult<String> {
         let time = time_ms.map_or(self.inner.config().search.time, Duration::from_millis);
-        run(py, None, || self.inner.query_within(game, position, time)).map(|a| json(&a))
+        let stop = Stop::raisable();
+        run(py, Some(&stop), || {
+            self.inner.query_until(game, position, time, &stop)
+        })
+        .map(|a| json(&a))
     }
 
     /// The move `agent` chooses in `position`, as JSON.
@@ -403,7 +441,9 @@ impl Oracle {
     }
 
     /// Solve a Kalah position, as JSON; stopped (time, Ctrl-C) with
-    /// proven bounds and its checkpoint written when asked.
+    /// proven bounds and its checkpoint written when asked. A last
+    /// checkpoint that was not written raises `CheckpointError`, the
+    /// report as its `result`.
     #[pyo3(signature = (game, position = None, time_ms = None, checkpoint = None, resume = None, threads = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
@@ -423,10 +463,27 @@ impl Oracle {
             resume,
             threads,
         };
-        run_observed(py, progress, |obs| {
-            self.inner.solve(game, position, &request, obs)
-        })
-        .map(|r| json(&r))
+        // A report whose last checkpoint failed, kept for the error even
+        // when Ctrl-C ended the solve (the interrupt drops the answer).
+        let unsaved: Mutex<Option<oracle::SolveReport>> = Mutex::new(None);
+        let out = run_observed(py, progress, |obs| {
+            let report = self.inner.solve(game, position, &request, obs)?;
+            if report.checkpoint_error.is_some() {
+                *unsaved.lock().unwrap_or_else(|e| e.into_inner()) = Some(report.clone());
+            }
+            Ok(report)
+        });
+        let unsaved = unsaved.into_inner().unwrap_or_else(|e| e.into_inner());
+        match (out, unsaved) {
+            (Ok(report), None) => Ok(solve_json(&report).to_string()),
+            (out, Some(report)) => Err(checkpoint_not_written(
+                py,
+                request.checkpoint.as_deref(),
+                &report,
+                out.err(),
+            )),
+            (Err(e), None) => Err(e),
+        }
     }
 
     /// A match between two agents, as JSON (the report of `mancala match
@@ -482,6 +539,61 @@ impl Oracle {
     }
 }
 
+/// A solve's report as JSON, `value` null unless exact: proven bounds are
+/// never given as a value.
+fn solve_json(report: &oracle::SolveReport) -> serde_json::Value {
+    let mut v = serde_json::to_value(report).expect("answers serialise");
+    if !report.solution.exact {
+        v["solution"]["value"] = serde_json::Value::Null;
+    }
+    v
+}
+
+/// The `CheckpointError` of a solve whose last checkpoint (at its end or
+/// stop) was not written: the message says why, its `result` holds the
+/// solve's report (the bounds are not lost), and what stopped the solve
+/// (Ctrl-C's `KeyboardInterrupt`, the progress callback's exception) is
+/// its cause.
+fn checkpoint_not_written(
+    py: Python<'_>,
+    path: Option<&std::path::Path>,
+    report: &oracle::SolveReport,
+    stopped_by: Option<PyErr>,
+) -> PyErr {
+    let why = report.checkpoint_error.as_deref().unwrap_or("unknown");
+    let path = path.map_or(String::new(), |p| format!(" {}", p.display()));
+    let message = if let Some(e) = &stopped_by {
+        let by = if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+            "interrupted".to_string()
+        } else {
+            format!(
+                "stopped by the progress callback's {}",
+                e.get_type(py)
+                    .name()
+                    .map_or("exception".to_string(), |n| n.to_string())
+            )
+        };
+        format!("the solve was {by}, and its checkpoint{path} was not written: {why}")
+    } else {
+        format!(
+            "the solve ended, but its last checkpoint{path} was not written: {why} (the \
+             solution is in this error's `result`)"
+        )
+    };
+    let made = py
+        .import("mancala_solver.errors")
+        .and_then(|m| m.getattr("CheckpointError"))
+        .and_then(|class| class.call1((message.clone(), solve_json(report).to_string())));
+    let err = match made {
+        Ok(value) => PyErr::from_value(value),
+        Err(_) => PyException::new_err(message),
+    };
+    if let Some(cause) = stopped_by {
+        err.set_cause(py, Some(cause));
+    }
+    err
+}
+
 /// The games of the registry, as JSON.
 #[pyfunction]
 fn games() -> String {
@@ -494,10 +606,21 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// Most worker threads a call may ask for on this machine.
+#[pyfunction]
+fn max_threads() -> usize {
+    mancala_solver::threads::max_threads()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Oracle>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(max_threads, m)?)?;
+    m.add(
+        "MAX_TABLE_SEEDS",
+        mancala_solver::tables::index::MAX_INDEX_SEEDS,
+    )?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::Board;
 use crate::tablebase::TableGame;
 
@@ -15,6 +15,7 @@ use crate::awari::position::AwariPosition;
 use crate::awari::rules::{AwariGame, AwariTurn};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
+use crate::play::agents::Stop;
 use crate::search::awari::solve_awari;
 use crate::search::cyclic::{CyclicOptions, Wanted};
 use crate::search::{solve, SolveOptions, TransTable};
@@ -246,12 +247,14 @@ pub struct SearchBudget {
 /// variation), then each legal move's child with an equal share of the
 /// time left, on the warm transposition table. What does not finish in
 /// time keeps the bounds it proved; the position's bounds combine its own
-/// with its moves'.
+/// with its moves'. Raising `stop` ends the search at once with
+/// [`Error::Stopped`].
 pub fn from_search(
     rules: KalahRules,
     pos: &Position,
     tables: Option<&TableSet<KalahRules>>,
     budget: &SearchBudget,
+    stop: &Stop,
 ) -> Result<Analysis> {
     let start = Instant::now();
     let mut a = frame(rules, pos, Source::Search);
@@ -264,9 +267,11 @@ pub fn from_search(
         rules,
         threads: 1,
         deadline: Some(deadline),
+        stop: stop.flag(),
         shared_tt: Some(tt.clone()),
         ..SolveOptions::default()
     };
+    let stopped = || Error::Stopped("the search of this position".into());
     let root = solve(pos, tables, &options(start + budget.time))?;
     let pits: Vec<usize> = pos.legal_moves(rules).collect();
     for (i, &pit) in pits.iter().enumerate() {
@@ -274,6 +279,9 @@ pub fn from_search(
         let step = child.play(pit, rules).expect("a legal move plays");
         let left = budget.time.saturating_sub(start.elapsed());
         let share = left / (pits.len() - i) as u32;
+        if stop.is_raised() {
+            return Err(stopped());
+        }
         let sol = solve(&child, tables, &options(Instant::now() + share))?;
         // The child's value is for its side to move: the same side after
         // an extra turn, else the opponent.
@@ -299,6 +307,9 @@ pub fn from_search(
             extra_turn: Some(step.extra_turn),
             captured: None,
         });
+    }
+    if stop.is_raised() {
+        return Err(stopped());
     }
     let best_lower = a.moves.iter().map(|m| m.lower).max().expect("a move");
     let best_upper = a.moves.iter().map(|m| m.upper).max().expect("a move");
@@ -337,20 +348,26 @@ pub fn from_search(
 /// search ([`crate::search::awari`], the tables in `tables` probed): the
 /// position and each legal move within the budget (the position gets half
 /// the time, the moves share the rest); what does not finish keeps the
-/// bounds it proved.
+/// bounds it proved. Raising `stop` ends the search at once with
+/// [`Error::Stopped`].
 pub fn from_awari_search(
     game: AwariGame,
     pos: &AwariPosition,
     tables: Option<&TableSet<AwariGame>>,
     budget: &SearchBudget,
+    stop: &Stop,
 ) -> Result<Analysis> {
     let mut a = frame(game, pos, Source::Search);
     let options = CyclicOptions {
         tt_mb: budget.tt_mb.max(1),
         deadline: Some(Instant::now() + budget.time),
+        stop: stop.flag(),
         ..CyclicOptions::default()
     };
     let sol = solve_awari(game, pos, tables, None, Wanted::ALL, &options)?;
+    if stop.is_raised() {
+        return Err(Error::Stopped("the search of this position".into()));
+    }
     let b = banked::<AwariGame>(pos);
     let captured = |pit: usize| match pos.turn(game) {
         AwariTurn::Play(moves) => moves

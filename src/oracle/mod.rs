@@ -354,14 +354,31 @@ impl Oracle {
         position: Option<&str>,
         time: Duration,
     ) -> Result<Analysis> {
+        self.query_until(game, position, time, &Stop::never())
+    }
+
+    /// [`Oracle::query_within`], ended by `stop` (another thread's Ctrl-C):
+    /// an on-demand build stops before its next table (every table written
+    /// is whole), a search at once; the answer is then [`Error::Stopped`].
+    pub fn query_until(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        time: Duration,
+        stop: &Stop,
+    ) -> Result<Analysis> {
         if let Some(a) = self.query_from_tables(game, position)? {
             return Ok(a);
         }
         let spec = parse_game(game)?;
+        let observer = match stop.flag() {
+            Some(flag) => Observer::silent().with_stop(flag),
+            None => Observer::silent(),
+        };
         with_rules!(spec.rules, g => {
             let pos = position_of(g, &spec, position)?;
             let seeds = seeds_of(g, &pos);
-            if let Some(set) = self.tables_for(g, spec.pits, seeds)? {
+            if let Some(set) = self.tables_for_observed(g, spec.pits, seeds, &observer)? {
                 if let Some(a) = analysis::from_tables(&set, &pos) {
                     return Ok(a);
                 }
@@ -370,7 +387,7 @@ impl Oracle {
                 time,
                 ..self.config.search
             };
-            self.beyond_tables(g, &spec, &pos, &budget)
+            self.beyond_tables(g, &spec, &pos, &budget, stop)
         })
     }
 
@@ -381,6 +398,7 @@ impl Oracle {
         spec: &GameSpec,
         pos: &G::Position,
         budget: &SearchBudget,
+        stop: &Stop,
     ) -> Result<Analysis> {
         let set = self.tables(g, spec.pits)?;
         if let Rules::Kalah(rules) = spec.rules {
@@ -388,7 +406,7 @@ impl Oracle {
             let kalah_pos = (pos as &dyn Any).downcast_ref::<crate::kalah::position::Position>();
             if let (Some(set), Some(pos)) = (kalah_set, kalah_pos) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_search(rules, pos, tables, budget);
+                return analysis::from_search(rules, pos, tables, budget, stop);
             }
         }
         if let Rules::Awari(game) = spec.rules {
@@ -396,7 +414,7 @@ impl Oracle {
             let awari_pos = (pos as &dyn Any).downcast_ref::<AwariPosition>();
             if let (Some(set), Some(pos), true) = (awari_set, awari_pos, game.has_tables()) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_awari_search(game, pos, tables, budget);
+                return analysis::from_awari_search(game, pos, tables, budget, stop);
             }
         }
         Err(Error::Unsupported(format!(

@@ -6,7 +6,7 @@
 //! atomically), a stopped solve returns its proven bounds and writes its
 //! checkpoint, a stopped match or grading returns [`Error::Stopped`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::*;
@@ -105,6 +105,9 @@ impl Oracle {
             return Err(no_values(&spec, position));
         }
         let pos = position_of(rules, &spec, position)?;
+        if let Some(path) = &request.checkpoint {
+            check_checkpoint_path(path)?;
+        }
         // Tables built on demand report to the caller and stop on its flag.
         let set =
             match self.tables_for_observed(rules, spec.pits, seeds_of(rules, &pos), &progress)? {
@@ -229,6 +232,52 @@ impl Oracle {
             }
             self.agent_tables(g, spec.pits)
         })
+    }
+}
+
+/// Whether a checkpoint can be written at `path`, tried before a solve so
+/// that a wrong path costs no search: not a directory, in a directory that
+/// exists and takes a new file (the temporary file the write goes through
+/// is made and removed). A disk that fills later is only found then
+/// ([`SolveReport::checkpoint_error`]).
+fn check_checkpoint_path(path: &Path) -> Result<()> {
+    let bad = |reason: String| Error::BadCheckpoint {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if path.is_dir() {
+        return Err(bad("it is a directory: give the path of a file".into()));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.exists() {
+        return Err(bad(format!(
+            "its directory {} does not exist: create it, or give a path in one that does",
+            dir.display()
+        )));
+    }
+    if !dir.is_dir() {
+        return Err(bad(format!("{} is not a directory", dir.display())));
+    }
+    let tmp = crate::atomic::temp_path(path, "checkpoint");
+    let made = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp);
+    match made {
+        Ok(file) => {
+            drop(file);
+            let _ = std::fs::remove_file(&tmp);
+            Ok(())
+        }
+        // This process's write under way (another solve to the same file).
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(bad(format!(
+            "it cannot be written in {}: {e}",
+            dir.display()
+        ))),
     }
 }
 

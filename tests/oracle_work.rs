@@ -1,0 +1,109 @@
+//! The oracle's long work as the Python package drives it: a query's
+//! search ended at once by a stop flag (Ctrl-C there), and a solve's
+//! checkpoint that cannot be written refused before any search.
+
+use std::time::{Duration, Instant};
+
+use mancala_solver::error::Error;
+use mancala_solver::oracle::{Oracle, OracleConfig, SearchBudget, SolveRequest};
+use mancala_solver::play::agents::Stop;
+use mancala_solver::progress::Observer;
+
+fn oracle(dir: &std::path::Path) -> Oracle {
+    Oracle::new(OracleConfig {
+        dir: dir.to_path_buf(),
+        search: SearchBudget {
+            time: Duration::from_millis(100),
+            tt_mb: 8,
+        },
+        build_limit: 0,
+        agent_time: Duration::from_millis(100),
+        build_threads: None,
+    })
+}
+
+#[test]
+fn a_raised_stop_ends_a_query_search_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = oracle(dir.path());
+    let stop = Stop::raisable();
+    let start = Instant::now();
+    let answer = std::thread::scope(|s| {
+        let raiser = stop.clone();
+        s.spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            raiser.raise();
+        });
+        o.query_until("kalah:6:6", None, Duration::from_secs(30), &stop)
+    });
+    assert!(
+        matches!(answer, Err(Error::Stopped(_))),
+        "{:?}",
+        answer.map(|a| a.exact)
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    // Never raised: the search's bounds within its time, as before.
+    let a = o
+        .query_until("kalah:6:6", None, Duration::from_millis(50), &Stop::never())
+        .unwrap();
+    assert!(!a.exact && a.lower <= a.upper);
+}
+
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_refused_before_the_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = oracle(dir.path());
+    let solve = |path: std::path::PathBuf| {
+        let request = SolveRequest {
+            time: Some(Duration::from_secs(30)),
+            checkpoint: Some(path),
+            threads: Some(1),
+            ..SolveRequest::default()
+        };
+        let start = Instant::now();
+        let out = o.solve("kalah:6:4", None, &request, Observer::silent());
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        match out {
+            Err(e @ Error::BadCheckpoint { .. }) => e.to_string(),
+            other => panic!("{:?}", other.map(|r| r.solution.exact)),
+        }
+    };
+    let missing = solve(dir.path().join("no").join("c.ckpt"));
+    assert!(missing.contains("does not exist"), "{missing}");
+    let a_dir = solve(dir.path().to_path_buf());
+    assert!(a_dir.contains("is a directory"), "{a_dir}");
+    std::fs::write(dir.path().join("file"), b"x").unwrap();
+    let under_a_file = solve(dir.path().join("file").join("c.ckpt"));
+    assert!(
+        under_a_file.contains("is not a directory"),
+        "{under_a_file}"
+    );
+    // Nothing was left behind by the tries.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["file"]);
+    // A writable place is taken.
+    let ok = o
+        .solve(
+            "kalah:2:2",
+            None,
+            &SolveRequest {
+                checkpoint: Some(dir.path().join("c.ckpt")),
+                ..SolveRequest::default()
+            },
+            Observer::silent(),
+        )
+        .unwrap();
+    assert!(ok.solution.exact && ok.checkpoint_error.is_none());
+    assert!(dir.path().join("c.ckpt").exists());
+}
