@@ -166,7 +166,9 @@ def moves_of(pos, m, rules):
 
 def book_positions(root, m, rules, turns):
     """The positions within `turns` turns of the root, with the fewest turns
-    that reach each (extra moves stay within a turn)."""
+    that reach each: the root (0) and what the moves of a position of fewer
+    than `turns` turns lead to (one turn more where the turn passes, the
+    same after an extra move); a position of `turns` turns ends the book."""
     depth = {}
     queue = deque([(root, 0)])
     while queue:
@@ -174,12 +176,14 @@ def book_positions(root, m, rules, turns):
         if pos in depth and depth[pos] <= t:
             continue
         depth[pos] = t
+        if t == turns:  # its moves are the next turn's
+            continue
         for _, child, passed, final in moves_of(pos, m, rules):
             if final is not None:
                 continue
             if not passed:
                 queue.appendleft((child, t))
-            elif t < turns:
+            else:
                 queue.append((child, t + 1))
     return depth
 

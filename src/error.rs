@@ -179,6 +179,15 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// An opening book cannot be used: damaged (its checksum), of another
+    /// format, or not about its own board.
+    #[error("opening book {what}: {reason}")]
+    BadBook {
+        /// The file (or the embedded book's name).
+        what: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A proof ledger was made for another root position or rule set.
     #[error("proof ledger {} is about {saved}, not {asked}", path.display())]
     WrongLedger {

@@ -74,6 +74,7 @@
 pub mod assignment;
 pub mod atomic;
 pub mod awari;
+pub mod book;
 pub mod error;
 pub mod family;
 pub mod files;

@@ -36,6 +36,8 @@ mod awari_tables;
 mod awari_tables_cli;
 #[path = "batch.rs"]
 mod batch;
+#[path = "book.rs"]
+mod book;
 #[path = "checkpoint.rs"]
 mod checkpoint;
 #[path = "checkpoint_stress.rs"]

@@ -16,6 +16,7 @@ use mancala_solver::with_rules;
 
 mod arena;
 mod assignment;
+mod book;
 mod build;
 mod games_out;
 mod grade;
@@ -29,6 +30,7 @@ mod serve;
 mod solve;
 mod solve_tables;
 mod svg;
+mod tasks;
 mod train;
 mod train_plot;
 mod tune;
@@ -260,6 +262,9 @@ enum Command {
     /// Prove a Kalah value as tasks recorded in a ledger that outlives any
     /// machine; status, audit, and tasks for a scheduler.
     Prove(prove::ProveArgs),
+    /// Opening books: prove the exact value of every position of a Kalah
+    /// start's first turns, compile them, show what a book holds.
+    Book(book::BookArgs),
     Graph(graph::GraphArgs),
     /// Grade an agent against perfect play: share of perfect moves, value lost per move, by phase.
     Grade(grade::GradeArgs),
@@ -344,6 +349,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Prove(args) => prove::run(args),
+        Command::Book(args) => book::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Tune(args) => tune::run(args),

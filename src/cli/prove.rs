@@ -4,22 +4,18 @@
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::Args;
 use serde_json::json;
 
-use super::{progress, GameName, TablesArg};
+use super::tasks::TaskArgs;
+use super::{progress, GameName};
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::KalahRules;
 use mancala_solver::rng::seeded;
 use mancala_solver::search::prove::{self, Entry, Ledger, NodeState, ProveOptions, Question};
-use mancala_solver::search::run::{prepare, RunOptions, TableSource};
-use mancala_solver::search::SolveOptions;
-use mancala_solver::tablebase::BuildSettings;
-use mancala_solver::tables::index::MAX_INDEX_SEEDS;
 
 /// Arguments of `mancala prove`.
 #[derive(Args, Clone, Debug)]
@@ -44,8 +40,6 @@ pub struct ProveArgs {
     pub game: GameName,
     /// A position (2m+2 numbers), when the game's name gives no board.
     pub position: Option<String>,
-    #[command(flatten)]
-    pub tables: TablesArg,
     /// The ledger file (created when missing; its directory must exist).
     #[arg(long, value_name = "FILE", value_parser = super::render::parse_output_file)]
     pub ledger: PathBuf,
@@ -62,37 +56,8 @@ pub struct ProveArgs {
     /// search's estimate).
     #[arg(long, allow_hyphen_values = true)]
     pub guess: Option<i32>,
-    /// Split a task the search has not settled after this many seconds
-    /// (default: 600, or no time limit with --task-nodes). 0 splits every
-    /// task that is not settled at once, down to the end of the game: a
-    /// test of the protocol on tiny games, a tree without end on others.
-    #[arg(long, value_parser = super::render::parse_seconds)]
-    pub task_seconds: Option<f64>,
-    /// Split a task the search has not settled after this many nodes
-    /// (e.g. 4e9): a budget of work, the same on a loaded machine as on an
-    /// idle one.
-    #[arg(long, value_name = "N", value_parser = parse_nodes)]
-    pub task_nodes: Option<u64>,
-    /// When splitting, estimate each move by a search of this many seconds
-    /// (default: a hundredth of --task-seconds; with --task-nodes, a
-    /// hundredth of its nodes).
-    #[arg(long, value_parser = super::render::parse_seconds)]
-    pub estimate_seconds: Option<f64>,
-    /// Probe the tables up to K seeds in play (default: what --db holds).
-    #[arg(long, value_name = "K")]
-    pub max_table_seeds: Option<usize>,
-    /// Never build tables; use only what is on disk.
-    #[arg(long)]
-    pub no_build: bool,
-    /// Decode the tables into memory within this many MiB (0: read the files).
-    #[arg(long, default_value_t = 4096, value_name = "MIB")]
-    pub table_memory_mb: u64,
-    /// Transposition-table size in MiB (one table, kept from task to task).
-    #[arg(long, default_value_t = 256)]
-    pub tt_mb: usize,
-    /// Worker threads of each task (0 or omitted: all cores).
-    #[arg(long, default_value_t = 0, value_parser = super::render::parse_threads)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub task: TaskArgs,
     /// Print what the ledger proves and the open tasks; search nothing.
     #[arg(long, conflicts_with_all = ["check", "tasks", "run_task", "record"])]
     pub status: bool,
@@ -114,9 +79,6 @@ pub struct ProveArgs {
     /// Add ledger lines read from stdin (from --run-task) to the ledger.
     #[arg(long)]
     pub record: bool,
-    /// No live progress on stderr.
-    #[arg(long)]
-    pub quiet: bool,
     /// Print JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -147,11 +109,7 @@ fn root_of(args: &ProveArgs) -> Result<(Position, KalahRules)> {
 /// Run `mancala prove`.
 pub fn run(args: ProveArgs) -> Result<ExitCode> {
     let (root, rules) = root_of(&args)?;
-    if let Some(want) = args.max_table_seeds.filter(|&k| k > MAX_INDEX_SEEDS) {
-        return Err(Error::Unsupported(format!(
-            "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
-        )));
-    }
+    args.task.check()?;
     let mut ledger = Ledger::open_or_new(&args.ledger, &root, rules)?;
     if args.status {
         return status(&args, &ledger);
@@ -185,62 +143,14 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
         // Under the ledger's lock, with what other writers recorded; a
         // line that contradicts the ledger refuses the whole record.
         let added = ledger.record(&args.ledger, entries)?;
-        if !args.quiet {
+        if !args.task.quiet {
             eprintln!("{added} new lines recorded in {}", args.ledger.display());
         }
         return Ok(ExitCode::SUCCESS);
     }
     let stop = super::stop_on_signals(&args.ledger)?;
-    let search = SolveOptions {
-        rules,
-        tt_mb: args.tt_mb,
-        threads: args.threads,
-        progress: progress::observer(args.quiet),
-        stop: Some(stop.clone()),
-        ..SolveOptions::default()
-    };
-    mancala_solver::search::tt::check_tt_mb(args.tt_mb)?;
-    let tables = if args.max_table_seeds == Some(0) {
-        TableSource::None
-    } else {
-        TableSource::Directory {
-            dir: args.tables.db.clone(),
-            max_seeds: args.max_table_seeds,
-            build: !args.no_build,
-            memory: args.table_memory_mb.saturating_mul(1 << 20),
-            settings: BuildSettings {
-                progress: progress::observer(args.quiet),
-                ..BuildSettings::default()
-            },
-        }
-    };
-    let prepared = prepare(
-        &root,
-        RunOptions {
-            tables,
-            ..RunOptions::new(search.clone())
-        },
-    )?;
+    let (prepared, opts) = args.task.prepare(&root, rules, stop)?;
     let tables = prepared.tables();
-    // One transposition table for every task of this run.
-    let search = SolveOptions {
-        shared_tt: Some(Arc::new(mancala_solver::search::TransTable::try_with_kib(
-            args.tt_mb.saturating_mul(1 << 10),
-        )?)),
-        ..search
-    };
-    // With a budget of nodes the clock limits nothing unless asked to.
-    let task_seconds = args.task_seconds.unwrap_or(match args.task_nodes {
-        Some(_) => f64::INFINITY,
-        None => 600.0,
-    });
-    let opts = ProveOptions {
-        search,
-        task_seconds,
-        task_nodes: args.task_nodes,
-        estimate_seconds: args.estimate_seconds.unwrap_or(task_seconds / 100.0),
-        estimate_nodes: args.task_nodes.map(|n| n / 100),
-    };
     if let Some(text) = &args.run_task {
         let q: Question = serde_json::from_str(text).map_err(|e| {
             Error::Unsupported(format!(
@@ -260,7 +170,7 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
     if let Some(n) = args.check {
         return check(&args, &ledger, tables.as_deref(), &opts, n);
     }
-    let quiet = args.quiet;
+    let quiet = args.task.quiet;
     let observer = opts.search.progress.clone();
     let mut on_entry = |e: &Entry, l: &Ledger| {
         if !quiet {
@@ -301,7 +211,7 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
     progress::end_status(&opts.search.progress);
     match result {
         Err(Error::Stopped(_)) => {
-            if !args.quiet {
+            if !args.task.quiet {
                 eprintln!(
                     "stopped: the ledger {} keeps every finished task; run the same command to go on",
                     args.ledger.display()
@@ -312,18 +222,6 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
         }
         Err(e) => Err(e),
         Ok(()) => status(&args, &ledger),
-    }
-}
-
-/// Parse a count of nodes (`--task-nodes`): a whole number, in plain or
-/// scientific notation (4e9), at least 1.
-fn parse_nodes(s: &str) -> std::result::Result<u64, String> {
-    match s.parse::<f64>() {
-        Ok(n) if n.is_finite() && (1.0..=1e18).contains(&n) && n.fract() == 0.0 => Ok(n as u64),
-        _ => Err(format!(
-            "'{}' is not a count of nodes: give a whole number from 1 to 1e18, e.g. 4e9",
-            mancala_solver::error::clip(s)
-        )),
     }
 }
 

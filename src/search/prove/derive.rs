@@ -8,9 +8,11 @@ use super::{canonical, children, Entry, Fault, Ledger, Question};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 
-/// The positions within `turns` turns of `root` (a turn ends when the
-/// turn passes; extra moves stay in it), each with the fewest turns that
-/// reach it; empty for 0 turns.
+/// The positions within `turns` turns of `root`, each with the fewest
+/// turns that reach it: the root (0), and the positions that the moves of
+/// a position of fewer than `turns` turns lead to (one turn more where the
+/// turn passes, the same after an extra move). A position of `turns`
+/// turns ends the book (its moves are the next turn's). Empty for 0 turns.
 pub(super) fn book_positions(
     root: &Position,
     rules: KalahRules,
@@ -30,7 +32,9 @@ pub(super) fn book_positions(
             continue;
         }
         out.insert(key, t);
-        if pos.is_game_over(rules) {
+        // A position of the last turn ends the book: its moves are the
+        // next turn's.
+        if t == turns || pos.is_game_over(rules) {
             continue;
         }
         for pit in pos.legal_moves(rules).collect::<Vec<_>>() {
@@ -40,7 +44,7 @@ pub(super) fn book_positions(
             }
             if c.to_move() == pos.to_move() {
                 queue.push_front((c, t));
-            } else if t < turns {
+            } else {
                 queue.push_back((c, t + 1));
             }
         }
@@ -263,5 +267,24 @@ impl Ledger {
             position: canonical(position).unwrap_or_else(|_| position.to_string()),
             at_least: t.max(lo + 2),
         })
+    }
+
+    /// The positions of the book (within [`super::Header::book_turns`]
+    /// turns of the root), each with the fewest turns that reach it.
+    pub fn book_turns_of(&self) -> Vec<(Position, u32)> {
+        self.book
+            .iter()
+            .filter_map(|(k, &t)| Position::parse(k).ok().map(|p| (p, t)))
+            .collect()
+    }
+
+    /// Every reached position whose value the ledger proves exactly, with
+    /// the value.
+    pub fn exact_positions(&self) -> Vec<(Position, i32)> {
+        self.derived
+            .iter()
+            .filter(|(_, (lo, hi))| lo == hi)
+            .filter_map(|(k, &(v, _))| Position::parse(k).ok().map(|p| (p, v)))
+            .collect()
     }
 }

@@ -126,6 +126,43 @@ pub fn run_task(
     }))
 }
 
+/// Solve `pos` exactly within the task budget of `opts`: its proof line
+/// (the question "at least v" answered with the bounds `[v, v]`), or `None`
+/// when the budget ran out first.
+pub fn run_exact(
+    pos: &Position,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+) -> Result<Option<Entry>> {
+    let mut search = opts.search.clone();
+    search.at_least = None;
+    search.checkpoint = None;
+    search.resume = None;
+    search.deadline = after(opts.task_seconds);
+    search.node_limit = opts.task_nodes;
+    let sol = crate::search::solve(pos, tables, &search)?;
+    if !(sol.exact && sol.lower == sol.upper) {
+        if search.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(Error::Stopped(format!("the solve of \"{pos}\"")));
+        }
+        return Ok(None);
+    }
+    Ok(Some(Entry::Proof(Proof {
+        question: Question {
+            position: pos.to_string(),
+            at_least: sol.value,
+        },
+        answer: true,
+        lower: sol.value,
+        upper: sol.value,
+        table_seeds: sol.table_seeds,
+        nodes: sol.stats.nodes,
+        seconds: sol.solve_seconds,
+        threads: sol.threads,
+        program: program(),
+    })))
+}
+
 /// Prove `q` from the ledger at `path`: run its pending tasks one after
 /// another (each with all of `opts`' threads), recording each finished one
 /// in the ledger file ([`Ledger::record`], which also brings in the lines
@@ -167,10 +204,25 @@ pub fn prove_value(
     on_entry: &mut dyn FnMut(&Entry, &Ledger),
 ) -> Result<i32> {
     let root = ledger.header.root.clone();
-    while let Some(q) = ledger.next_value_question(&root, guess) {
+    prove_value_of(ledger, path, &root, guess, tables, opts, on_entry)
+}
+
+/// The exact value of `position`, a position the ledger reaches, proven
+/// question by question from the ledger at `path` as [`prove_value`]
+/// proves the root's. Returns the value.
+pub fn prove_value_of(
+    ledger: &mut Ledger,
+    path: &Path,
+    position: &str,
+    guess: i32,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+    on_entry: &mut dyn FnMut(&Entry, &Ledger),
+) -> Result<i32> {
+    while let Some(q) = ledger.next_value_question(position, guess) {
         settle(ledger, path, &q, tables, opts, on_entry)?;
     }
-    Ok(ledger.root_bounds().0)
+    Ok(ledger.bounds(position).0)
 }
 
 /// The exact value of the root and of every move from it, proven from the

@@ -1,0 +1,192 @@
+//! Opening books (`mancala book`, `book::Book`): every entry of a book
+//! proven by the command line equals the exact value an independent solve
+//! gives; the book file compiles again from its ledger byte for byte; the
+//! ledger passes the independent audit; a run goes on from its ledger; a
+//! damaged book is refused; every book under books/ is compiled into the
+//! program and agrees with its ledger.
+
+mod common;
+
+use std::path::Path;
+
+use common::mancala;
+use mancala_solver::book::{Book, Books};
+use mancala_solver::kalah::KalahRules;
+use mancala_solver::search::prove::Ledger;
+use mancala_solver::search::{solve, SolveOptions};
+
+fn build(dir: &Path, game: &str, turns: &str) -> (i32, String, String) {
+    mancala(
+        &[
+            "book",
+            "build",
+            game,
+            "--turns",
+            turns,
+            "--max-table-seeds",
+            "0",
+            "--task-nodes",
+            "200000",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "8",
+            "--quiet",
+            "--json",
+        ],
+        dir,
+    )
+}
+
+#[test]
+fn a_book_holds_exact_values_that_an_independent_solve_confirms() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (game, name, rules) in [
+        ("kalah:4:3", "kalah-4-3-default", KalahRules::Default),
+        (
+            "kalah:4:3:capture-needs-opposite",
+            "kalah-4-3-capture-needs-opposite",
+            KalahRules::CaptureNeedsOpposite,
+        ),
+        (
+            "kalah:4:2:end-when-mover-empty",
+            "kalah-4-2-end-when-mover-empty",
+            KalahRules::EndWhenMoverEmpty,
+        ),
+    ] {
+        let (code, out, err) = build(d, game, "2");
+        assert_eq!(code, 0, "{err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let p = &report["progress"];
+        assert_eq!(p["exact"], p["positions"], "{out}");
+        let ledger_path = d.join(format!("books/{name}.jsonl"));
+        let book_path = d.join(format!("books/{name}.book"));
+        let bytes = std::fs::read(&book_path).unwrap();
+        let book = Book::from_bytes(&bytes, name).unwrap();
+        assert_eq!(book.rules(), rules);
+        assert!(book.len() > 10, "{}", book.len());
+        // Each entry against a plain exact solve (no tables, no ledger).
+        let opts = SolveOptions {
+            rules,
+            ..SolveOptions::default()
+        };
+        for (pos, v) in book.entries() {
+            let s = solve(&pos, None, &opts).unwrap();
+            assert!(s.exact);
+            assert_eq!(s.value, v, "{game}: {pos}");
+        }
+        // The start's moves from the book, against the solve of each.
+        let start = book.root();
+        let books = Books::new(vec![book.clone()]);
+        let moves = mancala_solver::book::move_values(&books, &start, rules).unwrap();
+        assert_eq!(
+            moves.iter().map(|m| m.1).max(),
+            book.value(&start),
+            "{game}"
+        );
+        // The book compiles again from its ledger, byte for byte.
+        let ledger = Ledger::read(&ledger_path).unwrap();
+        assert_eq!(Book::from_ledger(&ledger).to_bytes(), bytes);
+        let again = d.join("again.book");
+        let (code, _, err) = mancala(
+            &[
+                "book",
+                "compile",
+                ledger_path.to_str().unwrap(),
+                "--out",
+                again.to_str().unwrap(),
+            ],
+            d,
+        );
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(std::fs::read(&again).unwrap(), bytes);
+        // A second run has nothing left to prove.
+        let (code, out, err) = build(d, game, "2");
+        assert_eq!(code, 0, "{err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["progress"]["lines"], 0, "{out}");
+        // The independent audit reads the same book.
+        let audit = std::process::Command::new("python3")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("dist/ledger_audit.py"))
+            .arg(&ledger_path)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(audit.status.success(), "{}", String::from_utf8_lossy(&audit.stderr));
+        let a: serde_json::Value = serde_json::from_slice(&audit.stdout).unwrap();
+        assert_eq!(a["book"]["exact"], a["book"]["positions"]);
+        assert_eq!(a["book"]["positions"], p["positions"]);
+    }
+}
+
+#[test]
+fn a_damaged_or_foreign_book_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, _, err) = build(d, "kalah:3:2", "1");
+    assert_eq!(code, 0, "{err}");
+    let path = d.join("books/kalah-3-2-default.book");
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let k = bad.len() - 6;
+    bad[k] ^= 1;
+    let e = Book::from_bytes(&bad, "x").unwrap_err();
+    assert!(e.to_string().contains("checksum"), "{e}");
+    let e = Book::from_bytes(b"not a book", "x").unwrap_err();
+    assert!(e.to_string().contains("not an opening book"), "{e}");
+    std::fs::write(&path, &bad).unwrap();
+    let (code, _, err) = mancala(&["book", "show", path.to_str().unwrap()], d);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("checksum"), "{err}");
+    // A proof ledger (no book turns) is not compiled as a book.
+    let proof = d.join("p.jsonl");
+    let (code, _, err) = mancala(
+        &[
+            "prove",
+            "kalah:3:2",
+            "--ledger",
+            proof.to_str().unwrap(),
+            "--max-table-seeds",
+            "0",
+            "--quiet",
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = mancala(&["book", "compile", proof.to_str().unwrap()], d);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a book ledger"), "{err}");
+}
+
+/// Every book under books/ is compiled into the program, reads, and is
+/// what its ledger compiles to.
+#[test]
+fn the_committed_books_are_embedded_and_agree_with_their_ledgers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert!(Books::embedded_faults().is_empty(), "{:?}", Books::embedded_faults());
+    let embedded = Books::embedded().books();
+    let mut files = 0;
+    for e in std::fs::read_dir(root.join("books")).unwrap().flatten() {
+        let path = e.path();
+        if path.extension().is_none_or(|x| x != "book") {
+            continue;
+        }
+        files += 1;
+        let bytes = std::fs::read(&path).unwrap();
+        let book = Book::from_bytes(&bytes, &path.display().to_string()).unwrap();
+        assert!(
+            embedded.contains(&book),
+            "{} is not compiled into the program: list it in src/book/embedded.rs",
+            path.display()
+        );
+        let ledger = Ledger::read(&path.with_extension("jsonl")).unwrap();
+        assert_eq!(
+            Book::from_ledger(&ledger).to_bytes(),
+            bytes,
+            "{} is not what its ledger compiles to",
+            path.display()
+        );
+    }
+    assert_eq!(files, embedded.len());
+}
