@@ -15,6 +15,7 @@ use crate::awari::position::AwariPosition;
 use crate::awari::rules::{AwariGame, AwariTurn};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
+use crate::play::agents::Stop;
 use crate::search::awari::solve_awari;
 use crate::search::cyclic::{CyclicOptions, Wanted};
 use crate::search::{solve, SolveOptions, TransTable};
@@ -240,20 +241,30 @@ pub struct SearchBudget {
     pub tt_mb: usize,
 }
 
+/// When a search started at `start` within `budget` ends: its time, or
+/// `stop`'s deadline when that comes first.
+fn ends(start: Instant, budget: &SearchBudget, stop: &Stop) -> Instant {
+    let own = start + budget.time;
+    stop.deadline().map_or(own, |d| d.min(own))
+}
+
 /// The analysis of a Kalah position by the solver (one thread, one
 /// transposition table, the tables in `tables` probed): first the position
 /// itself within the budget (its value, best move and principal
 /// variation), then each legal move's child with an equal share of the
 /// time left, on the warm transposition table. What does not finish in
 /// time keeps the bounds it proved; the position's bounds combine its own
-/// with its moves'.
+/// with its moves'. The search ends early at `stop`'s deadline (with the
+/// bounds proved by then) or once its flag is raised.
 pub fn from_search(
     rules: KalahRules,
     pos: &Position,
     tables: Option<&TableSet<KalahRules>>,
     budget: &SearchBudget,
+    stop: &Stop,
 ) -> Result<Analysis> {
     let start = Instant::now();
+    let end = ends(start, budget, stop);
     let mut a = frame(rules, pos, Source::Search);
     if pos.is_game_over(rules) {
         let set = TableSet::empty(std::path::Path::new("."), rules, pos.pits_per_side())?;
@@ -265,14 +276,15 @@ pub fn from_search(
         threads: 1,
         deadline: Some(deadline),
         shared_tt: Some(tt.clone()),
+        stop: stop.flag(),
         ..SolveOptions::default()
     };
-    let root = solve(pos, tables, &options(start + budget.time))?;
+    let root = solve(pos, tables, &options(end))?;
     let pits: Vec<usize> = pos.legal_moves(rules).collect();
     for (i, &pit) in pits.iter().enumerate() {
         let mut child = *pos;
         let step = child.play(pit, rules).expect("a legal move plays");
-        let left = budget.time.saturating_sub(start.elapsed());
+        let left = end.saturating_duration_since(Instant::now());
         let share = left / (pits.len() - i) as u32;
         let sol = solve(&child, tables, &options(Instant::now() + share))?;
         // The child's value is for its side to move: the same side after
@@ -337,17 +349,19 @@ pub fn from_search(
 /// search ([`crate::search::awari`], the tables in `tables` probed): the
 /// position and each legal move within the budget (the position gets half
 /// the time, the moves share the rest); what does not finish keeps the
-/// bounds it proved.
+/// bounds it proved; as [`from_search`], `stop` ends it early.
 pub fn from_awari_search(
     game: AwariGame,
     pos: &AwariPosition,
     tables: Option<&TableSet<AwariGame>>,
     budget: &SearchBudget,
+    stop: &Stop,
 ) -> Result<Analysis> {
     let mut a = frame(game, pos, Source::Search);
     let options = CyclicOptions {
         tt_mb: budget.tt_mb.max(1),
-        deadline: Some(Instant::now() + budget.time),
+        deadline: Some(ends(Instant::now(), budget, stop)),
+        stop: stop.flag(),
         ..CyclicOptions::default()
     };
     let sol = solve_awari(game, pos, tables, None, Wanted::ALL, &options)?;

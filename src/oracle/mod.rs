@@ -116,6 +116,11 @@ pub struct AgentMove {
     pub value: Option<f64>,
     /// What `value` means.
     pub value_kind: &'static str,
+    /// Whether the caller's deadline ([`Stop::until`]) came while the
+    /// agent was still thinking: the move is the best it had found by then
+    /// (a search to a fixed depth: the deepest it completed), not the one
+    /// its whole budget would give.
+    pub cut_short: bool,
     /// The position after the move.
     pub after: PositionReport,
 }
@@ -354,14 +359,32 @@ impl Oracle {
         position: Option<&str>,
         time: Duration,
     ) -> Result<Analysis> {
+        self.query_until(game, position, time, &Stop::never())
+    }
+
+    /// [`Oracle::query_within`], ending early: a search above the tables
+    /// at `stop`'s deadline (with the bounds proved by then), and any work
+    /// once its flag is raised (an on-demand build between two tables,
+    /// [`Error::Stopped`]).
+    pub fn query_until(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        time: Duration,
+        stop: &Stop,
+    ) -> Result<Analysis> {
         if let Some(a) = self.query_from_tables(game, position)? {
             return Ok(a);
         }
         let spec = parse_game(game)?;
+        let progress = match stop.flag() {
+            Some(flag) => Observer::silent().with_stop(flag),
+            None => Observer::silent(),
+        };
         with_rules!(spec.rules, g => {
             let pos = position_of(g, &spec, position)?;
             let seeds = seeds_of(g, &pos);
-            if let Some(set) = self.tables_for(g, spec.pits, seeds)? {
+            if let Some(set) = self.tables_for_observed(g, spec.pits, seeds, &progress)? {
                 if let Some(a) = analysis::from_tables(&set, &pos) {
                     return Ok(a);
                 }
@@ -370,7 +393,7 @@ impl Oracle {
                 time,
                 ..self.config.search
             };
-            self.beyond_tables(g, &spec, &pos, &budget)
+            self.beyond_tables(g, &spec, &pos, &budget, stop)
         })
     }
 
@@ -381,6 +404,7 @@ impl Oracle {
         spec: &GameSpec,
         pos: &G::Position,
         budget: &SearchBudget,
+        stop: &Stop,
     ) -> Result<Analysis> {
         let set = self.tables(g, spec.pits)?;
         if let Rules::Kalah(rules) = spec.rules {
@@ -388,7 +412,7 @@ impl Oracle {
             let kalah_pos = (pos as &dyn Any).downcast_ref::<crate::kalah::position::Position>();
             if let (Some(set), Some(pos)) = (kalah_set, kalah_pos) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_search(rules, pos, tables, budget);
+                return analysis::from_search(rules, pos, tables, budget, stop);
             }
         }
         if let Rules::Awari(game) = spec.rules {
@@ -396,7 +420,7 @@ impl Oracle {
             let awari_pos = (pos as &dyn Any).downcast_ref::<AwariPosition>();
             if let (Some(set), Some(pos), true) = (awari_set, awari_pos, game.has_tables()) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_awari_search(game, pos, tables, budget);
+                return analysis::from_awari_search(game, pos, tables, budget, stop);
             }
         }
         Err(Error::Unsupported(format!(

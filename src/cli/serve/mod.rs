@@ -21,7 +21,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
@@ -78,9 +78,10 @@ pub struct ServeArgs {
     /// Transposition table of each search, in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
-    /// Longest time any request may take, in milliseconds (503 after it;
-    /// an agent's work stops then).
-    #[arg(long, default_value_t = 60_000)]
+    /// Longest time any request may take, in milliseconds (503 after it);
+    /// above --solve-ms. An agent thinks at most three quarters of it, then
+    /// answers its best move so far.
+    #[arg(long, default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub timeout_ms: u64,
     /// Longest time a client may leave its connection idle, in
     /// milliseconds: to send a whole request head after the opening or the
@@ -251,7 +252,10 @@ impl App {
             None
         };
         let oracle = self.oracle.clone();
-        let stop = Stop::raisable();
+        // The work's deadline, within the request's time (an agent answers
+        // its best move so far then); its flag, raised when the request
+        // ends for any reason.
+        let stop = Stop::raisable().until(Instant::now() + self.work_time());
         let _stop_on_end = RaiseOnDrop(stop.clone());
         // The permit moves into the task: the slot stays taken until the
         // work ends, which the stop flag hastens once the request is over.
@@ -278,10 +282,16 @@ impl App {
 }
 
 impl App {
+    /// The longest a request's work may think: three quarters of the
+    /// request's time limit, leaving time to answer.
+    fn work_time(&self) -> Duration {
+        (self.timeout * 3 / 4).max(Duration::from_millis(1))
+    }
+
     /// The `ms` parameter of a query: a search time within the request's
-    /// time limit (three quarters of it, leaving time to answer).
+    /// time limit ([`App::work_time`]).
     fn search_time(&self, ms: &str) -> std::result::Result<Duration, ApiError> {
-        let max = (self.timeout.as_millis() * 3 / 4).max(1) as u64;
+        let max = self.work_time().as_millis() as u64;
         match ms.parse::<u64>() {
             Ok(n) if (1..=max).contains(&n) => Ok(Duration::from_millis(n)),
             _ => Err(ApiError::bad(format!(
@@ -359,8 +369,8 @@ async fn query(
         return Ok(Json(a));
     }
     Ok(Json(
-        app.run(true, move |o, _| {
-            o.query_within(&game, position.as_deref(), time)
+        app.run(true, move |o, stop| {
+            o.query_until(&game, position.as_deref(), time, stop)
         })
         .await?,
     ))
@@ -462,6 +472,13 @@ fn layered(routes: Router) -> Router {
 }
 
 fn app_from(args: &ServeArgs) -> Result<App> {
+    if args.solve_ms >= args.timeout_ms {
+        return Err(Error::Unsupported(format!(
+            "--solve-ms {} is not below --timeout-ms {}: a search must end before its request's \
+             time is up; give a shorter --solve-ms or a longer --timeout-ms",
+            args.solve_ms, args.timeout_ms
+        )));
+    }
     let cores = mancala_solver::threads::resolve(None)?;
     let max_solves = args.max_solves.map_or(cores, |n| n as usize);
     let oracle = Oracle::new(OracleConfig {
@@ -479,7 +496,7 @@ fn app_from(args: &ServeArgs) -> Result<App> {
         slots: Arc::new(Semaphore::new(max_solves)),
         max_solves,
         queue: Duration::from_millis(args.queue_ms),
-        timeout: Duration::from_millis(args.timeout_ms.max(args.solve_ms)),
+        timeout: Duration::from_millis(args.timeout_ms),
         shutdown: Arc::new(watch::channel(false).0),
     })
 }
