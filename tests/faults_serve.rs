@@ -1,11 +1,14 @@
 //! Faults of the match runner and the server found by a hostile probe
 //! (issue 59): a match whose memory grew with its games; server options
 //! that let a search outlive its request; agents whose depth or iteration
-//! limits did not bound their time on wide boards.
+//! limits did not bound their time on wide boards; unknown parameters and
+//! large bodies not refused; docs/serve.md wrong about Awari above the
+//! tables.
 
 mod common;
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -283,5 +286,119 @@ fn a_deadline_gives_the_deepest_completed_search() {
         }
         let (moves, n) = pos.moves();
         let _ = pos.play(moves[pit.min(n - 1)]);
+    }
+}
+
+/// Every route refuses parameters it does not take, the board's `/` and
+/// `/api/v1/games` (which take none) included.
+#[test]
+fn every_route_refuses_unknown_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    for path in [
+        "/?colour=red",
+        "/api/v1/games?colour=red",
+        "/api/v1/start?game=kalah:6:4&colour=red",
+    ] {
+        let (status, body) = s.json(path);
+        assert_eq!(status, 400, "{path}: {body}");
+        let msg = body["error"].as_str().unwrap();
+        assert!(
+            msg.contains("unknown parameter \"colour\""),
+            "{path}: {msg}"
+        );
+    }
+    let (_, body) = s.json("/api/v1/games?x=1");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("takes no parameters"),
+        "{body}"
+    );
+    assert_eq!(s.get("/").0, 200);
+    assert_eq!(s.get("/api/v1/games").0, 200);
+}
+
+/// Send `request` (head and body) on a fresh connection: status and body.
+fn send(addr: &str, request: &[u8]) -> (u16, String) {
+    let mut c = TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    c.write_all(request).unwrap();
+    let mut raw = Vec::new();
+    let _ = c.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no answer: {text:?}"));
+    (
+        head.split(' ').nth(1).unwrap().parse().unwrap(),
+        body.to_string(),
+    )
+}
+
+/// Request bodies over 1 KiB get 413 (the API is GET only and reads none),
+/// by their declared length or as their chunks arrive; small ones are
+/// ignored, as before.
+#[test]
+fn request_bodies_over_a_kib_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &[]);
+    let head = |extra: &str| {
+        format!(
+            "GET /api/v1/start?game=kalah:2:1 HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{extra}\r\n",
+            s.addr
+        )
+    };
+    let declared = |n: usize| {
+        let mut r = head(&format!("Content-Length: {n}\r\n")).into_bytes();
+        r.extend(std::iter::repeat_n(b'a', n));
+        r
+    };
+    let (status, body) = send(&s.addr, &declared(5000));
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("at most 1024"), "{body}");
+    let (status, body) = send(&s.addr, &declared(100));
+    assert_eq!(status, 200, "{body}");
+    let chunked = |sizes: &[usize]| {
+        let mut r = head("Transfer-Encoding: chunked\r\n").into_bytes();
+        for &n in sizes {
+            r.extend(format!("{n:x}\r\n").bytes());
+            r.extend(std::iter::repeat_n(b'b', n));
+            r.extend(b"\r\n");
+        }
+        r.extend(b"0\r\n\r\n");
+        r
+    };
+    let (status, body) = send(&s.addr, &chunked(&[800, 800]));
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("at most 1024"), "{body}");
+    let (status, body) = send(&s.addr, &chunked(&[300, 300]));
+    assert_eq!(status, 200, "{body}");
+}
+
+/// docs/serve.md says what an Awari position above the tables gets: the
+/// exact search's answer (200, proven bounds when it does not finish), not
+/// the 400 it once said.
+#[test]
+fn the_serve_doc_tells_what_awari_above_the_tables_gets() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/serve.md")).unwrap();
+    let bullet: String = doc
+        .split("\n- ")
+        .find(|b| b.starts_with("**Awari and Oware above the tables**"))
+        .expect("docs/serve.md has a bullet on Awari and Oware above the tables")
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--build-limit", "0", "--solve-ms", "200"]);
+    for game in ["awari:6:4", "oware:5:4"] {
+        let (status, body) = s.json(&format!("/api/v1/query?game={game}"));
+        assert_eq!(status, 200, "{game}: {body}");
+        assert_eq!(body["source"], "search", "{game}");
+        assert!(
+            bullet.contains(&status.to_string()) && !bullet.contains("400"),
+            "docs/serve.md says of {game} above the tables: {bullet}"
+        );
+        assert!(bullet.contains("\"source\": \"search\""), "{bullet}");
     }
 }

@@ -44,6 +44,9 @@ const PAGE: &str = include_str!("page.html");
 /// Longest query string accepted, in bytes.
 const MAX_QUERY_BYTES: usize = 4096;
 
+/// Longest request body accepted, in bytes (the API reads none).
+const MAX_BODY_BYTES: usize = 1024;
+
 /// Arguments of `mancala serve`.
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "Examples:\n  mancala serve\n  \
@@ -103,6 +106,8 @@ struct App {
     max_solves: usize,
     queue: Duration,
     timeout: Duration,
+    /// The longest a client may leave its connection idle.
+    idle: Duration,
     /// Set to true when the server stops: requests under way end with 503.
     shutdown: Arc<watch::Sender<bool>>,
 }
@@ -188,10 +193,14 @@ impl Params {
         let mut out = HashMap::new();
         for (k, v) in raw {
             if !allowed.contains(&k.as_str()) {
-                return Err(ApiError::bad(format!(
-                    "unknown parameter \"{}\": this endpoint takes {}",
-                    mancala_solver::error::clip(&k),
+                let takes = if allowed.is_empty() {
+                    "no parameters".to_string()
+                } else {
                     allowed.join(", ")
+                };
+                return Err(ApiError::bad(format!(
+                    "unknown parameter \"{}\": this endpoint takes {takes}",
+                    mancala_solver::error::clip(&k),
                 )));
             }
             if out.insert(k.clone(), v).is_some() {
@@ -316,12 +325,18 @@ fn internal_error(p: &(dyn std::any::Any + Send)) -> ApiError {
     }
 }
 
-async fn page() -> impl IntoResponse {
-    ([(header::CACHE_CONTROL, "no-cache")], Html(PAGE))
+async fn page(
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> std::result::Result<impl IntoResponse, ApiError> {
+    Params::read(q, &[])?;
+    Ok(([(header::CACHE_CONTROL, "no-cache")], Html(PAGE)))
 }
 
-async fn games() -> Json<Vec<oracle::GameInfo>> {
-    Json(oracle::games())
+async fn games(
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Answer<Vec<oracle::GameInfo>> {
+    Params::read(q, &[])?;
+    Ok(Json(oracle::games()))
 }
 
 async fn start(
@@ -440,6 +455,57 @@ async fn limit_query(req: Request, next: Next) -> Response {
     }
 }
 
+/// Refuse request bodies over [`MAX_BODY_BYTES`] (the API is GET only and
+/// reads none): by their declared length, else as they arrive, each part
+/// within `idle` of the last.
+async fn limit_body(State(idle): State<Duration>, req: Request, next: Next) -> Response {
+    let too_large = |size: String| {
+        ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!(
+                "request body of {size} bytes: at most {MAX_BODY_BYTES} (the API is GET only \
+                 and reads no body)"
+            ),
+        }
+        .into_response()
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if let Some(n) = declared.filter(|&n| n > MAX_BODY_BYTES as u64) {
+        return too_large(n.to_string());
+    }
+    if declared.is_some() || axum::body::HttpBody::is_end_stream(req.body()) {
+        return next.run(req).await;
+    }
+    // A body of no declared length (chunked): read it, within the limit.
+    let (parts, mut body) = req.into_parts();
+    let mut kept = Vec::new();
+    loop {
+        let frame = std::future::poll_fn(|cx| {
+            axum::body::HttpBody::poll_frame(std::pin::Pin::new(&mut body), cx)
+        });
+        match tokio::time::timeout(idle, frame).await {
+            Ok(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    kept.extend_from_slice(data);
+                }
+                if kept.len() > MAX_BODY_BYTES {
+                    return too_large(format!("more than {MAX_BODY_BYTES}"));
+                }
+            }
+            Ok(None) => break,
+            Ok(Some(Err(_))) | Err(_) => {
+                return ApiError::bad("the request body was not sent whole").into_response()
+            }
+        }
+    }
+    let req = Request::from_parts(parts, axum::body::Body::from(kept));
+    next.run(req).await
+}
+
 fn panic_response(p: Box<dyn std::any::Any + Send + 'static>) -> Response {
     internal_error(&*p).into_response()
 }
@@ -459,13 +525,17 @@ fn routes() -> Router<App> {
 
 /// The server: the routes over `app`, with the limits every request gets.
 fn router(app: App) -> Router {
-    layered(routes().with_state(app))
+    let idle = app.idle;
+    layered(routes().with_state(app), idle)
 }
 
-fn layered(routes: Router) -> Router {
+/// `routes` with the limits every request gets; `idle`: the longest pause
+/// in a request body.
+fn layered(routes: Router, idle: Duration) -> Router {
     routes
         .layer(middleware::from_fn(limit_query))
-        .layer(DefaultBodyLimit::max(1024))
+        .layer(middleware::from_fn_with_state(idle, limit_body))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             panic_response,
         ))
@@ -497,6 +567,7 @@ fn app_from(args: &ServeArgs) -> Result<App> {
         max_solves,
         queue: Duration::from_millis(args.queue_ms),
         timeout: Duration::from_millis(args.timeout_ms),
+        idle: Duration::from_millis(args.idle_timeout_ms),
         shutdown: Arc::new(watch::channel(false).0),
     })
 }

@@ -66,6 +66,7 @@ async fn a_panicking_handler_answers_500_and_the_server_goes_on() {
                 }),
             )
             .with_state(app.clone()),
+        app.idle,
     );
     let (status, body) = call(&r, "/boom").await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
@@ -136,6 +137,7 @@ fn waiting_route(app: &App) -> (Router, std::sync::mpsc::Receiver<Duration>) {
                 }),
             )
             .with_state(app.clone()),
+        app.idle,
     );
     (r, rx)
 }
