@@ -470,7 +470,7 @@ fn every_kind_of_agent_is_held_to_the_limits() {
 }
 
 #[test]
-fn a_timed_out_agent_frees_its_slot_at_once() {
+fn an_agent_past_the_deadline_answers_its_best_move_and_frees_its_slot() {
     let dir = tempfile::tempdir().unwrap();
     let s = Server::start(
         dir.path(),
@@ -486,7 +486,8 @@ fn a_timed_out_agent_frees_its_slot_at_once() {
         ],
     );
     // Each of these thinks far longer than the 400 ms allowed on a 10-pit board of
-    // 240 seeds (alpha-beta 12: 15 s, heuristic 12: over 40 s).
+    // 240 seeds (alpha-beta 12: 15 s, heuristic 12: over 40 s): the deadline (300
+    // ms, three quarters of the request's time) ends it with its best move so far.
     for (game, agent) in [
         ("kalah:10:12", "alphabeta:12"),
         ("kalah:10:12", "heuristic:12"),
@@ -499,11 +500,8 @@ fn a_timed_out_agent_frees_its_slot_at_once() {
     ] {
         let t = Instant::now();
         let (status, body) = s.json(&format!("/api/v1/agent?game={game}&agent={agent}"));
-        assert_eq!(status, 503, "{agent}: {body}");
-        assert!(
-            body["error"].as_str().unwrap().contains("timed out"),
-            "{agent}: {body}"
-        );
+        assert_eq!(status, 200, "{agent}: {body}");
+        assert_eq!(body["cut_short"], true, "{agent}: {body}");
         assert!(t.elapsed() < Duration::from_secs(3), "{agent}");
         // The only slot is free again at once: a quick agent gets it.
         let t = Instant::now();

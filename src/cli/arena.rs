@@ -269,15 +269,19 @@ pub fn run_match(args: MatchArgs) -> Result<ExitCode> {
         max_plies: args.arena.max_plies,
         repetition: args.arena.repetition,
     };
-    // Open the games file before playing, so a bad path fails at once.
-    let out = args
+    // Open the games file before playing, so a bad path fails at once;
+    // the records go to it as the games finish.
+    let mut out = args
         .games_out
         .as_deref()
         .map(GamesOut::create)
         .transpose()?;
-    let (report, records) = arena::run_match(&opts)?;
+    let report = arena::run_match_each(&opts, &mut |r| match &mut out {
+        Some(out) => out.write(&opts.game, &r),
+        None => Ok(()),
+    })?;
     if let Some(out) = out {
-        out.write_all(&opts.game, &records)?;
+        out.finish()?;
     }
     if args.arena.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("json"));
@@ -309,14 +313,17 @@ pub fn run_tournament(args: TournamentArgs) -> Result<ExitCode> {
         max_plies: args.arena.max_plies,
         repetition: args.arena.repetition,
     };
-    let out = args
+    let mut out = args
         .games_out
         .as_deref()
         .map(GamesOut::create)
         .transpose()?;
-    let r = tournament::run_tournament(&opts)?;
+    let r = tournament::run_tournament_each(&opts, &mut |r| match &mut out {
+        Some(out) => out.write(&opts.game, &r),
+        None => Ok(()),
+    })?;
     if let Some(out) = out {
-        out.write_all(&opts.game, &r.records)?;
+        out.finish()?;
     }
     if args.arena.json {
         println!("{}", serde_json::to_string_pretty(&r).expect("json"));

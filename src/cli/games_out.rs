@@ -1,7 +1,8 @@
 //! `--games-out FILE` of `mancala match` and `mancala tournament`: one JSON
 //! record per game and line, zstd-compressed when the name ends in `.zst`,
 //! written to a temporary file opened before the games are played (a bad
-//! path fails at once) and renamed over `FILE` when complete.
+//! path fails at once) as the games finish, and renamed over `FILE` when
+//! the match is complete (removed if it is not).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -28,11 +29,13 @@ enum Sink {
     Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
 }
 
-/// An open `--games-out` file.
+/// An open `--games-out` file. Dropped unfinished (the match failed or
+/// stopped), it removes its temporary file.
 pub struct GamesOut {
     path: PathBuf,
     tmp: PathBuf,
-    sink: Sink,
+    /// `None` once finished or failed.
+    sink: Option<Sink>,
 }
 
 /// Whether `path` names a zstd-compressed file (`.zst`).
@@ -65,40 +68,54 @@ impl GamesOut {
         Ok(GamesOut {
             path: path.to_path_buf(),
             tmp,
-            sink,
+            sink: Some(sink),
         })
     }
 
-    /// Write every record of `records` (games of `game`), then finish the
-    /// file and rename it into place.
-    pub fn write_all(self, game: &GameSpec, records: &[GameRecord]) -> Result<()> {
-        let GamesOut { path, tmp, sink } = self;
-        let write = move || -> std::io::Result<()> {
-            let mut sink = sink;
-            let w: &mut dyn Write = match &mut sink {
-                Sink::Plain(w) => w,
-                Sink::Zstd(z) => z,
-            };
-            for r in records {
-                let line = serde_json::to_string(&Record {
-                    record: r,
-                    replay: replay_command(game, &r.moves),
-                })
-                .expect("json");
-                writeln!(w, "{line}")?;
-            }
+    /// Write the line of `record` (a game of `game`).
+    pub fn write(&mut self, game: &GameSpec, record: &GameRecord) -> Result<()> {
+        let line = serde_json::to_string(&Record {
+            record,
+            replay: replay_command(game, &record.moves),
+        })
+        .expect("json");
+        let w: &mut dyn Write = match &mut self.sink {
+            Some(Sink::Plain(w)) => w,
+            Some(Sink::Zstd(z)) => z,
+            None => return Ok(()),
+        };
+        writeln!(w, "{line}").map_err(|e| self.fail(e))
+    }
+
+    /// Finish the file and rename it into place.
+    pub fn finish(mut self) -> Result<()> {
+        let Some(sink) = self.sink.take() else {
+            return Ok(());
+        };
+        let done = (|| -> std::io::Result<()> {
             let file = match sink {
                 Sink::Plain(w) => w,
                 Sink::Zstd(z) => z.finish()?,
             };
-            file.into_inner().map_err(|e| e.into_error())?.sync_all()
-        };
-        let done = write().and_then(|()| std::fs::rename(&tmp, &path));
-        if let Err(e) = done {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(Error::io(&path, e));
+            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&self.tmp, &self.path)
+        })();
+        done.map_err(|e| self.fail(e))
+    }
+
+    /// The error of a failed write, the temporary file removed.
+    fn fail(&mut self, e: std::io::Error) -> Error {
+        self.sink = None;
+        let _ = std::fs::remove_file(&self.tmp);
+        Error::io(&self.path, e)
+    }
+}
+
+impl Drop for GamesOut {
+    fn drop(&mut self) {
+        if self.sink.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
         }
-        Ok(())
     }
 }
 

@@ -7,8 +7,10 @@ impl Oracle {
     /// The move `agent` (a spec such as `alphabeta:6`, `mcts:2000`,
     /// `perfect:500ms`) chooses in `position` (the start when `None`),
     /// seeded with `seed`. The agent's thinking ends early once `stop` is
-    /// raised (by another thread: the caller's time limit has passed, its
-    /// client has gone), and the answer is then [`Error::Stopped`].
+    /// raised (by another thread: its client has gone), and the answer is
+    /// then [`Error::Stopped`]; or at `stop`'s deadline ([`Stop::until`]),
+    /// and the answer is then its best move so far, marked
+    /// [`AgentMove::cut_short`].
     pub fn agent_move(
         &self,
         game: &str,
@@ -88,7 +90,7 @@ impl Oracle {
         } else {
             None
         };
-        let choice = choose(agent, spec, tables, seed, stop, &state)?;
+        let (choice, cut_short) = choose(agent, spec, tables, seed, stop, &state)?;
         let mut after = pos;
         g.play(&mut after, choice.pit)
             .map_err(|reason| Error::IllegalMove {
@@ -104,6 +106,7 @@ impl Oracle {
             pit: choice.pit,
             value: choice.value,
             value_kind: choice.value_kind,
+            cut_short,
             after: report(g, spec, &after, 1),
         })
     }
@@ -187,8 +190,9 @@ impl Oracle {
 }
 
 /// The choice of `agent` (built with `tables`, seeded with `seed`) in
-/// `state` of `spec`, once it can play there; [`Error::Stopped`] when
-/// `stop` cut its thinking short (its move is then not its choice).
+/// `state` of `spec`, once it can play there, and whether `stop`'s
+/// deadline came before the agent had done; [`Error::Stopped`] when
+/// `stop`'s flag cut its thinking short (its move is then not its choice).
 fn choose(
     agent: &AgentSpec,
     spec: &GameSpec,
@@ -196,15 +200,18 @@ fn choose(
     seed: u64,
     stop: &Stop,
     state: &State,
-) -> Result<crate::play::agents::Choice> {
+) -> Result<(crate::play::agents::Choice, bool)> {
     agent.check_start(state)?;
     let choice = agent
         .build_with_stop(spec.rules, tables, seed, stop.clone())?
         .choose(state);
-    if stop.is_raised() {
+    if stop.is_flag_raised() {
         return Err(Error::Stopped(format!("agent {agent}'s move")));
     }
-    Ok(choice)
+    let cut_short = stop
+        .deadline()
+        .is_some_and(|d| std::time::Instant::now() >= d);
+    Ok((choice, cut_short))
 }
 
 /// The move of `agent` in a position of the wide game `spec`: agents that
@@ -225,7 +232,7 @@ fn wide_agent_move(
         )));
     }
     let state = State::KalahWide(Box::new(pos), rules);
-    let choice = choose(agent, spec, None, seed, stop, &state)?;
+    let (choice, cut_short) = choose(agent, spec, None, seed, stop, &state)?;
     let mut after = pos;
     after
         .play(choice.pit, rules)
@@ -241,6 +248,7 @@ fn wide_agent_move(
         pit: choice.pit,
         value: choice.value,
         value_kind: choice.value_kind,
+        cut_short,
         after: wide_report(rules, spec, &after, 1),
     })
 }

@@ -241,13 +241,21 @@ pub struct SearchBudget {
     pub tt_mb: usize,
 }
 
+/// When a search started at `start` within `budget` ends: its time, or
+/// `stop`'s deadline when that comes first.
+fn ends(start: Instant, budget: &SearchBudget, stop: &Stop) -> Instant {
+    let own = start + budget.time;
+    stop.deadline().map_or(own, |d| d.min(own))
+}
+
 /// The analysis of a Kalah position by the solver (one thread, one
 /// transposition table, the tables in `tables` probed): first the position
 /// itself within the budget (its value, best move and principal
 /// variation), then each legal move's child with an equal share of the
 /// time left, on the warm transposition table. What does not finish in
 /// time keeps the bounds it proved; the position's bounds combine its own
-/// with its moves'. Raising `stop` ends the search at once with
+/// with its moves'. The search ends early at `stop`'s deadline (with the
+/// bounds proved by then); raising `stop`'s flag ends it at once with
 /// [`Error::Stopped`].
 pub fn from_search(
     rules: KalahRules,
@@ -257,6 +265,7 @@ pub fn from_search(
     stop: &Stop,
 ) -> Result<Analysis> {
     let start = Instant::now();
+    let end = ends(start, budget, stop);
     let mut a = frame(rules, pos, Source::Search);
     if pos.is_game_over(rules) {
         let set = TableSet::empty(std::path::Path::new("."), rules, pos.pits_per_side())?;
@@ -267,17 +276,17 @@ pub fn from_search(
         rules,
         threads: 1,
         deadline: Some(deadline),
-        stop: stop.flag(),
         shared_tt: Some(tt.clone()),
+        stop: stop.flag(),
         ..SolveOptions::default()
     };
     let stopped = || Error::Stopped("the search of this position".into());
-    let root = solve(pos, tables, &options(start + budget.time))?;
+    let root = solve(pos, tables, &options(end))?;
     let pits: Vec<usize> = pos.legal_moves(rules).collect();
     for (i, &pit) in pits.iter().enumerate() {
         let mut child = *pos;
         let step = child.play(pit, rules).expect("a legal move plays");
-        let left = budget.time.saturating_sub(start.elapsed());
+        let left = end.saturating_duration_since(Instant::now());
         let share = left / (pits.len() - i) as u32;
         if stop.is_raised() {
             return Err(stopped());
@@ -348,8 +357,8 @@ pub fn from_search(
 /// search ([`crate::search::awari`], the tables in `tables` probed): the
 /// position and each legal move within the budget (the position gets half
 /// the time, the moves share the rest); what does not finish keeps the
-/// bounds it proved. Raising `stop` ends the search at once with
-/// [`Error::Stopped`].
+/// bounds it proved; as [`from_search`], `stop`'s deadline ends it early
+/// and its raised flag with [`Error::Stopped`].
 pub fn from_awari_search(
     game: AwariGame,
     pos: &AwariPosition,
@@ -360,7 +369,7 @@ pub fn from_awari_search(
     let mut a = frame(game, pos, Source::Search);
     let options = CyclicOptions {
         tt_mb: budget.tt_mb.max(1),
-        deadline: Some(Instant::now() + budget.time),
+        deadline: Some(ends(Instant::now(), budget, stop)),
         stop: stop.flag(),
         ..CyclicOptions::default()
     };

@@ -116,6 +116,11 @@ pub struct AgentMove {
     pub value: Option<f64>,
     /// What `value` means.
     pub value_kind: &'static str,
+    /// Whether the caller's deadline ([`Stop::until`]) came while the
+    /// agent was still thinking: the move is the best it had found by then
+    /// (a search to a fixed depth: the deepest it completed), not the one
+    /// its whole budget would give.
+    pub cut_short: bool,
     /// The position after the move.
     pub after: PositionReport,
 }
@@ -357,9 +362,11 @@ impl Oracle {
         self.query_until(game, position, time, &Stop::never())
     }
 
-    /// [`Oracle::query_within`], ended by `stop` (another thread's Ctrl-C):
-    /// an on-demand build stops before its next table (every table written
-    /// is whole), a search at once; the answer is then [`Error::Stopped`].
+    /// [`Oracle::query_within`], ending early: a search above the tables
+    /// at `stop`'s deadline (with the bounds proved by then), and any work
+    /// once its flag is raised (an on-demand build stops before its next
+    /// table, every table written whole; a search at once): the answer is
+    /// then [`Error::Stopped`].
     pub fn query_until(
         &self,
         game: &str,

@@ -535,8 +535,32 @@ pub fn play_game(opts: &MatchOptions, game: usize) -> Result<GameRecord> {
     })
 }
 
-/// Play a match; the report and one record per game, in game order.
+/// Games played at once between two hand-overs of their records: what a
+/// match holds in memory whatever its number of games (a few MB of
+/// records), and enough for every core to stay busy.
+pub const GAMES_PER_BATCH: usize = 4096;
+
+/// Play a match; the report and one record per game, in game order. The
+/// records are kept, all of them (a few hundred bytes a game): a large
+/// match hands them on as they finish with [`run_match_each`] instead.
 pub fn run_match(opts: &MatchOptions) -> Result<(MatchReport, Vec<GameRecord>)> {
+    let mut records = Vec::new();
+    let report = run_match_each(opts, &mut |r| {
+        records.push(r);
+        Ok(())
+    })?;
+    Ok((report, records))
+}
+
+/// Play a match, handing each game's record to `on_game` in game order as
+/// the games finish (in batches of [`GAMES_PER_BATCH`], played in
+/// parallel), and keeping only the running counts and sums of the report:
+/// memory does not grow with the number of games. An error of `on_game`
+/// ends the match with that error.
+pub fn run_match_each(
+    opts: &MatchOptions,
+    on_game: &mut dyn FnMut(GameRecord) -> Result<()>,
+) -> Result<MatchReport> {
     let start = opts.game.start();
     opts.a.check_start(&start)?;
     opts.b.check_start(&start)?;
@@ -548,100 +572,133 @@ pub fn run_match(opts: &MatchOptions) -> Result<(MatchReport, Vec<GameRecord>)> 
     });
     let done = AtomicU64::new(0);
     let start = Instant::now();
-    let records: Vec<GameRecord> = pool.install(|| {
-        (0..opts.games)
-            .into_par_iter()
-            .map(|i| {
-                if progress.should_stop() {
-                    return Err(Error::Stopped("the match stopped".into()));
-                }
-                let r = play_game(opts, i);
-                progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
-                r
-            })
-            .collect::<Result<Vec<_>>>()
-    })?;
+    let mut tally = MatchTally::default();
+    let mut first = 0;
+    while first < opts.games {
+        let end = first.saturating_add(GAMES_PER_BATCH).min(opts.games);
+        let batch: Vec<GameRecord> = pool.install(|| {
+            (first..end)
+                .into_par_iter()
+                .map(|i| {
+                    if progress.should_stop() {
+                        return Err(Error::Stopped("the match stopped".into()));
+                    }
+                    let r = play_game(opts, i);
+                    progress.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    r
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        for r in batch {
+            tally.add(&r);
+            on_game(r)?;
+        }
+        first = end;
+    }
     progress.event(&Event::Finish);
-    let seconds = start.elapsed().as_secs_f64();
-    Ok((summarize(opts, &records, seconds), records))
+    Ok(tally.report(opts, start.elapsed().as_secs_f64()))
 }
 
-/// The report of a match from its game records.
-pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> MatchReport {
-    let mut south = SideResults::default();
-    let mut north = SideResults::default();
-    let mut a_time = TimeStats::default();
-    let mut b_time = TimeStats::default();
-    let mut diff_sum = 0i64;
-    let mut repetitions = 0;
-    let mut capped = 0;
-    let mut in_opening = 0;
-    for r in records {
+/// What a match keeps of its games for its report: counts and sums, the
+/// same size whatever the number of games. Games are added in game order
+/// (the sums of times are then the same to the last bit as
+/// [`summarize`]'s).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatchTally {
+    south: SideResults,
+    north: SideResults,
+    a_time: TimeStats,
+    b_time: TimeStats,
+    diff_sum: i64,
+    repetitions: u64,
+    capped: u64,
+    in_opening: u64,
+    games: u64,
+}
+
+impl MatchTally {
+    /// Count one more game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
         if r.a_time.moves + r.b_time.moves == 0 {
-            in_opening += 1;
+            self.in_opening += 1;
         }
         match r.end {
             GameEnd::Rules => {}
-            GameEnd::Repetition => repetitions += 1,
-            GameEnd::PlyCap => capped += 1,
+            GameEnd::Repetition => self.repetitions += 1,
+            GameEnd::PlyCap => self.capped += 1,
         }
         let side = if r.a_side == Side::South {
-            &mut south
+            &mut self.south
         } else {
-            &mut north
+            &mut self.north
         };
         match r.a_difference.signum() {
             1 => side.wins += 1,
             0 => side.draws += 1,
             _ => side.losses += 1,
         }
-        diff_sum += r.a_difference as i64;
-        a_time.merge(&r.a_time);
-        b_time.merge(&r.b_time);
+        self.diff_sum += r.a_difference as i64;
+        self.a_time.merge(&r.a_time);
+        self.b_time.merge(&r.b_time);
     }
-    let games = records.len() as u64;
-    let a_wins = south.wins + north.wins;
-    let draws = south.draws + north.draws;
-    let b_wins = south.losses + north.losses;
-    let points = a_wins as f64 + draws as f64 / 2.0;
-    let a_score = if games == 0 {
-        0.0
-    } else {
-        points / games as f64
-    };
-    let (lo, hi) = wilson_interval(points, games, 1.959_963_984_540_054);
-    let p_value = binomial_p_value(games, points);
-    MatchReport {
-        game: opts.game.to_string(),
-        a: opts.a.to_string(),
-        b: opts.b.to_string(),
-        games,
-        seed: opts.seed,
-        random_opening: opts.effective_random_opening(),
-        max_plies: opts.game.can_repeat().then_some(opts.max_plies),
-        ended_by_repetition: repetitions,
-        repetition: opts.game.can_repeat().then_some(opts.repetition),
-        ended_by_ply_cap: capped,
-        ended_in_opening: in_opening,
-        perfect_mode: opts.perfect_mode(),
-        a_wins,
-        draws,
-        b_wins,
-        a_as_south: south,
-        a_as_north: north,
-        average_difference: if games == 0 {
+
+    /// The report of the match `opts` from the games counted, which took
+    /// `seconds`.
+    pub fn report(&self, opts: &MatchOptions, seconds: f64) -> MatchReport {
+        let (south, north, games) = (self.south, self.north, self.games);
+        let a_wins = south.wins + north.wins;
+        let draws = south.draws + north.draws;
+        let b_wins = south.losses + north.losses;
+        let points = a_wins as f64 + draws as f64 / 2.0;
+        let a_score = if games == 0 {
             0.0
         } else {
-            diff_sum as f64 / games as f64
-        },
-        a_score,
-        a_score_ci95: [lo, hi],
-        p_value,
-        a_stronger: p_value < SIGNIFICANCE,
-        a_time: a_time.into(),
-        b_time: b_time.into(),
-        seconds,
+            points / games as f64
+        };
+        let (lo, hi) = wilson_interval(points, games, 1.959_963_984_540_054);
+        let p_value = binomial_p_value(games, points);
+        MatchReport {
+            game: opts.game.to_string(),
+            a: opts.a.to_string(),
+            b: opts.b.to_string(),
+            games,
+            seed: opts.seed,
+            random_opening: opts.effective_random_opening(),
+            max_plies: opts.game.can_repeat().then_some(opts.max_plies),
+            ended_by_repetition: self.repetitions,
+            repetition: opts.game.can_repeat().then_some(opts.repetition),
+            ended_by_ply_cap: self.capped,
+            ended_in_opening: self.in_opening,
+            perfect_mode: opts.perfect_mode(),
+            a_wins,
+            draws,
+            b_wins,
+            a_as_south: south,
+            a_as_north: north,
+            average_difference: if games == 0 {
+                0.0
+            } else {
+                self.diff_sum as f64 / games as f64
+            },
+            a_score,
+            a_score_ci95: [lo, hi],
+            p_value,
+            a_stronger: p_value < SIGNIFICANCE,
+            a_time: self.a_time.into(),
+            b_time: self.b_time.into(),
+            seconds,
+        }
     }
+}
+
+/// The report of a match from its game records.
+pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> MatchReport {
+    let mut tally = MatchTally::default();
+    for r in records {
+        tally.add(r);
+    }
+    tally.report(opts, seconds)
 }
 
 pub use crate::play::stats::{binomial_p_value, wilson_interval};

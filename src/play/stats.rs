@@ -11,19 +11,23 @@ pub fn binomial_p_value(n: u64, points: f64) -> f64 {
     if k > n {
         return 0.0;
     }
-    // Sum the upper tail in log space: ln C(n, j) - n ln 2.
+    // Sum the upper tail in log space: ln C(n, j) - n ln 2, for j from k
+    // to n. Two passes over the terms (their largest, then the sum scaled
+    // by it), each computing them afresh: nothing kept per game, so that a
+    // match of any size needs no more memory here.
     let ln2 = std::f64::consts::LN_2;
-    let mut ln_pmf = -(n as f64) * ln2; // j = 0
-    let mut terms = Vec::with_capacity((n - k + 1) as usize);
-    for j in 0..n {
-        if j >= k {
-            terms.push(ln_pmf);
-        }
-        ln_pmf += ((n - j) as f64).ln() - ((j + 1) as f64).ln();
-    }
-    terms.push(ln_pmf); // j = n
-    let max = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let sum: f64 = terms.iter().map(|t| (t - max).exp()).sum();
+    let terms = || {
+        let mut ln_pmf = -(n as f64) * ln2; // j = 0
+        (0..=n).filter_map(move |j| {
+            let t = ln_pmf;
+            if j < n {
+                ln_pmf += ((n - j) as f64).ln() - ((j + 1) as f64).ln();
+            }
+            (j >= k).then_some(t)
+        })
+    };
+    let max = terms().fold(f64::NEG_INFINITY, f64::max);
+    let sum: f64 = terms().map(|t| (t - max).exp()).sum();
     (max + sum.ln()).exp().min(1.0)
 }
 
@@ -69,6 +73,41 @@ mod tests {
         assert!((binomial_p_value(1, 1.0) - 0.5).abs() < 1e-12);
         assert_eq!(binomial_p_value(10, 0.0), 1.0);
         assert!((binomial_p_value(10, 10.0) - 1.0 / 1024.0).abs() < 1e-12);
+    }
+
+    /// The p-value as it was computed before the terms were streamed (all
+    /// of them kept in a vector): the same to the last bit.
+    #[test]
+    fn the_streamed_p_value_is_the_kept_one() {
+        fn kept(n: u64, points: f64) -> f64 {
+            let k = points.floor().max(0.0) as u64;
+            if k == 0 {
+                return 1.0;
+            }
+            if k > n {
+                return 0.0;
+            }
+            let ln2 = std::f64::consts::LN_2;
+            let mut ln_pmf = -(n as f64) * ln2;
+            let mut terms = Vec::with_capacity((n - k + 1) as usize);
+            for j in 0..n {
+                if j >= k {
+                    terms.push(ln_pmf);
+                }
+                ln_pmf += ((n - j) as f64).ln() - ((j + 1) as f64).ln();
+            }
+            terms.push(ln_pmf);
+            let max = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = terms.iter().map(|t| (t - max).exp()).sum();
+            (max + sum.ln()).exp().min(1.0)
+        }
+        for n in [1u64, 2, 7, 50, 51, 200, 1001, 100_000, 3_000_000] {
+            for frac in [0.0, 0.2, 0.45, 0.5, 0.5003, 0.51, 0.6, 0.99, 1.0] {
+                let points = (n as f64 * frac * 2.0).round() / 2.0;
+                let (new, old) = (binomial_p_value(n, points), kept(n, points));
+                assert_eq!(new.to_bits(), old.to_bits(), "n {n} points {points}");
+            }
+        }
     }
 
     #[test]

@@ -8,8 +8,8 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::play::agents::AgentSpec;
 use crate::play::arena::{
-    mix, run_match, GameRecord, MatchOptions, MatchReport, RepetitionScore, TimeReport, TimeStats,
-    SIGNIFICANCE,
+    mix, run_match_each, GameRecord, MatchOptions, MatchReport, RepetitionScore, TimeReport,
+    TimeStats, SIGNIFICANCE,
 };
 use crate::play::state::GameSpec;
 use crate::play::stats::binomial_p_value;
@@ -72,10 +72,6 @@ pub struct TournamentReport {
     pub times: Vec<TimeReport>,
     /// Every pairing's match report.
     pub matches: Vec<MatchReport>,
-    /// Every game of every pairing, pairing by pairing (not in the JSON
-    /// report: the command line writes them with `--games-out`).
-    #[serde(skip)]
-    pub records: Vec<GameRecord>,
 }
 
 /// How one agent stands against another in a tournament.
@@ -123,6 +119,16 @@ pub fn relation(stronger: &[Vec<bool>]) -> Vec<Vec<Relation>> {
 
 /// Play every pairing of a tournament.
 pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
+    run_tournament_each(opts, &mut |_| Ok(()))
+}
+
+/// [`run_tournament`], handing every game's record to `on_game` as its
+/// match plays it (pairing by pairing, in game order; see
+/// [`crate::play::arena::run_match_each`]): nothing of a game is kept.
+pub fn run_tournament_each(
+    opts: &TournamentOptions,
+    on_game: &mut dyn FnMut(GameRecord) -> Result<()>,
+) -> Result<TournamentReport> {
     let n = opts.agents.len();
     if n < 2 {
         return Err(Error::Unsupported(
@@ -137,7 +143,6 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
     let mut p = vec![vec![None; n]; n];
     let mut times = vec![TimeStats::default(); n];
     let mut matches = Vec::new();
-    let mut all_records = Vec::new();
     let mut pair = 0u64;
     for i in 0..n {
         for j in i + 1..n {
@@ -155,18 +160,19 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
                 repetition: opts.repetition,
             };
             pair += 1;
-            let (report, records) = run_match(&m)?;
-            for r in &records {
-                times[i].merge(&r.a_time);
-                times[j].merge(&r.b_time);
-            }
+            let (mut a_time, mut b_time) = (times[i], times[j]);
+            let report = run_match_each(&m, &mut |r| {
+                a_time.merge(&r.a_time);
+                b_time.merge(&r.b_time);
+                on_game(r)
+            })?;
+            (times[i], times[j]) = (a_time, b_time);
             let b_points = report.b_wins as f64 + report.draws as f64 / 2.0;
             score[i][j] = Some(report.a_score);
             score[j][i] = Some(1.0 - report.a_score);
             p[i][j] = Some(report.p_value);
             p[j][i] = Some(binomial_p_value(report.games, b_points));
             matches.push(report);
-            all_records.extend(records);
         }
     }
     let stronger: Vec<Vec<bool>> = p
@@ -200,7 +206,6 @@ pub fn run_tournament(opts: &TournamentOptions) -> Result<TournamentReport> {
         cycle,
         times: times.into_iter().map(TimeReport::from).collect(),
         matches,
-        records: all_records,
     })
 }
 

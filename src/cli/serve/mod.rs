@@ -21,7 +21,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
@@ -43,6 +43,9 @@ const PAGE: &str = include_str!("page.html");
 
 /// Longest query string accepted, in bytes.
 const MAX_QUERY_BYTES: usize = 4096;
+
+/// Longest request body accepted, in bytes (the API reads none).
+const MAX_BODY_BYTES: usize = 1024;
 
 /// Arguments of `mancala serve`.
 #[derive(Args, Clone, Debug)]
@@ -78,9 +81,10 @@ pub struct ServeArgs {
     /// Transposition table of each search, in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
-    /// Longest time any request may take, in milliseconds (503 after it;
-    /// an agent's work stops then).
-    #[arg(long, default_value_t = 60_000)]
+    /// Longest time any request may take, in milliseconds (503 after it);
+    /// above --solve-ms. An agent thinks at most three quarters of it, then
+    /// answers its best move so far.
+    #[arg(long, default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub timeout_ms: u64,
     /// Longest time a client may leave its connection idle, in
     /// milliseconds: to send a whole request head after the opening or the
@@ -102,6 +106,8 @@ struct App {
     max_solves: usize,
     queue: Duration,
     timeout: Duration,
+    /// The longest a client may leave its connection idle.
+    idle: Duration,
     /// Set to true when the server stops: requests under way end with 503.
     shutdown: Arc<watch::Sender<bool>>,
 }
@@ -187,10 +193,14 @@ impl Params {
         let mut out = HashMap::new();
         for (k, v) in raw {
             if !allowed.contains(&k.as_str()) {
-                return Err(ApiError::bad(format!(
-                    "unknown parameter \"{}\": this endpoint takes {}",
-                    mancala_solver::error::clip(&k),
+                let takes = if allowed.is_empty() {
+                    "no parameters".to_string()
+                } else {
                     allowed.join(", ")
+                };
+                return Err(ApiError::bad(format!(
+                    "unknown parameter \"{}\": this endpoint takes {takes}",
+                    mancala_solver::error::clip(&k),
                 )));
             }
             if out.insert(k.clone(), v).is_some() {
@@ -251,7 +261,10 @@ impl App {
             None
         };
         let oracle = self.oracle.clone();
-        let stop = Stop::raisable();
+        // The work's deadline, within the request's time (an agent answers
+        // its best move so far then); its flag, raised when the request
+        // ends for any reason.
+        let stop = Stop::raisable().until(Instant::now() + self.work_time());
         let _stop_on_end = RaiseOnDrop(stop.clone());
         // The permit moves into the task: the slot stays taken until the
         // work ends, which the stop flag hastens once the request is over.
@@ -278,10 +291,16 @@ impl App {
 }
 
 impl App {
+    /// The longest a request's work may think: three quarters of the
+    /// request's time limit, leaving time to answer.
+    fn work_time(&self) -> Duration {
+        (self.timeout * 3 / 4).max(Duration::from_millis(1))
+    }
+
     /// The `ms` parameter of a query: a search time within the request's
-    /// time limit (three quarters of it, leaving time to answer).
+    /// time limit ([`App::work_time`]).
     fn search_time(&self, ms: &str) -> std::result::Result<Duration, ApiError> {
-        let max = (self.timeout.as_millis() * 3 / 4).max(1) as u64;
+        let max = self.work_time().as_millis() as u64;
         match ms.parse::<u64>() {
             Ok(n) if (1..=max).contains(&n) => Ok(Duration::from_millis(n)),
             _ => Err(ApiError::bad(format!(
@@ -306,12 +325,18 @@ fn internal_error(p: &(dyn std::any::Any + Send)) -> ApiError {
     }
 }
 
-async fn page() -> impl IntoResponse {
-    ([(header::CACHE_CONTROL, "no-cache")], Html(PAGE))
+async fn page(
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> std::result::Result<impl IntoResponse, ApiError> {
+    Params::read(q, &[])?;
+    Ok(([(header::CACHE_CONTROL, "no-cache")], Html(PAGE)))
 }
 
-async fn games() -> Json<Vec<oracle::GameInfo>> {
-    Json(oracle::games())
+async fn games(
+    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Answer<Vec<oracle::GameInfo>> {
+    Params::read(q, &[])?;
+    Ok(Json(oracle::games()))
 }
 
 async fn start(
@@ -359,8 +384,8 @@ async fn query(
         return Ok(Json(a));
     }
     Ok(Json(
-        app.run(true, move |o, _| {
-            o.query_within(&game, position.as_deref(), time)
+        app.run(true, move |o, stop| {
+            o.query_until(&game, position.as_deref(), time, stop)
         })
         .await?,
     ))
@@ -430,6 +455,57 @@ async fn limit_query(req: Request, next: Next) -> Response {
     }
 }
 
+/// Refuse request bodies over [`MAX_BODY_BYTES`] (the API is GET only and
+/// reads none): by their declared length, else as they arrive, each part
+/// within `idle` of the last.
+async fn limit_body(State(idle): State<Duration>, req: Request, next: Next) -> Response {
+    let too_large = |size: String| {
+        ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!(
+                "request body of {size} bytes: at most {MAX_BODY_BYTES} (the API is GET only \
+                 and reads no body)"
+            ),
+        }
+        .into_response()
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if let Some(n) = declared.filter(|&n| n > MAX_BODY_BYTES as u64) {
+        return too_large(n.to_string());
+    }
+    if declared.is_some() || axum::body::HttpBody::is_end_stream(req.body()) {
+        return next.run(req).await;
+    }
+    // A body of no declared length (chunked): read it, within the limit.
+    let (parts, mut body) = req.into_parts();
+    let mut kept = Vec::new();
+    loop {
+        let frame = std::future::poll_fn(|cx| {
+            axum::body::HttpBody::poll_frame(std::pin::Pin::new(&mut body), cx)
+        });
+        match tokio::time::timeout(idle, frame).await {
+            Ok(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    kept.extend_from_slice(data);
+                }
+                if kept.len() > MAX_BODY_BYTES {
+                    return too_large(format!("more than {MAX_BODY_BYTES}"));
+                }
+            }
+            Ok(None) => break,
+            Ok(Some(Err(_))) | Err(_) => {
+                return ApiError::bad("the request body was not sent whole").into_response()
+            }
+        }
+    }
+    let req = Request::from_parts(parts, axum::body::Body::from(kept));
+    next.run(req).await
+}
+
 fn panic_response(p: Box<dyn std::any::Any + Send + 'static>) -> Response {
     internal_error(&*p).into_response()
 }
@@ -449,19 +525,30 @@ fn routes() -> Router<App> {
 
 /// The server: the routes over `app`, with the limits every request gets.
 fn router(app: App) -> Router {
-    layered(routes().with_state(app))
+    let idle = app.idle;
+    layered(routes().with_state(app), idle)
 }
 
-fn layered(routes: Router) -> Router {
+/// `routes` with the limits every request gets; `idle`: the longest pause
+/// in a request body.
+fn layered(routes: Router, idle: Duration) -> Router {
     routes
         .layer(middleware::from_fn(limit_query))
-        .layer(DefaultBodyLimit::max(1024))
+        .layer(middleware::from_fn_with_state(idle, limit_body))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             panic_response,
         ))
 }
 
 fn app_from(args: &ServeArgs) -> Result<App> {
+    if args.solve_ms >= args.timeout_ms {
+        return Err(Error::Unsupported(format!(
+            "--solve-ms {} is not below --timeout-ms {}: a search must end before its request's \
+             time is up; give a shorter --solve-ms or a longer --timeout-ms",
+            args.solve_ms, args.timeout_ms
+        )));
+    }
     let cores = mancala_solver::threads::resolve(None)?;
     let max_solves = args.max_solves.map_or(cores, |n| n as usize);
     let oracle = Oracle::new(OracleConfig {
@@ -479,7 +566,8 @@ fn app_from(args: &ServeArgs) -> Result<App> {
         slots: Arc::new(Semaphore::new(max_solves)),
         max_solves,
         queue: Duration::from_millis(args.queue_ms),
-        timeout: Duration::from_millis(args.timeout_ms.max(args.solve_ms)),
+        timeout: Duration::from_millis(args.timeout_ms),
+        idle: Duration::from_millis(args.idle_timeout_ms),
         shutdown: Arc::new(watch::channel(false).0),
     })
 }

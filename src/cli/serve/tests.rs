@@ -66,6 +66,7 @@ async fn a_panicking_handler_answers_500_and_the_server_goes_on() {
                 }),
             )
             .with_state(app.clone()),
+        app.idle,
     );
     let (status, body) = call(&r, "/boom").await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
@@ -108,7 +109,7 @@ async fn a_request_that_finds_no_free_slot_gets_503() {
 }
 
 /// A router with `/wait`: work that runs until its stop flag is raised (at
-/// most 10 s), then sends how long it ran.
+/// most 10 s; its deadline aside), then sends how long it ran.
 fn waiting_route(app: &App) -> (Router, std::sync::mpsc::Receiver<Duration>) {
     let (tx, rx) = std::sync::mpsc::channel();
     let worker = app.clone();
@@ -122,7 +123,9 @@ fn waiting_route(app: &App) -> (Router, std::sync::mpsc::Receiver<Duration>) {
                         worker
                             .run(true, move |_, stop| -> Result<()> {
                                 let t = std::time::Instant::now();
-                                while !stop.is_raised() && t.elapsed() < Duration::from_secs(10) {
+                                while !stop.is_flag_raised()
+                                    && t.elapsed() < Duration::from_secs(10)
+                                {
                                     std::thread::sleep(Duration::from_millis(1));
                                 }
                                 let _ = tx.send(t.elapsed());
@@ -134,6 +137,7 @@ fn waiting_route(app: &App) -> (Router, std::sync::mpsc::Receiver<Duration>) {
                 }),
             )
             .with_state(app.clone()),
+        app.idle,
     );
     (r, rx)
 }

@@ -283,7 +283,10 @@ impl StudyMcts {
         let mut path = Vec::new();
         let mut iterations = 0u64;
         loop {
-            if self.budget.spent(iterations, start) || self.stop.is_raised() {
+            // A deadline lets one iteration run, so that the move is a
+            // considered one; a raised flag stops at once.
+            let stopped = self.stop.is_flag_raised() || (iterations > 0 && self.stop.is_raised());
+            if self.budget.spent(iterations, start) || stopped {
                 break;
             }
             iterations += 1;

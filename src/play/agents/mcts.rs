@@ -176,7 +176,10 @@ impl MctsAgent {
         let mut path = Vec::new();
         let last_of_equals = self.ties == Ties::LastExpanded;
         loop {
-            if self.budget.spent(iterations, start) || self.stop.is_raised() {
+            // A deadline lets one iteration run, so that the move is a
+            // considered one; a raised flag stops at once.
+            let stopped = self.stop.is_flag_raised() || (iterations > 0 && self.stop.is_raised());
+            if self.budget.spent(iterations, start) || stopped {
                 break;
             }
             iterations += 1;

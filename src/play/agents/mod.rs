@@ -46,7 +46,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::play::state::State;
 
@@ -97,55 +97,88 @@ pub trait Agent: Send {
 }
 
 /// A request, from another thread, that an agent thinking about a move
-/// stop soon: its searches poll it every few nodes or iterations (a relaxed
-/// load of a flag nobody writes while it thinks). A stopped agent still
-/// answers with a legal move, but not a considered one: whoever raised the
-/// flag should discard it. Clones share the flag.
+/// stop soon, and a deadline by which it must: its searches poll both
+/// every few nodes or iterations (a relaxed load of a flag nobody writes
+/// while it thinks, and a look at the clock when there is a deadline).
+/// A stopped agent still answers with a legal move: the best it has found
+/// so far (the searches to a fixed depth deepen one ply at a time when
+/// they have a deadline, and answer with the last depth they completed;
+/// MCTS answers from the iterations it ran). Whoever raised the flag
+/// should discard that move; a move cut short by the deadline is the
+/// agent's best within its time. Clones share the flag.
 #[derive(Clone, Debug, Default)]
-pub struct Stop(Option<Arc<AtomicBool>>);
+pub struct Stop {
+    flag: Option<Arc<AtomicBool>>,
+    deadline: Option<Instant>,
+}
 
 impl Stop {
-    /// A flag that is never raised (the default): agents think their whole
-    /// budget.
+    /// A flag that is never raised and no deadline (the default): agents
+    /// think their whole budget.
     pub fn never() -> Stop {
-        Stop(None)
+        Stop::default()
     }
 
     /// A flag that [`Stop::raise`] raises, for this value and its clones.
     pub fn raisable() -> Stop {
-        Stop(Some(Arc::new(AtomicBool::new(false))))
+        Stop::from_flag(Some(Arc::new(AtomicBool::new(false))))
+    }
+
+    /// The same flag with a deadline: the agent stops thinking at
+    /// `deadline` (or at the one already set, if earlier) and plays its
+    /// best move so far.
+    pub fn until(mut self, deadline: Instant) -> Stop {
+        self.deadline = Some(self.deadline.map_or(deadline, |d| d.min(deadline)));
+        self
+    }
+
+    /// The deadline, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// Ask every holder of the flag to stop (nothing for [`Stop::never`]).
     pub fn raise(&self) {
-        if let Some(flag) = &self.0 {
+        if let Some(flag) = &self.flag {
             flag.store(true, Ordering::Relaxed);
         }
     }
 
-    /// Whether the flag is raised.
+    /// Whether thinking should end now: the flag is raised or the deadline
+    /// has passed.
     #[inline]
     pub fn is_raised(&self) -> bool {
-        match &self.0 {
+        self.is_flag_raised() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the flag itself is raised (the deadline aside).
+    #[inline]
+    pub fn is_flag_raised(&self) -> bool {
+        match &self.flag {
             Some(flag) => flag.load(Ordering::Relaxed),
             None => false,
         }
     }
 
-    /// A stop on `flag` (never raised when `None`): the caller's flag, as
-    /// [`crate::progress::Observer::stop_flag`] gives it.
+    /// Whether anything can stop the agent: a flag or a deadline.
+    pub fn can_stop(&self) -> bool {
+        self.flag.is_some() || self.deadline.is_some()
+    }
+
+    /// A stop on `flag` (never raised when `None`), without a deadline:
+    /// the caller's flag, as [`crate::progress::Observer::stop_flag`]
+    /// gives it.
     pub fn from_flag(flag: Option<Arc<AtomicBool>>) -> Stop {
-        Stop(flag)
+        Stop {
+            flag,
+            deadline: None,
+        }
     }
 
-    /// The flag itself, for the solver ([`crate::search::SolveOptions::stop`]).
+    /// The flag itself, for the solver ([`crate::search::SolveOptions::stop`];
+    /// the deadline is the solver's own option).
     pub fn flag(&self) -> Option<Arc<AtomicBool>> {
-        self.0.clone()
-    }
-
-    /// The flag, borrowed (`None` for [`Stop::never`]).
-    pub(crate) fn as_flag(&self) -> Option<&AtomicBool> {
-        self.0.as_deref()
+        self.flag.clone()
     }
 }
 

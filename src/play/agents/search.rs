@@ -11,7 +11,6 @@
 use crate::rng::SeededRng;
 use crate::side::Side;
 use rand::Rng;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::eval::{heuristic_eval, store_eval, Flags, H5, H7};
 use super::{Agent, Choice, Stop};
@@ -90,24 +89,48 @@ impl Poll for NoStop {
     }
 }
 
-impl Poll for &AtomicBool {
+impl Poll for &Stop {
     #[inline]
     fn raised(self) -> bool {
-        self.load(Ordering::Relaxed)
+        self.is_raised()
     }
 }
 
 /// Run `search` with the polls `stop` needs: none for [`Stop::never`].
 macro_rules! with_poll {
     ($stop:expr, $poll:ident => $search:expr) => {
-        match $stop.as_flag() {
-            None => {
-                let $poll = NoStop;
-                $search
-            }
-            Some($poll) => $search,
+        if $stop.can_stop() {
+            let $poll = &$stop;
+            $search
+        } else {
+            let $poll = NoStop;
+            $search
         }
     };
+}
+
+/// `search(depth)`; when `stop` has a deadline, `search` to depth 1, 2,
+/// ... up to `depth`, and the result of the deepest search that the stop
+/// did not cut: a considered move however soon the deadline comes (the
+/// searches to [`POLL_DEPTH`] plies never poll, so they always complete).
+/// Without a deadline the search is the one search to `depth`, and with
+/// one the result is the same when the deadline does not come first.
+fn deepening<T>(stop: &Stop, depth: u32, mut search: impl FnMut(u32) -> T) -> T {
+    if stop.deadline().is_none() {
+        return search(depth);
+    }
+    let mut done = None;
+    for d in 1..=depth {
+        if done.is_some() && stop.is_raised() {
+            break;
+        }
+        let out = search(d);
+        if d > POLL_DEPTH && stop.is_raised() {
+            break;
+        }
+        done = Some(out);
+    }
+    done.expect("the search to depth 1 always completes")
 }
 
 /// Plain minimax value of `state` to `depth` plies for agent `me`.
@@ -304,12 +327,17 @@ impl MinimaxAgent {
         self
     }
 
-    /// The chosen move and its value in `state`.
+    /// The chosen move and its value in `state` (see [`Stop`] for a
+    /// search cut short).
     pub fn best(&self, state: &State) -> (usize, f64) {
-        with_poll!(self.stop, poll => self.best_polling(state, poll))
+        deepening(
+            &self.stop,
+            self.depth,
+            |depth| with_poll!(self.stop, poll => self.best_polling(state, depth, poll)),
+        )
     }
 
-    fn best_polling<P: Poll>(&self, state: &State, stop: P) -> (usize, f64) {
+    fn best_polling<P: Poll>(&self, state: &State, depth: u32, stop: P) -> (usize, f64) {
         let me = state.to_move();
         let children = state.children();
         assert!(!children.is_empty(), "asked for a move in a finished game");
@@ -321,7 +349,7 @@ impl MinimaxAgent {
                 // Moves that cannot beat the best so far only need a bound.
                 alphabeta_until(
                     &c.state,
-                    self.depth - 1,
+                    depth - 1,
                     best.1,
                     f64::INFINITY,
                     me,
@@ -330,7 +358,7 @@ impl MinimaxAgent {
                     stop,
                 )
             } else {
-                minimax_until(&c.state, self.depth - 1, me, self.eval, flags, stop)
+                minimax_until(&c.state, depth - 1, me, self.eval, flags, stop)
             };
             if v > best.1 {
                 best = (c.pit, v);
@@ -393,9 +421,11 @@ impl Agent for RandomTiesAgent {
     }
 
     fn choose(&mut self, state: &State) -> Choice {
-        let values = with_poll!(self.stop, poll => {
-            root_values_until(state, self.depth, Eval::Store, poll)
-        });
+        let values = deepening(
+            &self.stop,
+            self.depth,
+            |depth| with_poll!(self.stop, poll => root_values_until(state, depth, Eval::Store, poll)),
+        );
         let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
         let ties: Vec<(usize, f64)> = values.into_iter().filter(|v| v.1 == best).collect();
         let (pit, v) = ties[self.rng.gen_range(0..ties.len())];
@@ -463,9 +493,11 @@ impl Agent for HeuristicAgent {
     }
 
     fn choose(&mut self, state: &State) -> Choice {
-        let values = with_poll!(self.stop, poll => {
-            root_values_until(state, self.depth, self.eval, poll)
-        });
+        let values = deepening(
+            &self.stop,
+            self.depth,
+            |depth| with_poll!(self.stop, poll => root_values_until(state, depth, self.eval, poll)),
+        );
         let near = near_best(&values);
         let (pit, v) = near[self.rng.gen_range(0..near.len())];
         Choice {

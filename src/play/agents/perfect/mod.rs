@@ -205,12 +205,9 @@ impl<G: PerfectPlay> Agent for PerfectAgent<G> {
                 value_kind: "the only legal move",
             };
         }
-        self.game.search_choice(
-            &mut self.engine,
-            tables,
-            &pos,
-            start + self.time,
-            &self.stop,
-        )
+        // Its own time, or the stop's deadline when that comes first.
+        let deadline = (start + self.time).min(self.stop.deadline().unwrap_or(start + self.time));
+        self.game
+            .search_choice(&mut self.engine, tables, &pos, deadline, &self.stop)
     }
 }
