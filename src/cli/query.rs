@@ -18,8 +18,8 @@ use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::ohvalhu::Ohvalhu;
-use mancala_solver::oracle::analysis::{from_tables, Analysis};
-use mancala_solver::oracle::{Oracle, OracleConfig, SearchBudget};
+use mancala_solver::oracle::analysis::{from_tables, Analysis, Source};
+use mancala_solver::oracle::{book_answer, Oracle, OracleConfig, SearchBudget};
 use mancala_solver::progress::Observer;
 use mancala_solver::tablebase::{Line, MoveValue, PvEnd};
 use mancala_solver::tables::driver::BuildLimits;
@@ -126,6 +126,21 @@ fn query_one<G: Present>(
     let pos = g.parse(&args.position)?;
     let k = G::table_seeds(&pos);
     check_named_board(&args.game.game, &args.position, &pos, k)?;
+    // An opening the books hold: exact at once, no table to build.
+    let spec = GameSpec {
+        rules,
+        pits: pos.pits(),
+        seeds: 1,
+    };
+    if let Some(a) = book_answer(&spec.to_string(), Some(&args.position))? {
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&a).expect("json"));
+        } else {
+            G::print_board(&pos);
+            print_search_analysis(&a);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let unlimited = BuildLimits {
         memory_budget: u64::MAX,
         group_bytes: None,
@@ -154,11 +169,6 @@ fn query_one<G: Present>(
         Err(
             e @ (Error::BeyondTables { .. } | Error::BuildTooLarge { .. } | Error::Unsupported(_)),
         ) if beyond_index || !matches!(e, Error::Unsupported(_)) => {
-            let spec = GameSpec {
-                rules,
-                pits: pos.pits(),
-                seeds: 1,
-            };
             let oracle = Oracle::new(OracleConfig {
                 dir: args.game.tables.db.clone(),
                 search: SearchBudget {
@@ -220,10 +230,17 @@ fn print_search_analysis(a: &Analysis) {
             format!("{lower:+}..={upper:+}")
         }
     };
-    println!(
-        "{} seeds on the board, above the tables: exact search, tables on disk probed",
-        a.seeds_in_play
-    );
+    if a.source == Source::Book {
+        println!(
+            "{} seeds on the board: from the opening book (exact, proven by its ledger's lines)",
+            a.seeds_in_play
+        );
+    } else {
+        println!(
+            "{} seeds on the board, above the tables: exact search, tables on disk probed",
+            a.seeds_in_play
+        );
+    }
     match a.value {
         Some(v) => println!(
             "value: {v:+} ({} for the side to move; the same convention as the tables' answers)",

@@ -33,6 +33,8 @@ pub enum Source {
     /// The solver (MTD(f) with table probes), exact when every move's
     /// solve finished within the budget, else proven bounds.
     Search,
+    /// An opening book ([`crate::book`]): exact, from ledger lines.
+    Book,
 }
 
 /// One legal move and what is known of its value, for the side to move.
@@ -151,7 +153,7 @@ pub(super) fn shown<G: TableGame>(pos: &G::Position, v: i32) -> i32 {
     }
 }
 
-fn frame<G: TableGame>(game: G, pos: &G::Position, source: Source) -> Analysis {
+pub(super) fn frame<G: TableGame>(game: G, pos: &G::Position, source: Source) -> Analysis {
     let seeds = G::table_seeds(pos);
     Analysis {
         game: game.name(),

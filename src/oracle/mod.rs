@@ -18,6 +18,7 @@
 mod agents;
 pub mod analysis;
 mod batch;
+mod book;
 mod work;
 
 use std::any::Any;
@@ -341,7 +342,15 @@ impl Oracle {
         })
     }
 
-    /// The analysis of `position` (the start when `None`): from the tables,
+    /// The analysis of `position` (the start when `None`) from the opening
+    /// books compiled into the library, if they hold it and every move's
+    /// position (Kalah openings; `None` otherwise).
+    pub fn query_from_book(&self, game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
+        book_answer(game, position)
+    }
+
+    /// The analysis of `position` (the start when `None`): from the books
+    /// ([`Oracle::query_from_book`]), then the tables,
     /// built on demand within [`OracleConfig::build_limit`]; above them, in
     /// Kalah, from the solver within [`OracleConfig::search`]'s time
     /// (exact when it finishes, else proven bounds); in the other games an
@@ -374,6 +383,9 @@ impl Oracle {
         time: Duration,
         stop: &Stop,
     ) -> Result<Analysis> {
+        if let Some(a) = self.query_from_book(game, position)? {
+            return Ok(a);
+        }
         if let Some(a) = self.query_from_tables(game, position)? {
             return Ok(a);
         }
@@ -566,4 +578,20 @@ fn report<G: Playable + TableGame>(
         legal_moves: g.legal_moves(pos).iter().collect(),
         moves_played: played,
     }
+}
+
+/// The analysis of `position` of `game` (the start when `None`) from the
+/// opening books compiled into the library, if they hold it and every
+/// move's position (Kalah openings; `None` otherwise): exact, `"source":
+/// "book"`, no table or search needed.
+pub fn book_answer(game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
+    let spec = parse_game(game)?;
+    let Rules::Kalah(rules) = spec.rules else {
+        return Ok(None);
+    };
+    if wide(&spec).is_some() {
+        return Ok(None);
+    }
+    let pos = position_of(rules, &spec, position)?;
+    Ok(book::from_book(crate::book::Books::embedded(), rules, &pos))
 }

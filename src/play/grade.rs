@@ -262,6 +262,8 @@ pub enum Graded {
 pub enum ValueSource {
     /// The endgame tables.
     Tables,
+    /// An opening book ([`crate::book`]).
+    Book,
     /// The exact search above the tables.
     Search,
 }
@@ -304,6 +306,14 @@ pub fn loss(
         State::Awari(s) if s.game().has_tables() => return awari_loss(s, pit, tables, time, tt_mb),
         _ => return Ok(Graded::Skipped),
     };
+    let books = crate::book::Books::embedded();
+    if let Some(values) = crate::book::move_values(books, pos, *rules) {
+        let best = values.iter().map(|m| m.1).max();
+        let chosen = values.iter().find(|m| m.0 == pit).map(|m| m.1);
+        if let (Some(best), Some(chosen)) = (best, chosen) {
+            return Ok(Graded::Loss(best - chosen, ValueSource::Book));
+        }
+    }
     let kalah = tables
         .and_then(|t| t.typed::<KalahRules>())
         .filter(|t| t.pits() == pos.pits_per_side());

@@ -274,6 +274,21 @@ pub fn search_beyond_tables(
     cache: &mut SearchCache,
     stop: &Stop,
 ) -> SearchOutcome {
+    // An opening the books hold: the leftmost move of the best value.
+    let books = crate::book::Books::embedded();
+    if let (Some(value), Some(moves)) = (
+        books.value(rules, pos),
+        crate::book::move_values(books, pos, rules),
+    ) {
+        if let Some(&(pit, _)) = moves.iter().find(|m| m.1 == value) {
+            return SearchOutcome {
+                pit,
+                value,
+                depth: 0,
+                exact: true,
+            };
+        }
+    }
     if pos.pits_per_side() <= crate::tables::MAX_TABLE_PITS {
         let opts = crate::search::SolveOptions {
             rules,
