@@ -52,6 +52,8 @@ mod family;
 mod faults;
 #[path = "faults_files.rs"]
 mod faults_files;
+#[path = "faults_newcomer.rs"]
+mod faults_newcomer;
 #[path = "grade.rs"]
 mod grade;
 #[path = "graph.rs"]
