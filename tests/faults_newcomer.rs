@@ -142,3 +142,120 @@ fn an_awari_checkpoint_keeps_the_bounds_the_moves_proved() {
     assert_eq!((ck.head.lower, ck.head.upper), (lower, upper));
     assert!(ck.head.lower <= ck.head.guess && ck.head.guess <= ck.head.upper);
 }
+
+/// `query` takes a position as separate words, as `solve` does (the two
+/// share one parser), and `M N` for the start; `query kalah 1 0 2 ...`
+/// said "unexpected argument '0'".
+#[test]
+fn query_takes_a_position_as_words_like_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let db = db.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--db", db, "--json"]);
+        let (code, out, err) = mancala(&all, dir.path());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        untimed(&mut v);
+        v
+    };
+    for (command, game, board) in [
+        ("query", "kalah", "1 0 2 0 3 1 0 0"),
+        ("solve", "kalah", "1 0 2 0 3 1 0 0"),
+        ("query", "oware", "0 1 3 [20] 2 0 0 [22]"),
+        ("solve", "oware", "0 1 3 [20] 2 0 0 [22]"),
+    ] {
+        let quoted = run(&[command, game, board]);
+        let mut words = vec![command, game];
+        words.extend(board.split(' '));
+        assert_eq!(run(&words), quoted, "{command} {game} {board} as words");
+    }
+    // M N: the start of the game, as `solve kalah 3 2` names it.
+    assert_eq!(
+        run(&["query", "kalah", "3", "2"]),
+        run(&["query", "kalah", "2 2 2 0 2 2 2 0"])
+    );
+    assert_eq!(
+        run(&["query", "kalah:3:2"]),
+        run(&["query", "kalah", "2 2 2 0 2 2 2 0"])
+    );
+}
+
+/// `v` without its times (the keys that end in "seconds").
+fn untimed(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            map.retain(|k, _| !k.ends_with("seconds"));
+            map.values_mut().for_each(untimed);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(untimed),
+        _ => {}
+    }
+}
+
+/// The pits without the seeds (`solve kalah 6`) asks for the seeds per
+/// pit and shows the form; it said `bad position "6": 1 entries`.
+#[test]
+fn pits_without_seeds_ask_for_the_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["solve", "kalah", "6"][..],
+        &["solve", "awari", "4"],
+        &["query", "kalah", "6"],
+        &["query", "oware", "5"],
+        &["query", "kalah:6"],
+    ] {
+        let (code, _, err) = mancala(args, dir.path());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        let (command, game) = (args[0], args[1].split(':').next().unwrap());
+        let pits = args.last().unwrap().rsplit(':').next().unwrap();
+        assert!(
+            err.contains("seeds per pit")
+                && err.contains(&format!("`{command} {game} {pits} N`"))
+                && !err.contains("entries"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!std::path::Path::new(&dir.path().join("db")).exists());
+}
+
+/// An unknown agent's message lists the agents one a line (it was one line
+/// of some 600 characters), and `play -h`, `match -h` and `tournament -h`
+/// list every agent of the registry (`play -h` listed none).
+#[test]
+fn the_agents_are_listed_one_a_line_in_errors_and_help() {
+    use mancala_solver::play::agents::{agent_line, AGENTS};
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["match", "foo", "random", "--games", "2"][..],
+        &["tournament", "random", "foo", "--games", "2"],
+        &["play", "kalah", "3", "2", "--vs", "foo"],
+    ] {
+        let (code, _, err) = mancala(args, dir.path());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("unknown agent \"foo\""), "{err}");
+        for a in AGENTS {
+            assert!(
+                err.contains(&agent_line(a)),
+                "{args:?}: {} missing: {err}",
+                a.form
+            );
+        }
+        assert!(
+            err.lines().all(|l| l.chars().count() <= 120),
+            "{args:?}: {err}"
+        );
+    }
+    for command in ["play", "match", "tournament"] {
+        let (code, out, err) = mancala(&[command, "-h"], dir.path());
+        assert_eq!(code, 0, "{err}");
+        for a in AGENTS {
+            assert!(
+                out.contains(&agent_line(a)),
+                "{command} -h: {} missing: {out}",
+                a.form
+            );
+        }
+    }
+}
