@@ -259,3 +259,39 @@ fn the_agents_are_listed_one_a_line_in_errors_and_help() {
         }
     }
 }
+
+/// What a newcomer needs before the first command is in the README: the
+/// Rust version Cargo.toml asks for, and a C compiler when a dependency
+/// compiles C (zstd's library, through the `cc` crate).
+#[test]
+fn the_readme_says_what_building_needs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
+    let (readme, manifest, lock) = (read("README.md"), read("Cargo.toml"), read("Cargo.lock"));
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = "))
+        .expect("Cargo.toml has a rust-version")
+        .trim_matches('"');
+    let needs = readme
+        .split("## What building and testing take")
+        .nth(1)
+        .expect("README has the section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    assert!(
+        needs.contains(&format!("Rust {version} or newer")),
+        "README does not give the Rust version of Cargo.toml ({version})"
+    );
+    if lock.contains("name = \"zstd-sys\"") {
+        assert!(
+            needs.contains("a C compiler"),
+            "README does not say a C compiler is needed"
+        );
+    }
+    assert!(
+        needs.contains("GB of disk"),
+        "README does not give the disk needed"
+    );
+}
