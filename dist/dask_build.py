@@ -34,6 +34,9 @@ they took, and the driver's totals (tasks, seconds, workers).
 
 import argparse
 import json
+import logging
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -46,9 +49,11 @@ def run(mancala, args, *extra):
         [mancala, "build", *args, *extra, "--json"], capture_output=True, text=True
     )
     if out.returncode != 0:
-        raise RuntimeError(
+        e = RuntimeError(
             f"mancala build {' '.join([*args, *extra])} failed ({out.returncode}): {out.stderr.strip()}"
         )
+        e.code = out.returncode
+        raise e
     return {"report": json.loads(out.stdout), "seconds": round(time.time() - start, 3)}
 
 
@@ -78,22 +83,37 @@ def main():
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
     if not args:
         p.error("give the arguments of `mancala build` after --, e.g. -- kalah:4 --max-seeds 12")
+    if a.scheduler is None and a.workers < 1:
+        p.error(f"--workers {a.workers}: a local cluster needs at least 1 worker")
     for own in ("--json", "--plan", "--group", "--assemble"):
         if any(x == own or x.startswith(own + "=") for x in args):
             p.error(f"{own} is the driver's to give: leave it out of the arguments after --")
+    if shutil.which(a.mancala) is None:
+        where = "no such file" if os.sep in a.mancala else "not found on PATH"
+        if os.sep in a.mancala and os.path.exists(a.mancala):
+            where = "not an executable file"
+        p.error(
+            f"--mancala {a.mancala}: {where}; give the mancala binary "
+            "(`cargo build --release` makes target/release/mancala)"
+        )
 
     try:
         plan = run(a.mancala, args, "--plan")["report"]["tables"]
     except (RuntimeError, OSError, ValueError) as e:
-        sys.exit(f"the plan failed: {e}")
+        print(f"error: the plan failed: {e}", file=sys.stderr)
+        # mancala's own usage errors (exit code 2) stay usage errors.
+        sys.exit(2 if getattr(e, "code", None) == 2 else 1)
 
-    from dask.distributed import Client, LocalCluster
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as e:
+        sys.exit(f"error: dask_build.py needs Dask ({e}): pip install 'dask[distributed]'")
 
     start = time.time()
     if a.scheduler:
         client = Client(a.scheduler)
     else:
-        cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.CRITICAL)
         client = Client(cluster)
     workers = len(client.scheduler_info()["workers"])
     tables, tasks = [], 0

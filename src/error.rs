@@ -17,6 +17,20 @@ pub enum Error {
     /// A board size or seed count outside what the engine supports.
     #[error("{0}")]
     Unsupported(String),
+    /// An agent spec that names no agent.
+    #[error(
+        "bad agent \"{}\": unknown agent \"{}\"; agents: {agents}",
+        clip(spec),
+        clip(name)
+    )]
+    UnknownAgent {
+        /// The spec as given.
+        spec: String,
+        /// The name it begins with.
+        name: String,
+        /// Every agent's name, comma-separated.
+        agents: String,
+    },
     /// A move line could not be applied.
     #[error("bad move line \"{}\" at character {at}: {reason}", clip_around(line, *at))]
     BadMoves {
@@ -293,6 +307,7 @@ impl Error {
             self,
             Error::BadPosition { .. }
                 | Error::Unsupported(_)
+                | Error::UnknownAgent { .. }
                 | Error::BadMoves { .. }
                 | Error::UnknownRules(_)
                 | Error::RulesNotFor { .. }

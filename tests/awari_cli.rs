@@ -128,7 +128,10 @@ fn bad_awari_input_is_a_usage_error() {
             err.contains(needle),
             "{args:?}: stderr lacks \"{needle}\": {err}"
         );
-        let lines: Vec<_> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        // (An unknown agent's message is followed by the agents, one a
+        // line: tests/faults_newcomer.rs.)
+        let message = err.split("; agents:\n").next().unwrap();
+        let lines: Vec<_> = message.lines().filter(|l| !l.trim().is_empty()).collect();
         assert_eq!(lines.len(), 1, "{args:?}: one error line expected: {err}");
     }
 }

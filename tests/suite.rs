@@ -54,6 +54,8 @@ mod family;
 mod faults;
 #[path = "faults_files.rs"]
 mod faults_files;
+#[path = "faults_newcomer.rs"]
+mod faults_newcomer;
 #[path = "faults_serve.rs"]
 mod faults_serve;
 #[path = "grade.rs"]

@@ -21,13 +21,15 @@ use mancala_solver::play::tournament::{self, TournamentOptions};
 use mancala_solver::tablebase::SharedTables;
 use mancala_solver::with_rules;
 
-const AGENTS_HELP: &str = "Agents: random, greedy, minimax:D, alphabeta:D, heuristic:D, \
-mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET: iterations like 1000 \
-or a time like 2s), perfect[:TIME] (the tables of the game in --db within their range, then a timed search \
-with table probes; default 1s per move); the Awale study's eps-greedy:E (E = chance of a random move), \
-awale-mcts:B, awale-uct:B[:c=C] and awale-heavy:B[:c=C] (B iterations a move); the five-game study's \
-rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=ply|reply|store] and rovaris-uct:B[:playout=random|greedy|eps-greedy][:eps=E]; \
-a3c (the shipped A3C network, Kalah(6,4) only; docs/a3c.md) or a3c:FILE (weights from `mancala train a3c`).";
+/// The agents, one a line, for the help of the commands that take them
+/// (from the library's registry, [`mancala_solver::play::agents::AGENTS`]).
+pub fn agents_help() -> String {
+    format!(
+        "Agents (`perfect` reads the game's tables from --db; `a3c:FILE` takes weights from \
+         `mancala train a3c`, docs/a3c.md):\n{}",
+        mancala_solver::play::agents::agents_list()
+    )
+}
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Clone, Debug)]
@@ -68,10 +70,10 @@ pub struct ArenaArgs {
 
 /// `mancala match A B`.
 #[derive(Args, Clone, Debug)]
-#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala match greedy random --games 200\n  \
+#[command(after_help = format!("{}\n\nExamples:\n  mancala match greedy random --games 200\n  \
 mancala match alphabeta:8 greedy --game kalah:6:4 --games 200 --json\n  \
 mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl\n  \
-mancala match greedy random --game awari:6:4 --games 200 --max-plies 300"))]
+mancala match greedy random --game awari:6:4 --games 200 --max-plies 300", agents_help()))]
 pub struct MatchArgs {
     /// Agent A.
     pub a: String,
@@ -88,8 +90,8 @@ pub struct MatchArgs {
 
 /// `mancala tournament AGENT...`.
 #[derive(Args, Clone, Debug)]
-#[command(after_help = format!("{AGENTS_HELP}\n\nExamples:\n  mancala tournament random greedy alphabeta:4 mcts:500 --games 50\n  \
-mancala tournament random greedy heuristic:4 --game oware:6:4 --games 50"))]
+#[command(after_help = format!("{}\n\nExamples:\n  mancala tournament random greedy alphabeta:4 mcts:500 --games 50\n  \
+mancala tournament random greedy heuristic:4 --game oware:6:4 --games 50", agents_help()))]
 pub struct TournamentArgs {
     /// The agents (two or more).
     #[arg(required = true, num_args = 2..)]
@@ -116,7 +118,8 @@ pub enum YourSide {
 /// The flags of `mancala play` that start a game against an agent.
 #[derive(Args, Clone, Debug, Default)]
 pub struct VsArgs {
-    /// Play against this agent in the terminal (e.g. perfect, greedy, mcts:2s).
+    /// Play against this agent in the terminal (e.g. perfect, greedy,
+    /// mcts:2s; the agents are listed below).
     #[arg(long)]
     pub vs: Option<String>,
     /// Your side when playing against an agent.

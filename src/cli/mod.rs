@@ -203,6 +203,69 @@ impl GameName {
     }
 }
 
+/// The board as `solve` and `query` take it after the game's name: `M N`
+/// (the start of the game with M pits a side and N seeds a pit) or a
+/// position from the side to move, quoted as one argument or written as
+/// separate words. The one parser of both commands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardWords {
+    /// `M N`: the start of the game.
+    Start {
+        /// Pits per side.
+        pits: usize,
+        /// Seeds per pit.
+        seeds: usize,
+    },
+    /// A position's text.
+    Position(String),
+}
+
+impl BoardWords {
+    /// The `words` after `game`'s name in `command` (for the messages).
+    pub fn parse(command: &str, game: &str, words: &[String]) -> Result<BoardWords> {
+        let forms = format!(
+            "`{command} {game} M N` (the start with M pits a side and N seeds a pit) or \
+             `{command} {game} \"<position>\"` (from the side to move)"
+        );
+        let count = |t: &str| t.trim().parse::<usize>().ok();
+        match words {
+            [] => Err(Error::Unsupported(format!("give the board: {forms}"))),
+            [one] => match count(one) {
+                Some(m) => Err(Error::Unsupported(format!(
+                    "`{command} {game} {m}` gives the pits per side but not the seeds per pit: \
+                     write `{command} {game} {m} N`, e.g. `{command} {game} {m} 4`, or \
+                     `{command} {game} \"<position>\"` (from the side to move)"
+                ))),
+                None => Ok(BoardWords::Position(one.clone())),
+            },
+            [m, n] => {
+                let num = |t: &str, what: &str| {
+                    count(t).ok_or_else(|| {
+                        Error::Unsupported(format!(
+                            "{what} \"{}\" is not a whole number: write {forms}",
+                            mancala_solver::error::clip(t)
+                        ))
+                    })
+                };
+                Ok(BoardWords::Start {
+                    pits: num(m, "pits per side")?,
+                    seeds: num(n, "seeds per pit")?,
+                })
+            }
+            // A position written as words (no position has two numbers).
+            _ => Ok(BoardWords::Position(words.join(" "))),
+        }
+    }
+
+    /// The position it names in `game`.
+    pub fn position<G: mancala_solver::game::Game>(&self, game: G) -> Result<G::Position> {
+        match self {
+            BoardWords::Start { pits, seeds } => game.start(*pits, *seeds),
+            BoardWords::Position(text) => game.parse(text),
+        }
+    }
+}
+
 /// Whether `part` of a game's name was meant as a number (`-3`, `2.5`,
 /// `+4`), not a rule set's name.
 fn looks_numeric(part: &str) -> bool {

@@ -22,7 +22,7 @@ use super::GameName;
 
 /// Arguments of `mancala play`.
 #[derive(Args, Clone, Debug)]
-#[command(after_help = "Examples:\n  mancala play kalah 6 4 --moves 25-10-3\n  \
+#[command(after_help = format!("Examples:\n  mancala play kalah 6 4 --moves 25-10-3\n  \
 mancala play kalah --position \"1 2 0 3 1 0 2 0\" --moves 1 --json\n  \
 mancala play awari 6 4 --moves 2-5-0\n  \
 mancala play kalah 6 100 --moves 0 (boards of more than 255 seeds, up to 1000 a pit, play on wide cells)\n  \
@@ -30,7 +30,7 @@ mancala play oware --position \"0 1 3 [20] 2 0 0 [22]\" --moves 2\n\n\
 Moves: pits 0..m-1 from the mover's left. Kalah: the moves of one turn written together, \
 a dash passes the turn. Awari and Oware: one move per turn, separated by dashes.\n\
 Awari/Oware positions: 2m numbers from the side to move, or 2m+2 with the captured \
-totals in brackets in the places of the Kalah stores.")]
+totals in brackets in the places of the Kalah stores.\n\n{}", arena::agents_help()))]
 pub struct PlayArgs {
     /// The game: kalah, awari, oware, awale, vai-lung-thlan or ohvalhu, or a
     /// full name such as kalah:6:4 (for M N) or kalah:6:4:capture-needs-opposite.

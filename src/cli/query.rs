@@ -30,13 +30,14 @@ use mancala_solver::GameSpec;
 use std::time::Duration;
 
 use super::render::verdict;
-use super::{progress, GameArgs, GameName};
+use super::{progress, BoardWords, GameArgs, GameName};
 
 /// Arguments of `mancala query`.
 #[derive(Args, Clone, Debug)]
 #[command(
     after_help = "Examples:\n  mancala query kalah \"0 3 0 2 1 4 20 1 0 2 3 0 2 10\"\n  \
-mancala query kalah \"1 0 2 0 3 1 0\" --json\n  \
+mancala query kalah 1 0 2 0 3 1 0 0 --json\n  \
+mancala query kalah 4 3\n  \
 mancala query awari \"0 1 3 2 0 0\"\n  \
 mancala query oware \"0 1 3 [20] 2 0 0 [22]\" --json\n\n\
 Kalah: values are final store differences for the side to move, stores included. \
@@ -48,8 +49,11 @@ pub struct QueryArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// The position, from the side to move (Kalah: 2m+2 numbers; Awari and
-    /// Oware: 2m, or 2m+2 with the captured totals in brackets).
-    pub position: String,
+    /// Oware: 2m, or 2m+2 with the captured totals in brackets), quoted or
+    /// as separate words; or M N, the start of the game with M pits a side
+    /// and N seeds a pit; none when the game's name gives the board
+    /// (kalah:6:4).
+    pub position: Vec<String>,
     /// Do not build missing tables; fail instead.
     #[arg(long)]
     pub no_build: bool,
@@ -84,7 +88,13 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
         ));
     }
     let rules = args.game.rules()?;
-    with_rules!(rules, g => query_one(g, rules, &args, &policy))
+    let name = &args.game.game;
+    let board = match (args.position.is_empty(), name.pits, name.seeds) {
+        (true, Some(pits), Some(seeds)) => BoardWords::Start { pits, seeds },
+        (true, Some(pits), None) => BoardWords::parse("query", &name.name, &[pits.to_string()])?,
+        _ => BoardWords::parse("query", &name.name, &args.position)?,
+    };
+    with_rules!(rules, g => query_one(g, rules, &board, &args, &policy))
 }
 
 /// A position agrees with the board its game's name gives (`kalah:6:4`):
@@ -120,19 +130,24 @@ fn check_named_board<P: Board>(name: &GameName, text: &str, pos: &P, k: usize) -
 fn query_one<G: Present>(
     g: G,
     rules: Rules,
+    board: &BoardWords,
     args: &QueryArgs,
     policy: &OnDemand,
 ) -> Result<ExitCode> {
-    let pos = g.parse(&args.position)?;
+    let pos = board.position(g)?;
+    let text = match board {
+        BoardWords::Position(text) => text.clone(),
+        BoardWords::Start { .. } => pos.to_string(),
+    };
     let k = G::table_seeds(&pos);
-    check_named_board(&args.game.game, &args.position, &pos, k)?;
+    check_named_board(&args.game.game, &text, &pos, k)?;
     // An opening the books hold: exact at once, no table to build.
     let spec = GameSpec {
         rules,
         pits: pos.pits(),
         seeds: 1,
     };
-    if let Some(a) = book_answer(&spec.to_string(), Some(&args.position))? {
+    if let Some(a) = book_answer(&spec.to_string(), Some(&text))? {
         if args.json {
             println!("{}", serde_json::to_string_pretty(&a).expect("json"));
         } else {
@@ -179,7 +194,7 @@ fn query_one<G: Present>(
                 agent_time: Duration::ZERO,
                 build_threads: None,
             });
-            let a = match oracle.query(&spec.to_string(), Some(&args.position)) {
+            let a = match oracle.query(&spec.to_string(), Some(&text)) {
                 Ok(a) => a,
                 // No search for this game: the tables' own message.
                 Err(Error::Unsupported(_)) => return Err(e),

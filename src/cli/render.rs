@@ -89,6 +89,13 @@ fn dir_of(path: &Path) -> &Path {
 /// a command or an option fixes it, that command or option.
 pub fn error_message(e: &Error) -> String {
     match e {
+        // Every agent, one a line, with its form and what it plays.
+        Error::UnknownAgent { spec, name, .. } => format!(
+            "bad agent \"{}\": unknown agent \"{}\"; agents:\n{}",
+            mancala_solver::error::clip(spec),
+            mancala_solver::error::clip(name),
+            mancala_solver::play::agents::agents_list()
+        ),
         Error::MissingTable { table, path } => {
             format!(
                 "{e}: build it with `{}`",

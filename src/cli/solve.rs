@@ -1,7 +1,7 @@
 //! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
 
 use super::solve_tables::{self, SolveHow};
-use super::{progress, GameName, TablesArg};
+use super::{progress, BoardWords, GameName, TablesArg};
 use mancala_solver::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,9 +55,10 @@ pub struct SolveArgs {
     #[arg(value_parser = GameName::parse)]
     pub game: GameName,
     /// Either M N (pits per side, seeds per pit: the start of Kalah(M, N)) or
-    /// one quoted position from the side to move (2m+2 numbers); none when
-    /// the game's name gives the board (kalah:6:4).
-    #[arg(num_args = 0..=2)]
+    /// a position from the side to move (Kalah: 2m+2 numbers), quoted or as
+    /// separate words; none when the game's name gives the board
+    /// (kalah:6:4).
+    #[arg(num_args = 0..)]
     pub board: Vec<String>,
     #[command(flatten)]
     pub tables: TablesArg,
@@ -199,23 +200,11 @@ fn missing_tables_note(args: &SolveArgs, missing: &MissingTables) -> String {
     )
 }
 
+/// The Kalah position of `solve`'s board words.
 fn parse_board(board: &[String]) -> Result<Position> {
-    match board {
-        [text] => Position::parse(text),
-        [m, n] => {
-            let num = |t: &String, what: &str| {
-                t.parse::<usize>().map_err(|_| {
-                    Error::Unsupported(format!(
-                        "{what} \"{t}\" is not a whole number: write `solve kalah M N` or \
-                         `solve kalah \"<position>\"`"
-                    ))
-                })
-            };
-            Position::start(num(m, "pits per side")?, num(n, "seeds per pit")?)
-        }
-        _ => Err(Error::Unsupported(
-            "write `solve kalah M N` or `solve kalah \"<position>\"`".into(),
-        )),
+    match BoardWords::parse("solve", "kalah", board)? {
+        BoardWords::Start { pits, seeds } => Position::start(pits, seeds),
+        BoardWords::Position(text) => Position::parse(&text),
     }
 }
 

@@ -265,28 +265,9 @@ pub(super) fn solve_awari(game: AwariGame, args: &SolveHow<'_>) -> Result<ExitCo
     }
 }
 
-/// The position `mancala solve` names: `M N` (the start) or one position.
+/// The position `mancala solve` names: `M N` (the start) or a position.
 fn position_of<G: mancala_solver::game::Game>(game: G, args: &SolveHow<'_>) -> Result<G::Position> {
-    let usage = || {
-        format!(
-            "write `solve {} M N` or `solve {} \"<board>\"`",
-            game.name(),
-            game.name()
-        )
-    };
-    let pos = match args.board {
-        [text] => game.parse(text)?,
-        [m, n] => {
-            let num = |t: &String, what: &str| {
-                t.parse::<usize>().map_err(|_| {
-                    Error::Unsupported(format!("{what} \"{t}\" is not a whole number: {}", usage()))
-                })
-            };
-            game.start(num(m, "pits per side")?, num(n, "seeds per pit")?)?
-        }
-        _ => return Err(Error::Unsupported(usage())),
-    };
-    Ok(pos)
+    super::BoardWords::parse("solve", game.name(), args.board)?.position(game)
 }
 
 fn solve_position_by_tables<G: super::query::Present>(

@@ -176,7 +176,8 @@ pub fn checkpoint_identity(game: AwariGame, pos: &AwariPosition, probe_max: usiz
 /// a principal variation as `wanted` asks. Checkpoints
 /// (`options.checkpoint`, its identity set here) and a resumed one
 /// (`options.resume`, refused with [`Error::WrongCheckpoint`] when made for
-/// another board, rule set or tables) as [`CyclicOptions`] says. The search runs on a thread of its own with a large
+/// another board, rule set or tables, and with [`Error::BadCheckpoint`] when
+/// its bounds lie outside the board's range) as [`CyclicOptions`] says. The search runs on a thread of its own with a large
 /// stack. A search stopped by `options.deadline` or `options.stop` returns
 /// the bounds it proved (`value` `None`).
 pub fn solve_awari(
@@ -191,6 +192,7 @@ pub fn solve_awari(
     let identity = checkpoint_identity(game, pos, boards.probe_max);
     if let Some(ck) = &options.resume {
         ck.check(&identity)?;
+        ck.check_range(pos.seeds_on_board() as i32)?;
     }
     let mut options = options.clone();
     if let Some(to) = &mut options.checkpoint {

@@ -233,7 +233,10 @@ pub const DEFAULT_UCT: f64 = std::f64::consts::FRAC_1_SQRT_2;
 pub const DEFAULT_PERFECT_TIME: Duration = Duration::from_secs(1);
 
 mod spec;
-pub use spec::{format_duration, parse_duration, AgentSpec, MAX_DEPTH};
+pub use spec::{
+    agent_form, agent_line, agent_names, agents_list, format_duration, parse_duration, AgentForm,
+    AgentSpec, AGENTS, MAX_DEPTH,
+};
 
 /// The legal moves of a Kalah position in a small stack array (at most
 /// 10), for the Kalah perfect agent's search.

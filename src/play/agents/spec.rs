@@ -93,15 +93,6 @@ pub enum AgentSpec {
 /// Largest search depth accepted in a spec.
 pub const MAX_DEPTH: u32 = 64;
 
-const SPEC_HELP: &str = "agents: random, greedy, minimax:D, alphabeta:D[:ties=random], heuristic:D, \
-heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10], max, \
-mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E] (BUDGET iterations like 1000 or a time like 2s), \
-perfect[:TIME] (TIME like 500ms or 2s), \
-eps-greedy:E, awale-mcts:BUDGET[:keep], awale-uct:BUDGET[:c=C][:keep], awale-heavy:BUDGET[:c=C][:keep] \
-(keep: the tree is kept between moves), \
-rovaris-greedy[:ties=left|right], rovaris-heuristic:D[:h6=ply|reply|store], rovaris-uct:BUDGET[:playout=random|greedy|eps-greedy][:eps=E], \
-a3c[:FILE] (Kalah(6,4) only)";
-
 impl AgentSpec {
     /// Whether the agent always plays the same move in the same position
     /// (time budgets aside). Matches between two deterministic agents start
@@ -323,9 +314,16 @@ fn write_playout(f: &mut fmt::Formatter<'_>, playout: &Playout) -> fmt::Result {
     }
 }
 
+/// A spec refused: why, then the form of the agent it names, or every
+/// agent's name when it names none.
 fn bad_spec(text: &str, reason: impl fmt::Display) -> Error {
+    let name = text.trim().split(':').next().unwrap_or("");
+    let forms = match agent_form(name) {
+        Some(a) => format!("{}: {}", a.form, a.about),
+        None => format!("agents: {}", agent_names()),
+    };
     Error::Unsupported(format!(
-        "bad agent \"{}\": {reason}; {SPEC_HELP}",
+        "bad agent \"{}\": {reason}; {forms}",
         crate::error::clip(text)
     ))
 }
@@ -537,10 +535,11 @@ impl FromStr for AgentSpec {
                 file => Ok(AgentSpec::A3c(Some(file.into()))),
             },
             "" => Err(bad_spec(text, "empty agent name")),
-            other => Err(bad_spec(
-                text,
-                format!("unknown agent \"{}\"", crate::error::clip(other)),
-            )),
+            other => Err(Error::UnknownAgent {
+                spec: text.to_string(),
+                name: other.to_string(),
+                agents: agent_names(),
+            }),
         }
     }
 }
@@ -635,6 +634,9 @@ fn parse_mcts(text: &str, head: &str, rest: &[&str]) -> Result<(Budget, f64, Pla
     };
     Ok((budget, uct, playout))
 }
+
+mod forms;
+pub use forms::{agent_form, agent_line, agent_names, agents_list, AgentForm, AGENTS};
 
 #[cfg(test)]
 mod tests;

@@ -55,6 +55,9 @@ pub struct CyclicCheckpoint {
     /// Bounds, guess and identity.
     pub head: CheckpointHead,
     pub(super) entries: Vec<Slot>,
+    /// The file it was read from (empty for one made in memory), for the
+    /// errors that name it.
+    source: std::path::PathBuf,
 }
 
 impl CyclicCheckpoint {
@@ -63,7 +66,11 @@ impl CyclicCheckpoint {
     pub(super) fn of(mut head: CheckpointHead, table: &CyclicTable) -> CyclicCheckpoint {
         let entries: Vec<Slot> = table.used().collect();
         head.entries = entries.len() as u64;
-        CyclicCheckpoint { head, entries }
+        CyclicCheckpoint {
+            head,
+            entries,
+            source: std::path::PathBuf::new(),
+        }
     }
 
     /// Transposition entries saved.
@@ -86,6 +93,28 @@ impl CyclicCheckpoint {
                 asked: identity.to_string(),
             })
         }
+    }
+
+    /// Refuse a checkpoint whose bounds or guess lie outside the range of
+    /// a board of `seeds` seeds (`-seeds..=seeds`, the seeds still to win):
+    /// made for another board, or by a wrong writer.
+    pub fn check_range(&self, seeds: i32) -> Result<()> {
+        let h = &self.head;
+        let range = -seeds..=seeds;
+        if [h.lower, h.upper, h.guess]
+            .iter()
+            .all(|v| range.contains(v))
+        {
+            return Ok(());
+        }
+        Err(Error::BadCheckpoint {
+            path: self.source.clone(),
+            reason: format!(
+                "its bounds {:+}..={:+} (next guess {:+}) lie outside the board's range \
+                 {:+}..={:+} (seeds still to win): it was not written by this solve",
+                h.lower, h.upper, h.guess, -seeds, seeds
+            ),
+        })
     }
 
     /// The file's bytes.
@@ -148,6 +177,12 @@ impl CyclicCheckpoint {
             .ok_or_else(|| bad("no head line"))?;
         let head: CheckpointHead = serde_json::from_slice(&rest[..nl])
             .map_err(|e| bad(&format!("its head is not readable: {e}")))?;
+        if head.lower > head.upper {
+            return Err(bad(&format!(
+                "its bounds cross (lower bound {:+} above upper bound {:+})",
+                head.lower, head.upper
+            )));
+        }
         let data = &rest[nl + 1..];
         if data.len() as u64 != head.entries.saturating_mul(ENTRY_BYTES as u64) {
             return Err(bad("its entries do not match its head"));
@@ -163,7 +198,11 @@ impl CyclicCheckpoint {
                 work: u32::from_le_bytes(c[21..25].try_into().expect("4 bytes")),
             })
             .collect();
-        Ok(CyclicCheckpoint { head, entries })
+        Ok(CyclicCheckpoint {
+            head,
+            entries,
+            source: path.to_path_buf(),
+        })
     }
 }
 

@@ -171,10 +171,18 @@ pub fn solve_board<G: CyclicGame>(
             let lower = out.moves.iter().map(|(_, p)| p.lower).max();
             let upper = out.moves.iter().map(|(_, p)| p.upper).max();
             if let (Some(lo), Some(hi)) = (lower, upper) {
+                let root = out.proven;
                 out.proven = Proven {
-                    lower: out.proven.lower.max(lo),
-                    upper: out.proven.upper.min(hi),
+                    lower: root.lower.max(lo),
+                    upper: root.upper.min(hi),
                 };
+                // The moves narrowed the bounds of a stopped root: the
+                // checkpoint keeps what the solve reports.
+                if out.proven != root {
+                    let guess = next.max(out.proven.lower).min(out.proven.upper);
+                    searcher.save_checkpoint(out.proven, guess, true);
+                    (out.checkpoints, out.checkpoint_error) = searcher.checkpoint_outcome();
+                }
             }
         }
     }

@@ -97,3 +97,72 @@ fn durations() {
     assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
     assert_eq!(format_duration(Duration::from_secs(3)), "3s");
 }
+
+/// The registry's name of a spec: an exhaustive match, so that a new
+/// agent does not compile until it is named here (and then the test below
+/// wants it in [`AGENTS`]).
+fn registry_name(spec: &AgentSpec) -> &'static str {
+    match spec {
+        AgentSpec::Random => "random",
+        AgentSpec::Greedy => "greedy",
+        AgentSpec::Max => "max",
+        AgentSpec::Minimax(_) => "minimax",
+        AgentSpec::AlphaBeta(_) | AgentSpec::AlphaBetaRandomTies(_) => "alphabeta",
+        AgentSpec::Heuristic(_) => "heuristic",
+        AgentSpec::Heuristic10 { .. } => "heuristic10",
+        AgentSpec::Mcts { .. } => "mcts",
+        AgentSpec::RovarisGreedy(_) => "rovaris-greedy",
+        AgentSpec::RovarisHeuristic { .. } => "rovaris-heuristic",
+        AgentSpec::RovarisUct { .. } => "rovaris-uct",
+        AgentSpec::Perfect(_) => "perfect",
+        AgentSpec::EpsGreedy(_) => "eps-greedy",
+        AgentSpec::StudyMcts {
+            tree: awale_study::TreePolicy::Random,
+            ..
+        } => "awale-mcts",
+        AgentSpec::StudyMcts { heavy: false, .. } => "awale-uct",
+        AgentSpec::StudyMcts { heavy: true, .. } => "awale-heavy",
+        AgentSpec::A3c(_) => "a3c",
+    }
+}
+
+/// The registry the help texts and messages are written from and the
+/// parser agree: each entry's example parses to an agent of its name (and
+/// so do its aliases), each name once; a name the registry lacks is
+/// refused naming every agent.
+#[test]
+fn the_registry_and_the_parser_agree() {
+    let mut names = std::collections::BTreeSet::new();
+    for a in AGENTS {
+        assert!(names.insert(a.name), "{} twice", a.name);
+        let spec: AgentSpec = a.example.parse().unwrap();
+        assert_eq!(registry_name(&spec), a.name, "{}", a.example);
+        assert!(spec.to_string().starts_with(a.name), "{spec}");
+        assert!(a.form.starts_with(a.name), "{}", a.form);
+        let args = a.example.strip_prefix(a.name).unwrap();
+        for alias in a.aliases {
+            let spec: AgentSpec = format!("{alias}{args}").parse().unwrap();
+            assert_eq!(registry_name(&spec), a.name, "{alias}");
+        }
+        assert_eq!(agent_form(a.name), Some(a));
+    }
+    let err = "foo:3".parse::<AgentSpec>().unwrap_err();
+    assert!(
+        matches!(&err, Error::UnknownAgent { name, .. } if name == "foo"),
+        "{err}"
+    );
+    assert!(err.to_string().ends_with(&agent_names()), "{err}");
+    // The list: one agent a line (a long form's description on the next).
+    let list = agents_list();
+    for a in AGENTS {
+        let at = list.lines().filter(|l| l.trim_start().starts_with(a.form));
+        assert_eq!(at.count(), 1, "{}: {list}", a.form);
+    }
+    assert!(list.lines().all(|l| l.chars().count() <= 120), "{list}");
+    // A known agent's bad arguments: its own form only.
+    let err = "alphabeta:0".parse::<AgentSpec>().unwrap_err().to_string();
+    assert!(
+        err.contains("alphabeta:D[:ties=random]") && !err.contains("mcts"),
+        "{err}"
+    );
+}
