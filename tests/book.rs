@@ -113,7 +113,11 @@ fn a_book_holds_exact_values_that_an_independent_solve_confirms() {
             .arg("--json")
             .output()
             .unwrap();
-        assert!(audit.status.success(), "{}", String::from_utf8_lossy(&audit.stderr));
+        assert!(
+            audit.status.success(),
+            "{}",
+            String::from_utf8_lossy(&audit.stderr)
+        );
         let a: serde_json::Value = serde_json::from_slice(&audit.stdout).unwrap();
         assert_eq!(a["book"]["exact"], a["book"]["positions"]);
         assert_eq!(a["book"]["positions"], p["positions"]);
@@ -164,7 +168,11 @@ fn a_damaged_or_foreign_book_is_refused() {
 #[test]
 fn the_committed_books_are_embedded_and_agree_with_their_ledgers() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert!(Books::embedded_faults().is_empty(), "{:?}", Books::embedded_faults());
+    assert!(
+        Books::embedded_faults().is_empty(),
+        "{:?}",
+        Books::embedded_faults()
+    );
     let embedded = Books::embedded().books();
     let mut files = 0;
     for e in std::fs::read_dir(root.join("books")).unwrap().flatten() {

@@ -107,3 +107,38 @@ fn a_checkpoint_that_cannot_be_written_is_refused_before_the_solve() {
     assert!(ok.solution.exact && ok.checkpoint_error.is_none());
     assert!(dir.path().join("c.ckpt").exists());
 }
+
+/// A position a search proved is kept: the next query of it (any request)
+/// answers at once with the same analysis, without searching again.
+#[test]
+fn a_position_proven_once_answers_at_once_afterwards() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Oracle::new(OracleConfig {
+        dir: dir.path().to_path_buf(),
+        search: SearchBudget {
+            time: Duration::from_secs(20),
+            tt_mb: 8,
+        },
+        build_limit: 0,
+        agent_time: Duration::from_millis(100),
+        build_threads: None,
+    });
+    assert_eq!(o.proven_kept(), 0);
+    let first = o.query("kalah:4:3", None).unwrap();
+    assert!(first.exact, "Kalah(4,3) is solved within 20 s");
+    assert_eq!(o.proven_kept(), 1);
+    let start = Instant::now();
+    // Ended at once if it searched again: only the kept answer is exact.
+    let again = o
+        .query_until("kalah:4:3", None, Duration::ZERO, &Stop::never())
+        .unwrap();
+    assert!(
+        start.elapsed() < Duration::from_millis(50),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(
+        serde_json::to_value(&again).unwrap(),
+        serde_json::to_value(&first).unwrap()
+    );
+}

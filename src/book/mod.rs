@@ -150,7 +150,12 @@ impl Book {
             return Err(bad("checksum mismatch: the file is damaged"));
         }
         let mut r = Reader { bytes: body, at: 8 };
-        let format = u32::from_le_bytes(r.take(4).ok_or_else(|| bad("cut short"))?.try_into().expect("4"));
+        let format = u32::from_le_bytes(
+            r.take(4)
+                .ok_or_else(|| bad("cut short"))?
+                .try_into()
+                .expect("4"),
+        );
         if format != BOOK_FORMAT {
             return Err(bad(&format!(
                 "format {format} (this program reads format {BOOK_FORMAT})"
@@ -226,8 +231,8 @@ impl Book {
     pub fn entries(&self) -> impl Iterator<Item = (Position, i32)> + '_ {
         self.entries.chunks_exact(self.stride()).map(|e| {
             let (key, v) = e.split_at(e.len() - 1);
-            let pos = Position::from_cells(key, crate::side::Side::South)
-                .expect("checked when read");
+            let pos =
+                Position::from_cells(key, crate::side::Side::South).expect("checked when read");
             (pos, i32::from(v[0] as i8))
         })
     }
@@ -267,11 +272,7 @@ impl<'a> Reader<'a> {
 /// The value of every move of `pos` from books (each move's position in a
 /// book, or the game over with it), for its mover; `None` if one is
 /// missing.
-pub fn move_values(
-    books: &Books,
-    pos: &Position,
-    rules: KalahRules,
-) -> Option<Vec<(usize, i32)>> {
+pub fn move_values(books: &Books, pos: &Position, rules: KalahRules) -> Option<Vec<(usize, i32)>> {
     if pos.is_game_over(rules) {
         return None;
     }

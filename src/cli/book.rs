@@ -22,7 +22,7 @@ use mancala_solver::search::prove::{Entry, Ledger, MAX_BOOK_TURNS};
 #[command(after_help = "Examples:\n  \
 mancala book build kalah:6:4 --turns 3\n  \
 mancala book build kalah:6:4:capture-needs-opposite --turns 3 --max-table-seeds 24\n  \
-mancala book build kalah:6:6 --turns 1 --from docs/kalah-6-6/ledger.jsonl --no-build\n  \
+mancala book build kalah:6:6 --turns 1 --from docs/kalah-6-6/ledger.jsonl --no-search\n  \
 mancala book compile books/kalah-6-4-default.jsonl\n  \
 mancala book show kalah:6:4\n\n\
 A book is the exact value of every position within the first turns of a Kalah start (a turn: \
@@ -40,7 +40,7 @@ pub struct BookArgs {
 #[derive(Subcommand, Clone, Debug)]
 pub enum BookCommand {
     /// Prove a book (or go on with one) and compile it.
-    Build(BuildArgs),
+    Build(Box<BuildArgs>),
     /// Compile a book ledger into its book file.
     Compile(CompileArgs),
     /// What a book holds: its start, positions, and the values of the
@@ -67,6 +67,10 @@ pub struct BuildArgs {
     /// rules (what they prove counts).
     #[arg(long, value_name = "LEDGER")]
     pub from: Option<PathBuf>,
+    /// Search nothing: record the --from lines and compile what the ledger
+    /// proves (for books whose last turn costs hours a position).
+    #[arg(long)]
+    pub no_search: bool,
     #[command(flatten)]
     pub task: TaskArgs,
     /// Print JSON on stdout.
@@ -101,7 +105,7 @@ pub struct ShowArgs {
 /// Run `mancala book`.
 pub fn run(args: BookArgs) -> Result<ExitCode> {
     match args.command {
-        BookCommand::Build(a) => build(a),
+        BookCommand::Build(a) => build(*a),
         BookCommand::Compile(a) => compile(a),
         BookCommand::Show(a) => show(a),
     }
@@ -155,24 +159,44 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
         if other.root() != root || other.rules() != rules {
             return Err(Error::WrongLedger {
                 path: from.clone(),
-                saved: format!("{} under the {} rules", other.header.root, other.header.rules),
+                saved: format!(
+                    "{} under the {} rules",
+                    other.header.root, other.header.rules
+                ),
                 asked: format!("{root} under the {} rules", rules.name()),
             });
         }
         let lines: Vec<Entry> = other.entries.clone();
         let added = ledger.record(&path, lines)?;
         if !args.task.quiet {
-            eprintln!("{added} lines of {} recorded in {}", from.display(), path.display());
+            eprintln!(
+                "{added} lines of {} recorded in {}",
+                from.display(),
+                path.display()
+            );
         }
+    }
+    if args.no_search {
+        let out = book_path(&path, args.out.as_ref());
+        let book = Book::from_ledger(&ledger);
+        mancala_solver::atomic::write(&out, &book.to_bytes(), "book")?;
+        report(&book, &out, Some(&ledger.book_progress()), args.json);
+        return Ok(ExitCode::SUCCESS);
     }
     let stop = super::stop_on_signals(&path)?;
     let (prepared, opts) = args.task.prepare(&root, rules, stop)?;
     let tables = prepared.tables();
-    let quiet = args.task.quiet || !std::io::stderr().is_terminal() && args.json;
+    let quiet = args.task.quiet;
+    // A line a second on a terminal, every half minute in a log.
+    let every = if std::io::stderr().is_terminal() {
+        1.0
+    } else {
+        30.0
+    };
     let observer = opts.search.progress.clone();
     let mut shown = std::time::Instant::now();
     let mut on_progress = |p: &BookProgress| {
-        if !quiet && shown.elapsed().as_secs_f64() >= 1.0 {
+        if !quiet && shown.elapsed().as_secs_f64() >= every {
             shown = std::time::Instant::now();
             progress::end_status(&observer);
             eprintln!(
@@ -181,7 +205,13 @@ fn build(args: BuildArgs) -> Result<ExitCode> {
             );
         }
     };
-    let result = build_book(&mut ledger, &path, tables.as_deref(), &opts, &mut on_progress);
+    let result = build_book(
+        &mut ledger,
+        &path,
+        tables.as_deref(),
+        &opts,
+        &mut on_progress,
+    );
     progress::end_status(&opts.search.progress);
     let done = match result {
         Ok(p) => p,
@@ -222,16 +252,12 @@ fn compile(args: CompileArgs) -> Result<ExitCode> {
 
 fn show(args: ShowArgs) -> Result<ExitCode> {
     let book = if Path::new(&args.book).exists() {
-        let bytes = mancala_solver::files::read_limited(
-            Path::new(&args.book),
-            1 << 30,
-            "an opening book",
-        )?;
+        let bytes =
+            mancala_solver::files::read_limited(Path::new(&args.book), 1 << 30, "an opening book")?;
         Book::from_bytes(&bytes, &args.book)?
     } else {
-        let game = GameName::parse(&args.book).map_err(|e| {
-            Error::Unsupported(format!("{}: no such file, and {e}", args.book))
-        })?;
+        let game = GameName::parse(&args.book)
+            .map_err(|e| Error::Unsupported(format!("{}: no such file, and {e}", args.book)))?;
         let (root, rules) = start_of(&game)?;
         Books::embedded()
             .books()

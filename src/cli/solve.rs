@@ -401,10 +401,15 @@ fn render(args: &SolveArgs, pos: &Position, opts: &SolveOptions, report: &RunRep
         })
     });
     let st = &sol.stats;
+    // The opening books' value of the position, beside the search's: the
+    // solver still searches (it is what `solve` measures), and every solve
+    // of a book position checks the book.
+    let book_value = mancala_solver::book::Books::embedded().value(rules, pos);
     if args.json {
         let out = json!({
             "position": pos.to_string(),
             "rules": rules.name(),
+            "book_value": book_value,
             // A stopped search proves bounds, not a value: `value`, the
             // best turn and the line stay null, `estimate` and
             // `best_move_so_far` say what it found.
@@ -483,6 +488,16 @@ fn render(args: &SolveArgs, pos: &Position, opts: &SolveOptions, report: &RunRep
                     None => String::new(),
                 }
             );
+        }
+        if let Some(b) = book_value {
+            let agrees = if !sol.exact {
+                "the search did not finish"
+            } else if sol.value == b {
+                "the search agrees"
+            } else {
+                "THE SEARCH DISAGREES: report this"
+            };
+            println!("opening book: {b:+} ({agrees})");
         }
         match sol.best_move {
             Some(p) if !sol.exact => {

@@ -141,4 +141,3 @@ pub fn parse_nodes(s: &str) -> std::result::Result<u64, String> {
         )),
     }
 }
-

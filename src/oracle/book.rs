@@ -37,11 +37,7 @@ pub fn from_book(books: &Books, rules: KalahRules, pos: &Position) -> Option<Ana
             captured: None,
         });
     }
-    a.best_moves = moves
-        .iter()
-        .filter(|m| m.1 == value)
-        .map(|m| m.0)
-        .collect();
+    a.best_moves = moves.iter().filter(|m| m.1 == value).map(|m| m.0).collect();
     a.best_move = a.best_moves.first().copied();
     let (line, cut) = best_line(books, rules, pos);
     if !line.is_empty() {

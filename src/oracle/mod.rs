@@ -19,6 +19,7 @@ mod agents;
 pub mod analysis;
 mod batch;
 mod book;
+pub mod proven;
 mod work;
 
 use std::any::Any;
@@ -193,6 +194,8 @@ struct Cached {
 pub struct Oracle {
     config: OracleConfig,
     cache: Mutex<HashMap<Key, Cached>>,
+    /// Positions proven by a search, kept for every later request.
+    proven: proven::Proven,
 }
 
 impl Oracle {
@@ -201,12 +204,19 @@ impl Oracle {
         Oracle {
             config,
             cache: Mutex::new(HashMap::new()),
+            proven: proven::Proven::default(),
         }
     }
 
     /// Its limits.
     pub fn config(&self) -> &OracleConfig {
         &self.config
+    }
+
+    /// Positions proven by a search so far and kept (at most
+    /// [`proven::PROVEN_ENTRIES`]).
+    pub fn proven_kept(&self) -> usize {
+        self.proven.len()
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Cached>> {
@@ -402,11 +412,17 @@ impl Oracle {
                     return Ok(a);
                 }
             }
+            let key = spec.to_string();
+            if let Some(a) = self.proven.get(&key, &pos.to_string()) {
+                return Ok(a);
+            }
             let budget = SearchBudget {
                 time,
                 ..self.config.search
             };
-            self.beyond_tables(g, &spec, &pos, &budget, stop)
+            let a = self.beyond_tables(g, &spec, &pos, &budget, stop)?;
+            self.proven.keep(&key, &a);
+            Ok(a)
         })
     }
 

@@ -682,4 +682,6 @@ mod tasks;
 
 pub use moves::MoveValue;
 pub use outline::{NodeState, OutlineNode};
-pub use tasks::{prove, prove_moves, prove_value, prove_value_of, run_exact, run_task, ProveOptions};
+pub use tasks::{
+    prove, prove_moves, prove_value, prove_value_of, run_exact, run_task, ProveOptions,
+};

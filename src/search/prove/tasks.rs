@@ -142,7 +142,11 @@ pub fn run_exact(
     search.node_limit = opts.task_nodes;
     let sol = crate::search::solve(pos, tables, &search)?;
     if !(sol.exact && sol.lower == sol.upper) {
-        if search.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if search
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
             return Err(Error::Stopped(format!("the solve of \"{pos}\"")));
         }
         return Ok(None);
