@@ -16,7 +16,7 @@ form `mancala prove ... --status --every-move` prints, so the two readings
 can be compared line by line. What it does not do is re-prove a proof
 line: that is a search (`mancala prove --check`).
 
-The rule, which the engine applies too (src/search/prove, "What a ledger
+The rule, which the engine applies too (crates/engine/src/search/prove, "What a ledger
 proves"): the root, every position with a split line and, in a book ledger
 (format 2, `book_turns` in the header), every position within that many
 turns of the root are *expanded*, and the children of an expanded position

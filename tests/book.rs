@@ -175,7 +175,10 @@ fn the_committed_books_are_embedded_and_agree_with_their_ledgers() {
     );
     let embedded = Books::embedded().books();
     let mut files = 0;
-    for e in std::fs::read_dir(root.join("books")).unwrap().flatten() {
+    for e in std::fs::read_dir(root.join("crates/engine/books"))
+        .unwrap()
+        .flatten()
+    {
         let path = e.path();
         if path.extension().is_none_or(|x| x != "book") {
             continue;
@@ -185,7 +188,7 @@ fn the_committed_books_are_embedded_and_agree_with_their_ledgers() {
         let book = Book::from_bytes(&bytes, &path.display().to_string()).unwrap();
         assert!(
             embedded.contains(&book),
-            "{} is not compiled into the program: list it in src/book/embedded.rs",
+            "{} is not compiled into the program: list it in crates/engine/src/book/embedded.rs",
             path.display()
         );
         let ledger = Ledger::read(&path.with_extension("jsonl")).unwrap();

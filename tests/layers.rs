@@ -20,6 +20,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+/// The engine crate's sources, from the repository root.
+const ENGINE: &str = "crates/engine/src";
 
 /// A source file: its path from the repository root, its module path, and
 /// whether it belongs to the binary (`src/main.rs`, `src/cli/`).
@@ -41,7 +43,9 @@ fn sources() -> Vec<Source> {
             }
         }
     }
+    // The engine's crate (crates/engine/src) and the binary's (src/).
     let mut files = Vec::new();
+    walk(&Path::new(ROOT).join(ENGINE), &mut files);
     walk(&Path::new(ROOT).join("src"), &mut files);
     files.sort();
     files
@@ -52,7 +56,11 @@ fn sources() -> Vec<Source> {
                 .unwrap()
                 .to_string_lossy()
                 .replace('\\', "/");
-            let inner = rel.trim_start_matches("src/").trim_end_matches(".rs");
+            let inner = rel
+                .trim_start_matches(ENGINE)
+                .trim_start_matches('/')
+                .trim_start_matches("src/")
+                .trim_end_matches(".rs");
             let mut module: Vec<String> = inner.split('/').map(str::to_string).collect();
             if matches!(
                 module.last().map(String::as_str),
@@ -410,7 +418,7 @@ fn layer_table() -> (Vec<LayerEntry>, BTreeSet<String>) {
                 .split('`')
                 .skip(1)
                 .step_by(2)
-                .filter(|f| f.starts_with("src/"))
+                .filter(|f| f.starts_with("src/") || f.starts_with(ENGINE))
                 .map(str::to_string)
                 .collect()
         })

@@ -12,7 +12,7 @@ Each RUN.json is the output of
 
 (benches/study-004/ga-runs/ keeps the runs made here, 19 to 20 minutes each
 on 2 cores shared with a low-priority job). Table 3 is read from
-src/play/agents/hunter.rs (TABLE_3), where the agents take it from. For
+crates/engine/src/play/agents/hunter.rs (TABLE_3), where the agents take it from. For
 each weight: the published runs' range, mean and standard deviation, ours,
 and how many of ours fall inside the published range. The published
 fitness is a percentage of points against the rest of the population; ours
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def table_3():
-    text = (ROOT / "src/play/agents/hunter.rs").read_text()
+    text = (ROOT / "crates/engine/src/play/agents/hunter.rs").read_text()
     body = text[text.index("pub const TABLE_3"):]
     body = body[: body.index("];")]
     rows = re.findall(r"\(\s*\[([^\]]*)\],\s*([0-9.]+),?\s*\)", body)

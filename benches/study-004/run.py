@@ -25,7 +25,7 @@ NAMES = ["Random", "Max Agent", "Minimax (Alpha Beta)", "Heuristic Minimax",
          "Monte Carlo Tree Search", "A3C Agent"]
 SPECS = ["random", "max", "alphabeta:4", "heuristic10:4",
          "mcts:4000:playout=eps-greedy",
-         "a3c:weights/a3c-kalah-6-4-capture-needs-opposite.bin"]
+         "a3c:crates/engine/weights/a3c-kalah-6-4-capture-needs-opposite.bin"]
 TABLE_1 = [
     [51.3, 4.1, 2.7, 0.5, 0.0, 4.0],
     [96.0, 55.3, 15.2, 12.5, 4.5, 26.4],

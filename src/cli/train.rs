@@ -38,7 +38,7 @@ against random and greedy (--eval-games each, both sides); the figures go to the
 to --curve as CSV, and the weights to --out (a checkpoint, written atomically). With one worker \
 a seed names one run exactly. The agent plays the result as a3c:FILE.",
     after_help = "Examples:\n  mancala train a3c --games 2000 --out /tmp/a3c.bin\n  \
-mancala train a3c --minutes 20 --workers 2 --seed 1 --out weights/a3c-kalah-6-4.bin \
+mancala train a3c --minutes 20 --workers 2 --seed 1 --out crates/engine/weights/a3c-kalah-6-4.bin \
 --curve docs/a3c-training.csv --plot docs/a3c-training.svg\n  \
 mancala match a3c:/tmp/a3c.bin random --games 200"
 )]

@@ -76,7 +76,7 @@ pub(crate) fn deepen(
     result.expect("depth 1 always completes")
 }
 
-/// What the perfect agent needs from a game beyond [`Game`]: its search
+/// What the perfect agent needs from a game beyond [`crate::game::Game`]: its search
 /// above the tables, and how to read its tables for a move.
 pub trait PerfectPlay: TableGame {
     /// What the search keeps from one move to the next (transposition

@@ -36,7 +36,7 @@ pub struct CyclicOptions {
 pub struct CheckpointTo {
     /// The file (written atomically).
     pub path: std::path::PathBuf,
-    /// What the solve is ([`CheckpointHead::identity`]).
+    /// What the solve is (the checkpoint head's identity).
     pub identity: String,
     /// Least time between two checkpoints after passes.
     pub every: std::time::Duration,

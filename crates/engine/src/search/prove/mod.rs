@@ -384,8 +384,8 @@ impl Ledger {
         l
     }
 
-    /// Read a ledger file, checking every line and the whole
-    /// ([`Ledger::check`]).
+    /// Read a ledger file, checking every line and the whole (the module's
+    /// rule, "What a ledger proves").
     pub fn read(path: &Path) -> Result<Ledger> {
         let bytes = crate::files::read_limited(path, MAX_LEDGER_BYTES, "a proof ledger")?;
         let bad = |line: usize, reason: String| Error::BadLedger {
@@ -539,7 +539,7 @@ impl Ledger {
         Ok(pos)
     }
 
-    /// Add a line and check the whole ledger with it ([`Ledger::check`]);
+    /// Add a line and check the whole ledger with it (the module's rule);
     /// a line already there is skipped. Returns whether it was new; a line
     /// that cannot be right, or that contradicts the others, is refused
     /// and the ledger left as it was.

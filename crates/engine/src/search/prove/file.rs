@@ -65,7 +65,7 @@ impl Ledger {
     /// file holds (other writers' included) and every line of this ledger
     /// not yet written: under the ledger's lock, the file is read again,
     /// the lines it lacks are added after its own, the whole is checked
-    /// ([`Ledger::check`]: a line that cannot be right or contradicts the
+    /// (the module's rule, "What a ledger proves": a line that cannot be right or contradicts the
     /// others refuses the write, which then changes nothing), and the file
     /// is replaced atomically. This ledger becomes what was written.
     /// Returns how many of `new` were in neither.

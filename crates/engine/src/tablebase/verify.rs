@@ -1,7 +1,7 @@
 //! Checking a table of any game against its children: every entry (or a
 //! random sample) must equal the best of its moves, valued from the tables
 //! (the Bellman equation). For games with cycles a whole table is also
-//! checked to be the right fixpoint ([`Game::forcing_check`]): a table whose
+//! checked to be the right fixpoint ([`TableGame::forcing_check`]): a table whose
 //! every entry satisfies the equation can still rest a value on a cycle.
 //! The check shares no code with the builders but the rules.
 

@@ -108,7 +108,8 @@ pub use side::Side;
 pub use tablebase::{BuildSettings, OnDemand, TableGame, TableSet};
 pub use tablebase::{Line, MoveValue};
 
-/// The README's Rust example runs as a doc test, so that it stays true.
+/// The crate README's Rust example runs as a doc test, so that it stays
+/// true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeExample;

@@ -60,6 +60,7 @@ pub const FORMAT_VERSION: u32 = 1;
 /// entries (11 MB once delta-coded) level 1 took 0.06 s for 5.9 MB, level
 /// 3 0.18 s for 5.5 MB: the faster one, since a checkpoint is taken while
 /// the search runs.
+#[cfg(feature = "zstd")]
 const ZSTD_LEVEL: i32 = 1;
 
 /// The pits of `key` as a number, the first pit its most significant byte
@@ -256,9 +257,7 @@ pub(super) fn encode(c: &Checkpoint) -> std::io::Result<Vec<u8>> {
 /// The file bytes of a checkpoint of `id` whose payload (before
 /// compression) is `p`: the header, then the compressed payload.
 fn frame(id: &Identity, p: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut enc = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
-    enc.include_checksum(true)?;
-    let z = enc.compress(p)?;
+    let z = compress(p)?;
 
     let pos = id.position.as_bytes();
     let mut h = Vec::with_capacity(46 + pos.len() + z.len());
@@ -381,7 +380,7 @@ pub(super) fn decode(bytes: &[u8]) -> std::result::Result<Checkpoint, String> {
             "a payload of {raw_len} bytes is beyond this program"
         ));
     }
-    let payload = zstd::bulk::decompress(body, raw_len as usize)
+    let payload = decompress(body, raw_len as usize)
         .map_err(|e| format!("the payload does not decompress (zstd: {e})"))?;
     if payload.len() as u64 != raw_len {
         return Err(format!(
@@ -534,7 +533,36 @@ fn decode_payload(
     Ok((state, entries))
 }
 
-#[cfg(test)]
+/// The payload compressed: one zstd frame with its content checksum.
+#[cfg(feature = "zstd")]
+fn compress(p: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut enc = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
+    enc.include_checksum(true)?;
+    enc.compress(p)
+}
+
+#[cfg(feature = "zstd")]
+fn decompress(z: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
+    zstd::bulk::decompress(z, len)
+}
+
+/// Without the `zstd` feature (a build for the browser) checkpoints are
+/// neither written nor read.
+#[cfg(not(feature = "zstd"))]
+fn compress(_: &[u8]) -> std::io::Result<Vec<u8>> {
+    Err(std::io::Error::other(NO_ZSTD))
+}
+
+#[cfg(not(feature = "zstd"))]
+fn decompress(_: &[u8], _: usize) -> std::io::Result<Vec<u8>> {
+    Err(std::io::Error::other(NO_ZSTD))
+}
+
+#[cfg(not(feature = "zstd"))]
+const NO_ZSTD: &str = "this build of the engine has no zstd (its `zstd` feature is off), so it \
+                       cannot write or read solver checkpoints";
+
+#[cfg(all(test, feature = "zstd"))]
 mod repeats;
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Building the tables of any game: the rule set's builder ([`Game::build_layer`],
+//! Building the tables of any game: the rule set's builder ([`TableGame::build_layer`],
 //! level by level or retrograde) run under the shared driver.
 
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! ([`crate::learn`]), playing the legal move its policy likes best.
 //!
 //! Spec `a3c` plays the weights shipped in the repository
-//! (`weights/a3c-kalah-6-4.bin`, compiled into the binary so that it works
+//! (`crates/engine/weights/a3c-kalah-6-4.bin`, compiled into the binary so that it works
 //! from any directory); `a3c:FILE` plays the weights in FILE (e.g. from
 //! `mancala train a3c --out FILE`). The network was trained for one game:
 //! the agent refuses any other ([`check_state`]).
@@ -16,7 +16,7 @@ use crate::learn::net::Weights;
 use crate::play::state::State;
 
 /// The shipped weights' file, relative to the repository.
-pub const SHIPPED_FILE: &str = "weights/a3c-kalah-6-4.bin";
+pub const SHIPPED_FILE: &str = "crates/engine/weights/a3c-kalah-6-4.bin";
 
 /// The shipped weights' bytes, compiled in.
 static SHIPPED_BYTES: &[u8] = include_bytes!("../../../weights/a3c-kalah-6-4.bin");

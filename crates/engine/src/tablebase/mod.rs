@@ -189,7 +189,7 @@ pub trait TableGame: Game {
     fn build_layer(set: &TableSet<Self>, k: usize, progress: &Observer) -> Result<Vec<u8>>;
     /// Build table `k` given the finished smaller tables in `set` and write
     /// it atomically into `dir`, within `limits` (the caller holds the
-    /// table's lock). By default [`Game::build_layer`], then the writer.
+    /// table's lock). By default [`TableGame::build_layer`], then the writer.
     fn build_table(
         set: &TableSet<Self>,
         k: usize,

@@ -7,7 +7,7 @@
 //! iterative-deepening iteration and its value, the bounds the exact
 //! MTD(f) search has proven, the bounds proven on every opening move, or
 //! the finished result) and the most valuable entries of the
-//! transposition table. Its file format is in [`super::checkpoint_file`].
+//! transposition table. Its file format is in the module `search::checkpoint_file`.
 //!
 //! [`SolveOptions::checkpoint`]: super::SolveOptions::checkpoint
 //! [`SolveOptions::resume`]: super::SolveOptions::resume
