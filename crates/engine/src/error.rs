@@ -3,8 +3,10 @@
 
 use std::path::PathBuf;
 
-/// Everything that can go wrong in the library.
+/// Everything that can go wrong in the library. New kinds of failure come
+/// with new features, so a `match` outside the crate ends with a wildcard.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A position string could not be read.
     #[error("bad position \"{}\": {reason}", clip(text))]

@@ -108,6 +108,35 @@ pub use side::Side;
 pub use tablebase::{BuildSettings, OnDemand, TableGame, TableSet};
 pub use tablebase::{Line, MoveValue};
 
+/// The types most programs start from, in one `use`:
+///
+/// ```
+/// use mancala_solver::prelude::*;
+///
+/// let rules = KalahRules::Default;
+/// let start = Position::start(4, 3)?;
+/// let solution = solve(&start, None, &SolveOptions { rules, ..SolveOptions::default() })?;
+/// assert!(solution.exact);
+/// // The books compiled in answer openings without a search.
+/// let _ = Books::embedded().value(rules, &start);
+/// # Ok::<(), Error>(())
+/// ```
+pub mod prelude {
+    pub use crate::awari::{AwariGame, AwariPosition};
+    pub use crate::book::{Book, Books};
+    pub use crate::error::{Error, Result};
+    pub use crate::family::Rules;
+    pub use crate::game::{Game, Step};
+    pub use crate::kalah::{KalahRules, Position};
+    pub use crate::oracle::{Oracle, OracleConfig};
+    pub use crate::play::state::GameSpec;
+    pub use crate::progress::{Event, Observer};
+    pub use crate::search::prove::Ledger;
+    pub use crate::search::{solve, Solution, SolveOptions};
+    pub use crate::side::Side;
+    pub use crate::tablebase::{BuildSettings, OnDemand, TableGame, TableSet};
+}
+
 /// The crate README's Rust example runs as a doc test, so that it stays
 /// true.
 #[cfg(doctest)]
