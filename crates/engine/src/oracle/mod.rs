@@ -22,7 +22,6 @@ mod book;
 pub mod proven;
 mod work;
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -420,37 +419,25 @@ impl Oracle {
                 time,
                 ..self.config.search
             };
-            let a = self.beyond_tables(g, &spec, &pos, &budget, stop)?;
+            let a = self.beyond_tables(g, &pos, &budget, stop)?;
             self.proven.keep(&key, &a);
             Ok(a)
         })
     }
 
-    /// A position above the tables: the solver where the game has one.
-    fn beyond_tables<G: TableGame>(
+    /// A position above the tables: the game's search where it has one
+    /// ([`SearchAbove`]).
+    fn beyond_tables<G: SearchAbove>(
         &self,
         g: G,
-        spec: &GameSpec,
         pos: &G::Position,
         budget: &SearchBudget,
         stop: &Stop,
     ) -> Result<Analysis> {
-        let set = self.tables(g, spec.pits)?;
-        if let Rules::Kalah(rules) = spec.rules {
-            let kalah_set = (&set as &dyn Any).downcast_ref::<Arc<TableSet<KalahRules>>>();
-            let kalah_pos = (pos as &dyn Any).downcast_ref::<crate::kalah::position::Position>();
-            if let (Some(set), Some(pos)) = (kalah_set, kalah_pos) {
-                let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_search(rules, pos, tables, budget, stop);
-            }
-        }
-        if let Rules::Awari(game) = spec.rules {
-            let awari_set = (&set as &dyn Any).downcast_ref::<Arc<TableSet<AwariGame>>>();
-            let awari_pos = (pos as &dyn Any).downcast_ref::<AwariPosition>();
-            if let (Some(set), Some(pos), true) = (awari_set, awari_pos, game.has_tables()) {
-                let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_awari_search(game, pos, tables, budget, stop);
-            }
+        let set = self.tables(g, pos.pits())?;
+        let tables = (set.max_seeds() > 0).then_some(&*set);
+        if let Some(answer) = g.search_above(pos, tables, budget, stop) {
+            return answer;
         }
         Err(Error::Unsupported(format!(
             "{} {} in this position: the {} tables in {} go up to {} (building more on demand \
@@ -463,6 +450,71 @@ impl Oracle {
             self.config.build_limit,
             g.name()
         )))
+    }
+}
+
+/// A game's exact search above its tables, as the oracle runs it: the
+/// capability of the game type (no downcast picks it). `None`: the game
+/// has none, its tables are all there is.
+pub trait SearchAbove: TableGame {
+    /// The analysis of `pos` by the game's search within `budget`, the
+    /// tables probed where given.
+    fn search_above(
+        self,
+        pos: &Self::Position,
+        tables: Option<&TableSet<Self>>,
+        budget: &SearchBudget,
+        stop: &Stop,
+    ) -> Option<Result<Analysis>>;
+}
+
+impl SearchAbove for KalahRules {
+    fn search_above(
+        self,
+        pos: &crate::kalah::position::Position,
+        tables: Option<&TableSet<Self>>,
+        budget: &SearchBudget,
+        stop: &Stop,
+    ) -> Option<Result<Analysis>> {
+        Some(analysis::from_search(self, pos, tables, budget, stop))
+    }
+}
+
+impl SearchAbove for AwariGame {
+    fn search_above(
+        self,
+        pos: &AwariPosition,
+        tables: Option<&TableSet<Self>>,
+        budget: &SearchBudget,
+        stop: &Stop,
+    ) -> Option<Result<Analysis>> {
+        // Awale (no tables) is played, not valued.
+        self.has_tables()
+            .then(|| analysis::from_awari_search(self, pos, tables, budget, stop))
+    }
+}
+
+impl SearchAbove for crate::ohvalhu::Ohvalhu {
+    fn search_above(
+        self,
+        _: &crate::kalah::position::Position,
+        _: Option<&TableSet<Self>>,
+        _: &SearchBudget,
+        _: &Stop,
+    ) -> Option<Result<Analysis>> {
+        None
+    }
+}
+
+impl SearchAbove for crate::vai_lung_thlan::VaiLungThlan {
+    fn search_above(
+        self,
+        _: &crate::kalah::position::Position,
+        _: Option<&TableSet<Self>>,
+        _: &SearchBudget,
+        _: &Stop,
+    ) -> Option<Result<Analysis>> {
+        None
     }
 }
 
