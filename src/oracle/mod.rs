@@ -48,7 +48,7 @@ use crate::tablebase::{BuildSettings, OnDemand, TableSet};
 use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::with_rules;
 
-pub use analysis::{Analysis, MoveAnalysis, SearchBudget, Source};
+pub use analysis::{Analysis, MoveAnalysis, OnUpdate, SearchBudget, Source};
 pub use work::{SolveReport, SolveRequest};
 
 /// Limits and places of an [`Oracle`].
@@ -374,6 +374,23 @@ impl Oracle {
         time: Duration,
         stop: &Stop,
     ) -> Result<Analysis> {
+        self.query_observed(game, position, time, stop, None)
+    }
+
+    /// [`Oracle::query_until`], telling `on_update` what a search above the
+    /// tables has proved as it goes ([`analysis::from_search_observed`]):
+    /// proven bounds that narrow, about once a second and after each move's
+    /// search; nothing when the tables answer. The answer is returned, as
+    /// by [`Oracle::query_until`]. A front end streams these to show a
+    /// search at work (the server's `/api/v1/search`).
+    pub fn query_observed(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        time: Duration,
+        stop: &Stop,
+        on_update: Option<&OnUpdate>,
+    ) -> Result<Analysis> {
         if let Some(a) = self.query_from_tables(game, position)? {
             return Ok(a);
         }
@@ -394,7 +411,7 @@ impl Oracle {
                 time,
                 ..self.config.search
             };
-            self.beyond_tables(g, &spec, &pos, &budget, stop)
+            self.beyond_tables(g, &spec, &pos, &budget, stop, on_update)
         })
     }
 
@@ -406,6 +423,7 @@ impl Oracle {
         pos: &G::Position,
         budget: &SearchBudget,
         stop: &Stop,
+        on_update: Option<&OnUpdate>,
     ) -> Result<Analysis> {
         let set = self.tables(g, spec.pits)?;
         if let Rules::Kalah(rules) = spec.rules {
@@ -413,7 +431,7 @@ impl Oracle {
             let kalah_pos = (pos as &dyn Any).downcast_ref::<crate::kalah::position::Position>();
             if let (Some(set), Some(pos)) = (kalah_set, kalah_pos) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_search(rules, pos, tables, budget, stop);
+                return analysis::from_search_observed(rules, pos, tables, budget, stop, on_update);
             }
         }
         if let Rules::Awari(game) = spec.rules {
@@ -421,7 +439,9 @@ impl Oracle {
             let awari_pos = (pos as &dyn Any).downcast_ref::<AwariPosition>();
             if let (Some(set), Some(pos), true) = (awari_set, awari_pos, game.has_tables()) {
                 let tables = (set.max_seeds() > 0).then_some(&**set);
-                return analysis::from_awari_search(game, pos, tables, budget, stop);
+                return analysis::from_awari_search_observed(
+                    game, pos, tables, budget, stop, on_update,
+                );
             }
         }
         Err(Error::Unsupported(format!(
