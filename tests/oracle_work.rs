@@ -142,3 +142,68 @@ fn a_position_proven_once_answers_at_once_afterwards() {
         serde_json::to_value(&first).unwrap()
     );
 }
+
+/// The updates of a query that searches: proven bounds that only narrow,
+/// that hold the answer's exact values, and that end at the answer's.
+fn check_updates(game: &str, position: Option<&str>, time: Duration, least: usize) {
+    use mancala_solver::oracle::{Analysis, OnUpdate};
+    use std::sync::{Arc, Mutex};
+    let dir = tempfile::tempdir().unwrap();
+    let o = oracle(dir.path());
+    let seen: Arc<Mutex<Vec<Analysis>>> = Arc::default();
+    let sink = seen.clone();
+    let on_update: OnUpdate = Arc::new(move |a: &Analysis| sink.lock().unwrap().push(a.clone()));
+    let a = o
+        .query_observed(game, position, time, &Stop::never(), Some(&on_update))
+        .unwrap();
+    assert!(a.exact, "{game}: not solved in {time:?}");
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() >= least, "{game}: {} updates", seen.len());
+    let value = a.value.unwrap();
+    let mut last: Option<&Analysis> = None;
+    for u in seen.iter() {
+        assert!(u.lower <= value && value <= u.upper, "{game}: {u:?}");
+        assert_eq!(u.moves.len(), a.moves.len(), "{game}");
+        for (m, final_move) in u.moves.iter().zip(&a.moves) {
+            assert_eq!(m.pit, final_move.pit);
+            let v = final_move.value.unwrap();
+            assert!(m.lower <= v && v <= m.upper, "{game}: move {m:?}");
+            assert_eq!(m.exact, m.lower == m.upper);
+        }
+        if let Some(p) = last {
+            assert!(p.lower <= u.lower && u.upper <= p.upper, "{game}: widened");
+            for (x, y) in p.moves.iter().zip(&u.moves) {
+                assert!(x.lower <= y.lower && y.upper <= x.upper, "{game}: widened");
+            }
+        }
+        last = Some(u);
+    }
+}
+
+#[test]
+fn a_query_reports_its_search_as_its_bounds_narrow() {
+    // Kalah above empty tables: the position, then each of its 4 moves.
+    check_updates("kalah:4:4", None, Duration::from_secs(60), 5);
+    // Awari without tables: the position's bounds after its passes.
+    check_updates("awari:3:2", None, Duration::from_secs(60), 1);
+    // The tables answer at once: nothing to report.
+    let dir = tempfile::tempdir().unwrap();
+    let o = oracle(dir.path());
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let c = count.clone();
+    let on_update: mancala_solver::oracle::OnUpdate = std::sync::Arc::new(move |_| {
+        c.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    });
+    let over = "0 0 0 3 0 0 0 3";
+    let a = o
+        .query_observed(
+            "kalah:3:1",
+            Some(over),
+            Duration::from_secs(1),
+            &Stop::never(),
+            Some(&on_update),
+        )
+        .unwrap();
+    assert!(a.exact && a.game_over);
+    assert_eq!(count.load(std::sync::atomic::Ordering::Relaxed), 0);
+}

@@ -96,6 +96,8 @@ mod reproduce;
 mod rovaris;
 #[path = "serve.rs"]
 mod serve;
+#[path = "serve_stream.rs"]
+mod serve_stream;
 #[path = "solve.rs"]
 mod solve;
 #[path = "solve_budget.rs"]

@@ -162,16 +162,37 @@ pub async fn page_position(c: &Client, s: &Server, game: &str) -> String {
         .to_string()
 }
 
-/// The API's report of the page's position (its URL's line played).
+/// The API's report of the page's position: its URL's line played, up to
+/// `at` moves when the board is back on it.
 pub async fn page_state(c: &Client, s: &Server, game: &str) -> serde_json::Value {
     let url = c.current_url().await.unwrap();
-    let line = url
-        .query_pairs()
-        .find(|(k, _)| k == "line")
-        .map(|(_, v)| v.into_owned())
-        .unwrap_or_default();
+    let param = |name: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    let line = line_prefix(&param("line").unwrap_or_default(), param("at"));
     s.json(&format!("/api/v1/play?game={game}&moves={}", enc(&line)))
         .1
+}
+
+/// The first `at` moves of `line` (all of it when `None`), in the notation.
+pub fn line_prefix(line: &str, at: Option<String>) -> String {
+    let Some(at) = at.map(|a| a.parse::<usize>().unwrap()) else {
+        return line.to_string();
+    };
+    let mut out = String::new();
+    let mut moves = 0;
+    for ch in line.chars() {
+        if moves == at {
+            break;
+        }
+        if ch.is_ascii_digit() {
+            moves += 1;
+        }
+        out.push(ch);
+    }
+    out.trim_end_matches('-').to_string()
 }
 
 /// The line the page has played (its `data-line`, the game's notation).
@@ -253,7 +274,7 @@ for (const p of document.querySelectorAll('.pit')) {
   if (!/^(North|South) pit \d+, \d+ seeds?/.test(p.getAttribute('aria-label') || '')) bad.push('pit label ' + p.getAttribute('aria-label'));
   if (!p.classList.contains('playable') && !p.disabled && p.tabIndex >= 0) bad.push('unplayable pit in the tab order');
 }
-for (const s of document.querySelectorAll('.store')) if (!/^(North|South) (store|captured), \d+ seeds$/.test(s.getAttribute('aria-label') || '')) bad.push('store label ' + s.getAttribute('aria-label'));
+for (const s of document.querySelectorAll('.store')) if (!/^(North|South) (store|captured), \d+ seeds(, last seed landed here)?$/.test(s.getAttribute('aria-label') || '')) bad.push('store label ' + s.getAttribute('aria-label'));
 if (document.getElementById('status').getAttribute('aria-live') !== 'polite') bad.push('status not announced');
 return bad;
 "#;
@@ -337,4 +358,104 @@ pub fn finished_line(s: &Server, game: &str, seed: u64) -> String {
         line.push_str(&mv.to_string());
     }
     panic!("{game}: no end in 400 moves");
+}
+
+/// The widths the board's tools are checked at: a desktop and a phone.
+pub const WIDTHS: [(u32, u32); 2] = [(1280, 900), (390, 844)];
+
+/// Wait until `script` (a function body) returns true, at most 30 s.
+pub async fn wait_js(c: &Client, script: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while js(c, script).await != true {
+        if Instant::now() > deadline {
+            let seen = js(
+                c,
+                "const t = (id) => { const e = document.getElementById(id); return e && e.textContent; }; \
+                 return [t('status'), t('error')];",
+            )
+            .await;
+            panic!("{what}: never so ({script}); status and error {seen}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Send `keys` to the focused element (the page's body when none is).
+pub async fn press(c: &Client, keys: &str) {
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys(keys)
+        .await
+        .unwrap();
+}
+
+/// Press `keys` and wait until the line to the board's position changes
+/// and the page is ready; the new line.
+pub async fn press_and_wait(c: &Client, keys: &str) -> String {
+    let before = line_of(c).await;
+    press(c, keys).await;
+    wait_line_change(c, &before).await
+}
+
+/// Click `sel` and wait until the line is `want` and the page is ready.
+pub async fn click_until_line(c: &Client, sel: &str, want: &str) {
+    css(c, sel).await.click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while line_of(c).await != want || !is_ready(c).await {
+        let now = line_of(c).await;
+        assert!(
+            Instant::now() < deadline,
+            "{sel}: the line stayed {now:?}, not {want:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The query parameter `name` of the page's URL.
+pub async fn url_param(c: &Client, name: &str) -> Option<String> {
+    c.current_url()
+        .await
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
+}
+
+/// The bounding box of the first element matching `sel`: [left, top,
+/// right, bottom].
+pub async fn rect(c: &Client, sel: &str) -> [f64; 4] {
+    let v = js(
+        c,
+        &format!(
+            "const r = document.querySelector({sel:?}).getBoundingClientRect(); \
+             return [r.left, r.top, r.right, r.bottom];"
+        ),
+    )
+    .await;
+    let a: Vec<f64> = v
+        .as_array()
+        .unwrap_or_else(|| panic!("{sel}: {v}"))
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    [a[0], a[1], a[2], a[3]]
+}
+
+pub const ARROW_LEFT: &str = "\u{E012}";
+pub const HOME: &str = "\u{E011}";
+pub const END: &str = "\u{E010}";
+
+/// Type `text` into the paste box and open it.
+pub async fn paste(c: &Client, text: &str, mover: &str) {
+    css(c, "#paste").await.click().await.unwrap();
+    let field = css(c, "#paste-text").await;
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+    css(c, "#paste-mover")
+        .await
+        .select_by_value(mover)
+        .await
+        .unwrap();
+    css(c, "#paste-apply").await.click().await.unwrap();
 }

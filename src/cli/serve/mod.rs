@@ -1,4 +1,5 @@
-//! `mancala serve`: the HTTP oracle and the analysis board in the browser.
+//! `mancala serve`: the HTTP oracle and the analysis board in the browser
+//! (its files: `assets`; its search streamed as it goes: `stream`).
 //!
 //! Every answer comes from [`mancala_solver::oracle::Oracle`], the same
 //! library API the CLI uses; the handlers only read parameters, bound the
@@ -14,7 +15,9 @@
 //! connections, the time a client may leave one idle (a request head not
 //! sent, an answer not read), and the wait at shutdown.
 
+mod assets;
 mod conn;
+mod stream;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -27,7 +30,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
 use axum::http::{header, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use clap::Args;
@@ -37,9 +40,6 @@ use tokio::sync::{watch, Semaphore};
 use mancala_solver::error::{Error, Result};
 use mancala_solver::oracle::{self, Oracle, OracleConfig, SearchBudget};
 use mancala_solver::play::agents::Stop;
-
-/// The analysis board, embedded in the binary.
-const PAGE: &str = include_str!("page.html");
 
 /// Longest query string accepted, in bytes.
 const MAX_QUERY_BYTES: usize = 4096;
@@ -54,8 +54,10 @@ mancala serve --addr 127.0.0.1:9000 --solve-ms 5000\n  \
 curl 'http://127.0.0.1:8080/api/v1/query?game=kalah:6:4&position=0%203%200%202%201%204%2020%201%200%202%203%200%202%2010'\n\n\
 API (GET, JSON): /api/v1/query?game=G&position=P, /api/v1/start?game=G, \
 /api/v1/play?game=G&position=P&moves=L, /api/v1/agent?game=G&position=P&agent=A[&seed=S], \
-/api/v1/games. G like kalah:6:4, kalah:6:4:capture-needs-opposite, awari:6:4; P in the \
-published notation (the start when omitted). Errors: 400 with {\"error\": \"...\"}.")]
+/api/v1/games; /api/v1/search?game=G&position=P[&ms=T|max]: the query's search streamed as \
+server-sent events (updates, then done). G like kalah:6:4, kalah:6:4:capture-needs-opposite, \
+awari:6:4; P in the published notation (the start when omitted). Errors: 400 with \
+{\"error\": \"...\"}.")]
 pub struct ServeArgs {
     /// Address to listen on (loopback by default; port 0 picks a free one).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -244,22 +246,7 @@ impl App {
         slot: bool,
         work: impl FnOnce(&Oracle, &Stop) -> Result<T> + Send + 'static,
     ) -> std::result::Result<T, ApiError> {
-        let permit = if slot {
-            let wait = tokio::time::timeout(self.queue, self.slots.clone().acquire_owned()).await;
-            match wait {
-                Ok(Ok(p)) => Some(p),
-                _ => {
-                    return Err(ApiError::unavailable(format!(
-                        "busy: {} searches already running and none finished within {} ms; \
-                         try again",
-                        self.max_solves,
-                        self.queue.as_millis()
-                    )))
-                }
-            }
-        } else {
-            None
-        };
+        let permit = if slot { Some(self.slot().await?) } else { None };
         let oracle = self.oracle.clone();
         // The work's deadline, within the request's time (an agent answers
         // its best move so far then); its flag, raised when the request
@@ -291,6 +278,19 @@ impl App {
 }
 
 impl App {
+    /// A slot for work, waiting at most `--queue-ms` for one (503 after).
+    async fn slot(&self) -> std::result::Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        let wait = tokio::time::timeout(self.queue, self.slots.clone().acquire_owned()).await;
+        match wait {
+            Ok(Ok(p)) => Ok(p),
+            _ => Err(ApiError::unavailable(format!(
+                "busy: {} searches already running and none finished within {} ms; try again",
+                self.max_solves,
+                self.queue.as_millis()
+            ))),
+        }
+    }
+
     /// The longest a request's work may think: three quarters of the
     /// request's time limit, leaving time to answer.
     fn work_time(&self) -> Duration {
@@ -323,13 +323,6 @@ fn internal_error(p: &(dyn std::any::Any + Send)) -> ApiError {
         status: StatusCode::INTERNAL_SERVER_ERROR,
         message: format!("internal error: {text}"),
     }
-}
-
-async fn page(
-    q: std::result::Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> std::result::Result<impl IntoResponse, ApiError> {
-    Params::read(q, &[])?;
-    Ok(([(header::CACHE_CONTROL, "no-cache")], Html(PAGE)))
 }
 
 async fn games(
@@ -433,8 +426,8 @@ async fn not_found(req: Request) -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: format!(
-            "no such path {}: the API is /api/v1/query, /api/v1/start, /api/v1/play, \
-             /api/v1/agent, /api/v1/agent-check and /api/v1/games; the board is /",
+            "no such path {}: the API is /api/v1/query, /api/v1/search, /api/v1/start, \
+             /api/v1/play, /api/v1/agent, /api/v1/agent-check and /api/v1/games; the board is /",
             mancala_solver::error::clip(req.uri().path())
         ),
     }
@@ -513,11 +506,13 @@ fn panic_response(p: Box<dyn std::any::Any + Send + 'static>) -> Response {
 /// The routes.
 fn routes() -> Router<App> {
     Router::new()
-        .route("/", get(page))
+        .route("/", get(assets::page))
+        .route("/page/{name}", get(assets::file))
         .route("/api/v1/games", get(games))
         .route("/api/v1/start", get(start))
         .route("/api/v1/play", get(play))
         .route("/api/v1/query", get(query))
+        .route("/api/v1/search", get(stream::search))
         .route("/api/v1/agent", get(agent))
         .route("/api/v1/agent-check", get(agent_check))
         .fallback(not_found)

@@ -1,8 +1,9 @@
 //! What the oracle says about a position: [`Analysis`], from the tables
 //! ([`from_tables`]) or, for Kalah above them, from the solver with a time
-//! budget ([`from_search`]).
+//! budget ([`from_search`]). A search can report what it has proved so far
+//! as it goes ([`from_search_observed`], [`OnUpdate`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -16,6 +17,7 @@ use crate::awari::rules::{AwariGame, AwariTurn};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::play::agents::Stop;
+use crate::progress::{Event, Observer};
 use crate::search::awari::solve_awari;
 use crate::search::cyclic::{CyclicOptions, Wanted};
 use crate::search::{solve, SolveOptions, TransTable};
@@ -243,6 +245,142 @@ pub struct SearchBudget {
     pub tt_mb: usize,
 }
 
+/// Receives an analysis each time a search has proved more
+/// ([`from_search_observed`], [`crate::oracle::Oracle::query_observed`]):
+/// called on the searching thread (or the solver's progress thread), so it
+/// should be quick.
+pub type OnUpdate = Arc<dyn Fn(&Analysis) + Send + Sync>;
+
+/// What a search has proved so far, handed to an [`OnUpdate`] as it
+/// narrows: the position's own bounds (its root search) and each move's.
+#[derive(Clone)]
+struct Known(Option<Arc<KnownInner>>);
+
+struct KnownInner {
+    on_update: OnUpdate,
+    state: Mutex<KnownState>,
+}
+
+struct KnownState {
+    /// The analysis as far as it is proved; moves in pit order.
+    analysis: Analysis,
+    /// The root search's bounds.
+    root: (i32, i32),
+}
+
+impl Known {
+    /// Nothing proved yet of `frame`'s position: every value within
+    /// `low..=high`; `extra_turn(pit)` says whether a move gives an extra
+    /// turn, when the game has them.
+    fn new(
+        frame: &Analysis,
+        low: i32,
+        high: i32,
+        on_update: Option<&OnUpdate>,
+        extra_turn: impl Fn(usize) -> Option<bool>,
+        pits: &[usize],
+    ) -> Known {
+        let Some(on_update) = on_update else {
+            return Known(None);
+        };
+        let mut analysis = frame.clone();
+        analysis.moves = pits
+            .iter()
+            .map(|&pit| MoveAnalysis {
+                pit,
+                value: None,
+                exact: false,
+                lower: low,
+                upper: high,
+                verdict: verdict(low, high),
+                extra_turn: extra_turn(pit),
+                captured: None,
+            })
+            .collect();
+        (analysis.lower, analysis.upper) = (low, high);
+        analysis.verdict = verdict(low, high);
+        Known(Some(Arc::new(KnownInner {
+            on_update: on_update.clone(),
+            state: Mutex::new(KnownState {
+                analysis,
+                root: (low, high),
+            }),
+        })))
+    }
+
+    /// An observer of the root's search (`child` `None`) or of a move's
+    /// (its pit, and whether it gives an extra turn), narrowing what is
+    /// known on each of its [`Event::Search`]s.
+    fn observer(&self, child: Option<(usize, bool)>) -> Observer {
+        let Some(inner) = self.0.clone() else {
+            return Observer::silent();
+        };
+        let known = Known(Some(inner));
+        Observer::new(move |e: &Event<'_>| {
+            if let Event::Search { lower, upper, .. } = *e {
+                match child {
+                    None => known.root(lower, upper),
+                    Some((pit, extra)) => known.child(pit, extra, lower, upper),
+                }
+            }
+        })
+    }
+
+    /// The root's search has proved `lower..=upper`.
+    fn root(&self, lower: i32, upper: i32) {
+        self.narrow(|st| {
+            st.root = (st.root.0.max(lower), st.root.1.min(upper));
+        });
+    }
+
+    /// Move `pit`'s search has proved `lower..=upper` for the side to move
+    /// after it (the same side after an extra turn).
+    fn child(&self, pit: usize, extra_turn: bool, lower: i32, upper: i32) {
+        let (lower, upper) = if extra_turn {
+            (lower, upper)
+        } else {
+            (-upper, -lower)
+        };
+        self.narrow(|st| {
+            if let Some(m) = st.analysis.moves.iter_mut().find(|m| m.pit == pit) {
+                m.lower = m.lower.max(lower);
+                m.upper = m.upper.min(upper);
+            }
+        });
+    }
+
+    /// Apply `change`, combine the position's bounds with its moves' (no
+    /// move is worth more than the position, which is worth its best
+    /// move), and hand the result over.
+    fn narrow(&self, change: impl FnOnce(&mut KnownState)) {
+        let Some(inner) = &self.0 else {
+            return;
+        };
+        let a = {
+            let mut st = inner.state.lock().unwrap_or_else(|e| e.into_inner());
+            change(&mut st);
+            let (root_lower, root_upper) = st.root;
+            let a = &mut st.analysis;
+            for m in &mut a.moves {
+                m.upper = m.upper.min(root_upper).max(m.lower);
+                m.exact = m.lower == m.upper;
+                m.value = m.exact.then_some(m.lower);
+                m.verdict = verdict(m.lower, m.upper);
+            }
+            let best_lower = a.moves.iter().map(|m| m.lower).max();
+            let best_upper = a.moves.iter().map(|m| m.upper).max();
+            a.lower = a.lower.max(root_lower).max(best_lower.unwrap_or(i32::MIN));
+            a.upper = a.upper.min(root_upper).min(best_upper.unwrap_or(i32::MAX));
+            a.upper = a.upper.max(a.lower);
+            a.exact = a.lower == a.upper;
+            a.value = a.exact.then_some(a.lower);
+            a.verdict = verdict(a.lower, a.upper);
+            a.clone()
+        };
+        (inner.on_update)(&a);
+    }
+}
+
 /// When a search started at `start` within `budget` ends: its time, or
 /// `stop`'s deadline when that comes first.
 fn ends(start: Instant, budget: &SearchBudget, stop: &Stop) -> Instant {
@@ -266,6 +404,23 @@ pub fn from_search(
     budget: &SearchBudget,
     stop: &Stop,
 ) -> Result<Analysis> {
+    from_search_observed(rules, pos, tables, budget, stop, None)
+}
+
+/// [`from_search`], telling `on_update` what it has proved as it goes:
+/// the position's bounds about once a second while it is searched, then
+/// each move's as its search narrows them and when it ends. Every
+/// analysis handed over holds proven bounds only (a move not searched yet
+/// has the game's widest, capped by the position's upper bound); the last
+/// one is not the answer, which is returned.
+pub fn from_search_observed(
+    rules: KalahRules,
+    pos: &Position,
+    tables: Option<&TableSet<KalahRules>>,
+    budget: &SearchBudget,
+    stop: &Stop,
+    on_update: Option<&OnUpdate>,
+) -> Result<Analysis> {
     let start = Instant::now();
     let end = ends(start, budget, stop);
     let mut a = frame(rules, pos, Source::Search);
@@ -274,17 +429,35 @@ pub fn from_search(
         return Ok(from_tables(&set, pos).expect("a finished game needs no table"));
     }
     let tt = Arc::new(TransTable::try_with_kib(budget.tt_mb.max(1) << 10)?);
-    let options = |deadline: Instant| SolveOptions {
+    let pits: Vec<usize> = pos.legal_moves(rules).collect();
+    // What is known before any search: every final difference within the
+    // seeds in play of the stores' difference.
+    let (low, high) = (
+        banked::<KalahRules>(pos) - a.seeds_in_play as i32,
+        banked::<KalahRules>(pos) + a.seeds_in_play as i32,
+    );
+    let extra_turn = |pit: usize| {
+        let mut child = *pos;
+        child.play(pit, rules).ok().map(|s| s.extra_turn)
+    };
+    let known = Known::new(&a, low, high, on_update, extra_turn, &pits);
+    let options = |deadline: Instant, progress: Observer| SolveOptions {
         rules,
         threads: 1,
         deadline: Some(deadline),
         shared_tt: Some(tt.clone()),
         stop: stop.flag(),
+        progress,
         ..SolveOptions::default()
     };
     let stopped = || Error::Stopped("the search of this position".into());
-    let root = solve(pos, tables, &options(end))?;
-    let pits: Vec<usize> = pos.legal_moves(rules).collect();
+    let root = solve(pos, tables, &options(end, known.observer(None)))?;
+    known.root(root.lower, root.upper);
+    // The root's best move is worth the root's value (given as for the
+    // same side to move: no negation).
+    if let (true, Some(best)) = (root.exact, root.best_move) {
+        known.child(best, true, root.value, root.value);
+    }
     for (i, &pit) in pits.iter().enumerate() {
         let mut child = *pos;
         let step = child.play(pit, rules).expect("a legal move plays");
@@ -293,7 +466,8 @@ pub fn from_search(
         if stop.is_raised() {
             return Err(stopped());
         }
-        let sol = solve(&child, tables, &options(Instant::now() + share))?;
+        let observer = known.observer(Some((pit, step.extra_turn)));
+        let sol = solve(&child, tables, &options(Instant::now() + share, observer))?;
         // The child's value is for its side to move: the same side after
         // an extra turn, else the opponent.
         let (mut lower, mut upper) = if step.extra_turn {
@@ -318,6 +492,7 @@ pub fn from_search(
             extra_turn: Some(step.extra_turn),
             captured: None,
         });
+        known.child(pit, step.extra_turn, sol.lower, sol.upper);
     }
     if stop.is_raised() {
         return Err(stopped());
@@ -368,11 +543,33 @@ pub fn from_awari_search(
     budget: &SearchBudget,
     stop: &Stop,
 ) -> Result<Analysis> {
+    from_awari_search_observed(game, pos, tables, budget, stop, None)
+}
+
+/// [`from_awari_search`], telling `on_update` the position's proven bounds
+/// after each pass of its search (the moves keep the game's widest bounds,
+/// capped by the position's upper bound, until the answer).
+pub fn from_awari_search_observed(
+    game: AwariGame,
+    pos: &AwariPosition,
+    tables: Option<&TableSet<AwariGame>>,
+    budget: &SearchBudget,
+    stop: &Stop,
+    on_update: Option<&OnUpdate>,
+) -> Result<Analysis> {
     let mut a = frame(game, pos, Source::Search);
+    // Values shown count the seeds still to win from the board.
+    let seeds = a.seeds_on_board as i32;
+    let pits: Vec<usize> = match pos.turn(game) {
+        AwariTurn::Play(moves) => moves.as_slice().iter().map(|mv| mv.pit as usize).collect(),
+        AwariTurn::Over { .. } => Vec::new(),
+    };
+    let known = Known::new(&a, -seeds, seeds, on_update, |_| None, &pits);
     let options = CyclicOptions {
         tt_mb: budget.tt_mb.max(1),
         deadline: Some(ends(Instant::now(), budget, stop)),
         stop: stop.flag(),
+        progress: known.observer(None),
         ..CyclicOptions::default()
     };
     let sol = solve_awari(game, pos, tables, None, Wanted::ALL, &options)?;

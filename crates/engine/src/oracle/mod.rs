@@ -49,7 +49,7 @@ use crate::tablebase::{BuildSettings, OnDemand, TableSet};
 use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::with_rules;
 
-pub use analysis::{Analysis, MoveAnalysis, SearchBudget, Source};
+pub use analysis::{Analysis, MoveAnalysis, OnUpdate, SearchBudget, Source};
 pub use work::{SolveReport, SolveRequest};
 
 /// Limits and places of an [`Oracle`].
@@ -392,6 +392,23 @@ impl Oracle {
         time: Duration,
         stop: &Stop,
     ) -> Result<Analysis> {
+        self.query_observed(game, position, time, stop, None)
+    }
+
+    /// [`Oracle::query_until`], telling `on_update` what a search above the
+    /// tables has proved as it goes ([`analysis::from_search_observed`]):
+    /// proven bounds that narrow, about once a second and after each move's
+    /// search; nothing when the tables answer. The answer is returned, as
+    /// by [`Oracle::query_until`]. A front end streams these to show a
+    /// search at work (the server's `/api/v1/search`).
+    pub fn query_observed(
+        &self,
+        game: &str,
+        position: Option<&str>,
+        time: Duration,
+        stop: &Stop,
+        on_update: Option<&OnUpdate>,
+    ) -> Result<Analysis> {
         if let Some(a) = self.query_from_book(game, position)? {
             return Ok(a);
         }
@@ -419,7 +436,7 @@ impl Oracle {
                 time,
                 ..self.config.search
             };
-            let a = self.beyond_tables(g, &pos, &budget, stop)?;
+            let a = self.beyond_tables(g, &pos, &budget, stop, on_update)?;
             self.proven.keep(&key, &a);
             Ok(a)
         })
@@ -433,10 +450,11 @@ impl Oracle {
         pos: &G::Position,
         budget: &SearchBudget,
         stop: &Stop,
+        on_update: Option<&OnUpdate>,
     ) -> Result<Analysis> {
         let set = self.tables(g, pos.pits())?;
         let tables = (set.max_seeds() > 0).then_some(&*set);
-        if let Some(answer) = g.search_above(pos, tables, budget, stop) {
+        if let Some(answer) = g.search_above(pos, tables, budget, stop, on_update) {
             return answer;
         }
         Err(Error::Unsupported(format!(
@@ -458,13 +476,15 @@ impl Oracle {
 /// has none, its tables are all there is.
 pub trait SearchAbove: TableGame {
     /// The analysis of `pos` by the game's search within `budget`, the
-    /// tables probed where given.
+    /// tables probed where given, `on_update` told what it has proved as
+    /// it goes.
     fn search_above(
         self,
         pos: &Self::Position,
         tables: Option<&TableSet<Self>>,
         budget: &SearchBudget,
         stop: &Stop,
+        on_update: Option<&OnUpdate>,
     ) -> Option<Result<Analysis>>;
 }
 
@@ -475,8 +495,11 @@ impl SearchAbove for KalahRules {
         tables: Option<&TableSet<Self>>,
         budget: &SearchBudget,
         stop: &Stop,
+        on_update: Option<&OnUpdate>,
     ) -> Option<Result<Analysis>> {
-        Some(analysis::from_search(self, pos, tables, budget, stop))
+        Some(analysis::from_search_observed(
+            self, pos, tables, budget, stop, on_update,
+        ))
     }
 }
 
@@ -487,10 +510,12 @@ impl SearchAbove for AwariGame {
         tables: Option<&TableSet<Self>>,
         budget: &SearchBudget,
         stop: &Stop,
+        on_update: Option<&OnUpdate>,
     ) -> Option<Result<Analysis>> {
         // Awale (no tables) is played, not valued.
-        self.has_tables()
-            .then(|| analysis::from_awari_search(self, pos, tables, budget, stop))
+        self.has_tables().then(|| {
+            analysis::from_awari_search_observed(self, pos, tables, budget, stop, on_update)
+        })
     }
 }
 
@@ -501,6 +526,7 @@ impl SearchAbove for crate::ohvalhu::Ohvalhu {
         _: Option<&TableSet<Self>>,
         _: &SearchBudget,
         _: &Stop,
+        _: Option<&OnUpdate>,
     ) -> Option<Result<Analysis>> {
         None
     }
@@ -513,6 +539,7 @@ impl SearchAbove for crate::vai_lung_thlan::VaiLungThlan {
         _: Option<&TableSet<Self>>,
         _: &SearchBudget,
         _: &Stop,
+        _: Option<&OnUpdate>,
     ) -> Option<Result<Analysis>> {
         None
     }
