@@ -74,6 +74,8 @@ mod ledger_audit;
 mod ledger_faults;
 #[path = "messages.rs"]
 mod messages;
+#[path = "oracle_leaves.rs"]
+mod oracle_leaves;
 #[path = "oracle_work.rs"]
 mod oracle_work;
 #[path = "output.rs"]

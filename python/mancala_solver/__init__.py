@@ -22,7 +22,17 @@ from os import PathLike
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _native
-from .errors import BadInput, CheckpointError, MancalaError, OutOfMemoryBudget, Stopped, TablesError
+from .errors import (
+    BadInput,
+    CheckpointError,
+    MancalaError,
+    OutOfMemoryBudget,
+    Stopped,
+    TablesError,
+    TablesWarning,
+    Unproven,
+    UnprovenMoveWarning,
+)
 
 #: The value `Oracle.table_values` gives a position its tables do not cover.
 MISSING = -(2**31)
@@ -55,13 +65,17 @@ __all__ = [
     "DEFAULT_DB",
     "Oracle",
     "games",
+    "books",
     "version",
     "MancalaError",
     "BadInput",
     "TablesError",
     "OutOfMemoryBudget",
     "Stopped",
+    "Unproven",
     "CheckpointError",
+    "UnprovenMoveWarning",
+    "TablesWarning",
 ]
 
 _U64 = 2**64 - 1
@@ -71,6 +85,15 @@ def games() -> List[Dict[str, Any]]:
     """Every game of the registry: name, pits per side, pits with tables,
     rule sets, and whether positions write the stores in brackets."""
     return json.loads(_native.games())
+
+
+def books() -> List[Dict[str, Any]]:
+    """The opening books compiled into the engine (exact values of the
+    positions near a Kalah start; `Oracle.query` and `Oracle.exact_values`
+    answer from them first): each one's ``game``, ``rules``, ``pits``,
+    ``turns`` from the start, ``positions`` and ``root``. Empty when the
+    engine was built without books."""
+    return json.loads(_native.books())
 
 
 def version() -> str:
@@ -100,13 +123,16 @@ class Oracle:
         tt_mb: int = 64,
         agent_ms: int = 2000,
     ) -> None:
+        #: The table directory.
+        self.db = _path("db", DEFAULT_DB if db is None else db)
         self._native = _native.Oracle(
-            _path("db", DEFAULT_DB if db is None else db),
+            self.db,
             _whole("solve_ms", solve_ms, 0, MAX_QUERY_MS, " (a day; longer searches are solve's)"),
             _whole("build_limit", build_limit, 0, _U64),
             _whole("tt_mb", tt_mb, 1, MAX_TT_MB),
             _whole("agent_ms", agent_ms, 0, MAX_QUERY_MS, " (a day)"),
         )
+        self._tt_mb = _whole("tt_mb", tt_mb, 1, MAX_TT_MB)
 
     def start(self, game: str) -> Dict[str, Any]:
         """The start position of ``game``."""
@@ -131,29 +157,68 @@ class Oracle:
         return json.loads(self._native.query(game, position, time_ms))
 
     def value(self, game: str, position: Optional[str] = None) -> int:
-        """The exact value of ``position``; raises ``Stopped`` when only
-        bounds are proven in the oracle's time."""
+        """The exact value of ``position``; raises `Unproven` (a
+        ``Stopped``, with the proven ``lower`` and ``upper`` bounds) when
+        only bounds are proven in the oracle's time."""
         a = self.query(game, position)
         if not a["exact"]:
-            raise Stopped(
-                f"not solved in the time given: the value is between {a['lower']} and {a['upper']}"
+            raise Unproven(
+                f"not solved in the time given: the value is between {a['lower']} and {a['upper']}",
+                a["lower"],
+                a["upper"],
+                a["best_move"],
             )
         return a["value"]
 
-    def best_move(self, game: str, position: Optional[str] = None) -> Optional[int]:
-        """The move to play (None when the game is over): a best move when
-        the value is proven; when a search proved only bounds, the move
-        with the best proven lower bound, a guess (``query`` tells which
-        by ``exact``)."""
-        return self.query(game, position)["best_move"]
+    def best_move(
+        self, game: str, position: Optional[str] = None, *, allow_unproven: bool = False
+    ) -> Optional[int]:
+        """A best move of ``position`` (None when the game is over), proven:
+        from the books or tables, or a search that finished. When the
+        search proved only bounds in the oracle's time, raises `Unproven`
+        (its ``best_move_so_far`` is the move with the best proven lower
+        bound); with ``allow_unproven=True`` returns that move instead, a
+        guess (``query`` tells which by ``exact``)."""
+        a = self.query(game, position)
+        if a["exact"] or a["best_move"] is None or len(a["moves"]) == 1:
+            return a["best_move"]
+        if allow_unproven:
+            return a["best_move"]
+        raise Unproven(
+            f"the best move is not proven in the time given (the value is between {a['lower']} and "
+            f"{a['upper']}; the best so far is pit {a['best_move']}): give the search more time "
+            "(query's time_ms, the oracle's solve_ms), or pass allow_unproven=True to get that guess",
+            a["lower"],
+            a["upper"],
+            a["best_move"],
+        )
 
     def agent_move(
-        self, game: str, agent: str, position: Optional[str] = None, *, seed: int = 1
+        self,
+        game: str,
+        agent: str,
+        position: Optional[str] = None,
+        *,
+        seed: int = 1,
+        allow_unproven: bool = False,
     ) -> Dict[str, Any]:
         """The move ``agent`` (a spec as on the command line:
         ``"alphabeta:6"``, ``"mcts:2000"``, ``"perfect"``) chooses, and the
-        position after it."""
-        return json.loads(self._native.agent_move(game, agent, position, _whole("seed", seed, 0, _U64)))
+        position after it. ``exact`` says whether the move is proven best
+        (the perfect agent from the tables or a finished search, or a
+        forced move) and ``value`` then the position's exact value. The
+        perfect agent whose search ran out of time raises `Unproven`
+        (``best_move_so_far`` its move); with ``allow_unproven=True`` its
+        move comes back with ``exact`` False and ``value`` an estimate."""
+        r = json.loads(self._native.agent_move(game, agent, position, _whole("seed", seed, 0, _U64)))
+        if not r["exact"] and r["agent"].split(":")[0] == "perfect" and not allow_unproven:
+            raise Unproven(
+                f"{r['agent']}: its move is not proven best in its time (the best so far is pit "
+                f"{r['move']}, {r['value_kind']}): give it more time (perfect:TIME, up to the "
+                "oracle's agent_ms), or pass allow_unproven=True to get that move",
+                best_move_so_far=r["move"],
+            )
+        return r
 
     def check_agent(self, game: str, agent: str) -> str:
         """``agent`` as the engine writes it; raises ``BadInput`` when it
@@ -284,6 +349,65 @@ class Oracle:
         GIL; needs numpy."""
         return self._native.table_values(game, _counts(positions), _missing(missing))
 
+    def exact_values(self, game: str, positions: Any, *, missing: int = MISSING) -> Any:
+        """`table_values`, and each position the tables leave ``missing``
+        looked up in the opening books compiled into the engine (`books`:
+        Kalah openings): every value exact, as ``query`` gives it. Needs
+        numpy."""
+        return self._native.exact_values(game, _counts(positions), _missing(missing))
+
+    def value_bounds(
+        self, game: str, counts: Any, *, time_ms: int = 0, tt_mb: Optional[int] = None
+    ) -> Dict[str, Any]:
+        """What is proven of one position's value, given as its ``2m + 2``
+        counts (a row of `table_values`), in ``query``'s convention: a dict
+        with ``lower``, ``upper``, ``exact``, ``value`` (None unless exact)
+        and ``source`` (``"game_over"``, ``"book"``, ``"tables"``,
+        ``"search"``, or ``"none"``: the bounds of any game from there).
+        From the books or tables first (tables built on demand within
+        ``build_limit``); else a search of the value alone (not each move's,
+        as ``query`` does: a fraction of its cost) for at most ``time_ms``
+        (0: no search) on one thread, with a transposition table of
+        ``tt_mb`` MiB (the oracle's ``tt_mb`` when None). Kalah, Awari and
+        Oware have the search; the other games raise ``BadInput`` above
+        their tables unless ``time_ms`` is 0."""
+        row = [_whole(f"counts[{i}]", c, 0, 255) for i, c in enumerate(_sequence("counts", counts))]
+        lo, hi, source = self._native.value_bounds(
+            game,
+            row,
+            _whole("time_ms", time_ms, 0, MAX_QUERY_MS, " (a day)"),
+            self._tt_mb if tt_mb is None else _whole("tt_mb", tt_mb, 1, MAX_TT_MB),
+        )
+        return {"lower": lo, "upper": hi, "exact": lo == hi, "value": lo if lo == hi else None, "source": source}
+
+    def table_plan(self, game: str) -> Dict[str, Any]:
+        """The endgame tables that make ``game``'s positions fast to answer,
+        as the command line builds them on first use (Kalah's 6-pit tables
+        up to 20 seeds, narrower boards' up to about 900 million positions;
+        the other games' up to 300 million): ``game``, ``pits``, ``seeds``
+        (tables of 1 to ``seeds`` seeds), ``on_disk`` (the most seeds of
+        those in the oracle's directory), ``positions`` and ``disk_bytes``
+        (about) left to build, and ``ready``. `prepare` builds them."""
+        return json.loads(self._native.table_plan(game))
+
+    def prepare(
+        self,
+        game: str,
+        *,
+        threads: Optional[int] = None,
+        progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Dict[str, Any]:
+        """Build what `table_plan` says ``game`` needs and is missing (a
+        build of the plan's ``positions``: the 6-pit Kalah tables up to 20
+        seeds take about 20 s on two busy cores and 107 MB), as
+        `build_tables`; the plan afterwards, ``ready``. Nothing to do when
+        it is ready already."""
+        plan = self.table_plan(game)
+        if not plan["ready"]:
+            self.build_tables(plan["game"], plan["seeds"], threads=threads, progress=progress)
+            plan = self.table_plan(game)
+        return plan
+
     def table_move_values(self, game: str, positions: Any, *, missing: int = MISSING) -> Any:
         """Every move's value for many positions at once, from the tables:
         ``positions`` as for `table_values`; the answer is a numpy ``int32``
@@ -345,9 +469,28 @@ def _path(name: str, value: Any) -> str:
     return text
 
 
+def _sequence(name: str, value: Any) -> List[Any]:
+    """``value`` as a list (a list, tuple or numpy array of numbers)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise TypeError(f"{name} must be a sequence of whole numbers, not {type(value).__name__}")
+    return list(value)
+
+
+def _numpy() -> Any:
+    """numpy, or an ImportError saying how to install it."""
+    try:
+        import numpy
+    except ImportError as e:
+        raise ImportError(
+            "the batch look-ups take and give numpy arrays: install numpy, "
+            "pip install 'mancala-solver[numpy]' (or pip install numpy)"
+        ) from e
+    return numpy
+
+
 def _counts(positions: Any) -> Any:
     """``positions`` as a C-contiguous ``uint8`` array of rows, checked."""
-    import numpy as np
+    np = _numpy()
 
     a = np.asarray(positions)
     if a.ndim == 1:

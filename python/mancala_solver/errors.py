@@ -26,6 +26,36 @@ class Stopped(MancalaError):
     """Work stopped before its end."""
 
 
+class Unproven(Stopped):
+    """An answer that would be a guess: the search proved only bounds in
+    the time it had, so the value or the best move is not known.
+
+    ``lower`` and ``upper``: the proven bounds of the value (for the side
+    to move, in the convention of the call that raised); ``best_move_so_far``:
+    the move the search would play (a guess, never proven), when there is
+    one. The calls that raise it take ``allow_unproven=True`` to answer
+    with that guess instead, flagged as unproven."""
+
+    def __init__(
+        self, message: str, lower: Optional[int] = None, upper: Optional[int] = None, best_move_so_far: Any = None
+    ) -> None:
+        super().__init__(message)
+        self.lower = lower
+        self.upper = upper
+        self.best_move_so_far = best_move_so_far
+
+
+class UnprovenMoveWarning(UserWarning):
+    """A move played under ``allow_unproven=True`` that is not proven
+    best (the search ran out of time): the best so far."""
+
+
+class TablesWarning(UserWarning):
+    """The endgame tables a game's answers need: being built on first use
+    (with what it costs), or missing (with the one call that builds
+    them)."""
+
+
 class CheckpointError(MancalaError):
     """A solve's checkpoint that cannot be written (a missing or read-only
     directory, refused before the solve; a full disk, found when the

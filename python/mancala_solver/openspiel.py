@@ -10,9 +10,9 @@ the engine's values:
     >>> from mancala_solver import Oracle
     >>> from mancala_solver.openspiel import ExactOracle, PerfectBot
     >>> game = pyspiel.load_game("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 3})
-    >>> exact = ExactOracle(Oracle(db="db"))
+    >>> exact = ExactOracle(Oracle(db="db"))        # builds the tables a game needs on its first use
     >>> exact.value(game.new_initial_state())      # for the player to move
-    >>> bot = PerfectBot(exact)                     # a pyspiel.Bot
+    >>> bot = PerfectBot(exact)                     # a pyspiel.Bot: raises where its move is not proven
 
 ``pyspiel`` is imported only by what needs it (the bot and the
 evaluator); the conversions read a state through its public methods.
@@ -31,17 +31,20 @@ seeds, which decides the same winner.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+import time
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
 
-from . import MAX_GAMES, Oracle, _whole
-from .errors import BadInput
+from . import MAX_QUERY_MS, MAX_TT_MB, Oracle, _whole
+from .errors import BadInput, TablesWarning, Unproven, UnprovenMoveWarning
 
 __all__ = [
     "ExactOracle",
     "PerfectBot",
     "ExactEvaluator",
+    "scaled_return",
     "Board",
     "engine_game",
     "board",
@@ -146,25 +149,90 @@ def _sign(v: float) -> int:
 
 
 class ExactOracle:
-    """Exact values of OpenSpiel states from an `Oracle` (its tables, and
-    for Kalah its search within the oracle's time). Values are the engine's:
-    the final score difference, the player to move's minus the opponent's,
-    under perfect play."""
+    """Exact values of OpenSpiel states from an `Oracle` (its books, its
+    tables, and above them its search within the oracle's time). Values
+    are the engine's: the final score difference, the player to move's
+    minus the opponent's, under perfect play. No answer is a guess: where
+    only bounds are proven, `value` and the best actions raise `Unproven`
+    and `action_values` give None.
 
-    def __init__(self, oracle: Optional[Oracle] = None, **oracle_args: Any) -> None:
+    The first use of a game builds the tables its rule set needs
+    (`Oracle.table_plan`: OpenSpiel's ``mancala``, the engine's
+    ``kalah:6:4:capture-needs-opposite``, takes the 6-pit tables up to 20
+    seeds, 225 million positions and 107 MB, about 20 s on two busy
+    cores), once, saying so in a `TablesWarning`; `prepare` does it ahead.
+    With ``build_tables=False`` nothing is built, and a `TablesWarning`
+    names the call that would build them. ``progress`` gets the build's
+    events (as `Oracle.build_tables`'s). Without ``oracle``, one is made
+    from ``oracle_args`` (`Oracle`'s parameters)."""
+
+    def __init__(
+        self,
+        oracle: Optional[Oracle] = None,
+        *,
+        build_tables: bool = True,
+        progress: Any = None,
+        **oracle_args: Any,
+    ) -> None:
         self.oracle = oracle if oracle is not None else Oracle(**oracle_args)
+        if not isinstance(build_tables, bool):
+            raise TypeError(f"build_tables must be True or False, not {build_tables!r}")
+        self.build_tables = build_tables
+        self.progress = progress
+        # The engine's games whose tables were seen to (their plans).
+        self._plans: Dict[str, Dict[str, Any]] = {}
+
+    def table_plan(self, game: Any) -> Dict[str, Any]:
+        """`Oracle.table_plan` of the engine's rule set for the OpenSpiel
+        ``game``: the tables it needs, what is on disk, what is left."""
+        return self.oracle.table_plan(engine_game(game))
+
+    def prepare(self, game: Any, *, threads: Optional[int] = None, progress: Any = None) -> Dict[str, Any]:
+        """Build the tables the OpenSpiel ``game``'s rule set needs
+        (`table_plan`) if they are missing: the plan afterwards. Done once
+        by the first use of a game anyway, unless ``build_tables=False``."""
+        spec = engine_game(game)
+        plan = self.oracle.prepare(spec, threads=threads, progress=progress if progress is not None else self.progress)
+        self._plans[spec] = plan
+        return plan
+
+    def _game(self, state: Any) -> str:
+        """The engine's rule set of ``state``'s game, its tables seen to on
+        first use."""
+        game = state.get_game()
+        spec = engine_game(game)
+        if spec in self._plans:
+            return spec
+        plan = self.oracle.table_plan(spec)
+        if not plan["ready"]:
+            what = (
+                f"{_short_name(game)!r} plays {spec}, whose tables ({plan['pits']} pits, up to {plan['seeds']} "
+                f"seeds: {plan['positions']:,} positions, about {_mb(plan['disk_bytes'])}) are not in "
+                f"{self.oracle.db}"
+            )
+            if self.build_tables:
+                _warn(f"building them once: OpenSpiel's {what}", TablesWarning)
+                plan = self.prepare(game)
+            else:
+                _warn(
+                    f"OpenSpiel's {what}: ExactOracle.prepare(game) builds them; without them the answers come "
+                    "from the search alone, often only bounds",
+                    TablesWarning,
+                )
+        self._plans[spec] = plan
+        return spec
 
     def analysis(self, state: Any, *, time_ms: Optional[int] = None) -> Dict[str, Any]:
         """The engine's ``query`` of ``state`` (a dict: value, each move's
-        value, best moves, principal variation, exact or bounds)."""
-        return self.oracle.query(engine_game(state.get_game()), engine_position(state), time_ms=time_ms)
+        value, best moves, principal variation, exact or bounds, source)."""
+        return self.oracle.query(self._game(state), engine_position(state), time_ms=time_ms)
 
     def value(self, state: Any) -> int:
         """The final score difference for the player to move under perfect
-        play (Oware: captured seeds included); raises ``Stopped`` when
-        only bounds are proven in the oracle's time. At a finished game,
-        the difference OpenSpiel's result is decided by (from the player
-        whose turn it would be)."""
+        play (Oware: captured seeds included); raises `Unproven` (a
+        ``Stopped``) when only bounds are proven in the oracle's time. At a
+        finished game, the difference OpenSpiel's result is decided by (from
+        the player whose turn it would be)."""
         if state.is_terminal():
             b = board(state)
             if _short_name(state.get_game()) == "mancala":
@@ -172,33 +240,46 @@ class ExactOracle:
             return b.store - b.opponent_store
         a = self.analysis(state)
         if not a["exact"]:
-            from .errors import Stopped
-
-            raise Stopped(f"not solved in the time given: the value is between {a['lower']} and {a['upper']}")
+            banked = self._banked(state)
+            raise Unproven(
+                f"not solved in the time given: the value is between {a['lower'] + banked} and {a['upper'] + banked}",
+                a["lower"] + banked,
+                a["upper"] + banked,
+                None if a["best_move"] is None else openspiel_action(state, a["best_move"]),
+            )
         return a["final_difference"]
 
     def returns(self, state: Any) -> List[float]:
         """The result of perfect play from ``state`` under the engine's
         rules, as OpenSpiel's ``returns()`` writes one: ``[r0, r1]``, each
-        1, 0 or -1. It is OpenSpiel's own result except where OpenSpiel's
-        Oware ends a game at a repetition (see the module's text)."""
+        1, 0 or -1 (`Unproven` when the result is not proven). It is
+        OpenSpiel's own result except where OpenSpiel's Oware ends a game
+        at a repetition (see the module's text)."""
         if state.is_terminal():
             return list(state.returns())
-        v = _sign(self.value(state))
+        a = self.analysis(state)
+        banked = self._banked(state)
+        lo, hi = a["lower"] + banked, a["upper"] + banked
+        if lo > 0 or hi < 0 or lo == hi:
+            v = _sign(lo) if lo > 0 or lo == hi else -1
+        else:
+            raise Unproven(f"the result is not proven in the time given: the value is between {lo} and {hi}", lo, hi)
         p = state.current_player()
         return [float(v), float(-v)] if p == 0 else [float(-v), float(v)]
 
     def action_values(self, state: Any) -> Dict[int, Optional[int]]:
         """Each legal action's value for the player to move (the final
         score difference after playing it, as `value`), ``None`` for a
-        move whose value was not proven in the oracle's time."""
+        move whose value was not proven in the oracle's time
+        (`action_bounds` has what is proven)."""
+        return {a: (lo if lo == hi else None) for a, (lo, hi) in self.action_bounds(state).items()}
+
+    def action_bounds(self, state: Any) -> Dict[int, Tuple[int, int]]:
+        """Each legal action's proven bounds ``(lower, upper)`` on its value
+        for the player to move (as `action_values`; equal when exact)."""
         a = self.analysis(state)
-        banked = a["final_difference"] - a["value"] if a["exact"] else self._banked(state)
-        out: Dict[int, Optional[int]] = {}
-        for mv in a["moves"]:
-            v = mv["value"]
-            out[openspiel_action(state, mv["move"])] = None if v is None else v + banked
-        return out
+        banked = self._banked(state)
+        return {openspiel_action(state, mv["move"]): (mv["lower"] + banked, mv["upper"] + banked) for mv in a["moves"]}
 
     @staticmethod
     def _banked(state: Any) -> int:
@@ -208,17 +289,61 @@ class ExactOracle:
         return b.store - b.opponent_store
 
     def best_actions(self, state: Any) -> List[int]:
-        """Every optimal action (empty when the game is over or no move's
-        value is proven)."""
+        """Every optimal action (empty when the game is over); raises
+        `Unproven` when the value is not proven in the oracle's time."""
         a = self.analysis(state)
-        return sorted(openspiel_action(state, p) for p in a["best_moves"])
+        if not a["exact"] and len(a["moves"]) > 1:
+            raise _unproven_move(state, a)
+        return sorted(openspiel_action(state, p) for p in (a["best_moves"] or [m["move"] for m in a["moves"]]))
 
-    def best_action(self, state: Any) -> int:
-        """An optimal action (the engine's choice among equals)."""
+    def best_action(self, state: Any, *, allow_unproven: bool = False) -> int:
+        """An optimal action (the engine's choice among equals: in games
+        with cycles, one that makes progress). Raises `Unproven` when the
+        search proved only bounds in the oracle's time (its
+        ``best_move_so_far`` is the action with the best proven lower
+        bound); with ``allow_unproven=True`` returns that action, a guess."""
+        return self._best(state, allow_unproven)[0]
+
+    def _best(self, state: Any, allow_unproven: bool) -> Tuple[int, bool]:
+        """The action to play, and whether it is proven best."""
         a = self.analysis(state)
         if a["best_move"] is None:
             raise BadInput("the game is over: there is no move to play")
-        return openspiel_action(state, a["best_move"])
+        proven = a["exact"] or len(a["moves"]) == 1
+        if not proven and not allow_unproven:
+            raise _unproven_move(state, a)
+        return openspiel_action(state, a["best_move"]), proven
+
+
+def _unproven_move(state: Any, a: Dict[str, Any]) -> Unproven:
+    banked = ExactOracle._banked(state)
+    lo, hi = a["lower"] + banked, a["upper"] + banked
+    guess = openspiel_action(state, a["best_move"])
+    return Unproven(
+        f"the best move of {engine_position(state)!r} is not proven in the oracle's time (the value is between "
+        f"{lo} and {hi}; the best so far is action {guess}): give the search more time (Oracle(solve_ms=...)), "
+        "or pass allow_unproven=True to play that guess flagged as unproven",
+        lo,
+        hi,
+        guess,
+    )
+
+
+def _warn(message: str, category: type) -> None:
+    """``warnings.warn``, attributed to the first caller outside this
+    package (the user's line)."""
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(0), 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:,.0f} MB" if n >= 1e6 else f"{n / 1e3:,.0f} kB"
 
 
 def _pyspiel() -> Any:
@@ -229,18 +354,34 @@ def _pyspiel() -> Any:
     return pyspiel
 
 
-def PerfectBot(exact: ExactOracle, *, player_id: Optional[int] = None) -> Any:
-    """A ``pyspiel.Bot`` that plays perfectly: the engine's best move (the
-    optimal move that makes progress where several keep the value; in
-    games with cycles, choosing at random among them can loop forever).
-    ``player_id`` is what ``player_id()`` answers, when given."""
+def PerfectBot(exact: ExactOracle, *, player_id: Optional[int] = None, allow_unproven: bool = False) -> Any:
+    """A ``pyspiel.Bot`` that plays perfectly: the engine's best move, proven
+    (from the books, the tables or a search that finished in the oracle's
+    time; the optimal move that makes progress where several keep the
+    value: in games with cycles, choosing at random among them can loop
+    forever). Where the search proves only bounds in its time, the move is
+    not known to be best, and the bot raises `Unproven` (a ``Stopped``:
+    give the oracle more time, ``Oracle(solve_ms=...)``, or larger tables).
+
+    ``allow_unproven=True`` plays the best move so far there instead (the
+    move with the best proven lower bound), flagged: an
+    `UnprovenMoveWarning` is issued, the bot's ``last_move_proven`` is
+    False and its ``unproven_moves`` counts such moves. ``player_id`` is
+    what ``player_id()`` answers, when given."""
     if player_id is not None:
         player_id = _whole("player_id", player_id, 0, 1)
+    if not isinstance(allow_unproven, bool):
+        raise TypeError(f"allow_unproven must be True or False, not {allow_unproven!r}")
     pyspiel = _pyspiel()
 
     class _PerfectBot(pyspiel.Bot):
         def __init__(self) -> None:
             pyspiel.Bot.__init__(self)
+            #: Whether the last move played was proven best.
+            self.last_move_proven: Optional[bool] = None
+            #: Moves played that were not proven best (allow_unproven).
+            self.unproven_moves = 0
+            self.allow_unproven = allow_unproven
 
         def player_id(self) -> int:
             return -1 if player_id is None else player_id
@@ -258,178 +399,181 @@ def PerfectBot(exact: ExactOracle, *, player_id: Optional[int] = None) -> Any:
             return self.step_with_policy(state)[0]
 
         def step_with_policy(self, state: Any) -> Tuple[List[Tuple[int, float]], int]:
-            action = exact.best_action(state)
+            action, proven = exact._best(state, self.allow_unproven)
+            self.last_move_proven = proven
+            if not proven:
+                self.unproven_moves += 1
+                _warn(
+                    f"PerfectBot played action {action} in {engine_position(state)!r}, the best so far, not proven "
+                    "best in the oracle's time (allow_unproven=True)",
+                    UnprovenMoveWarning,
+                )
             return [(action, 1.0)], action
 
         def step(self, state: Any) -> int:
-            return exact.best_action(state)
+            return self.step_with_policy(state)[1]
 
     return _PerfectBot()
 
 
+def scaled_return(value: float, total_seeds: int, margin_weight: float) -> float:
+    """A final score difference ``value`` (for one player, of a game of
+    ``total_seeds`` seeds) as a return in OpenSpiel's range: the result
+    (1 win, 0 draw, -1 loss) weighted ``1 - margin_weight``, plus the
+    margin ``value / total_seeds`` weighted ``margin_weight``. Every win
+    is above every draw and every loss below it, and a win by 2 is above a
+    win by 1 (with ``margin_weight`` 0, the result alone)."""
+    return (1.0 - margin_weight) * _sign(value) + margin_weight * value / total_seeds
+
+
 class ExactEvaluator:
     """An evaluator for OpenSpiel's MCTS (``open_spiel.python.algorithms.
-    mcts.MCTSBot``): a state's returns under perfect play (1, 0 or -1 for
-    each player; where only bounds are proven, their common sign or 0),
-    and a uniform prior."""
+    mcts.MCTSBot``): each leaf's value from what the engine proves of it,
+    and a uniform prior.
 
-    def __init__(self, exact: ExactOracle) -> None:
+    A leaf is looked up first in the opening books and the tables on disk
+    (one native call, no search: well under a millisecond) and its exact
+    final score difference ``v`` becomes the returns ``scaled_return(v)``
+    for the player to move, ``-scaled_return(v)`` for the other: the
+    result weighted ``1 - margin_weight``, the margin ``v / total seeds``
+    weighted ``margin_weight``, so that MCTS tells a loss by 1 from a loss
+    by 2 and never ranks a loss above a draw. Where neither reaches, a
+    search of the value alone for at most ``search_ms`` (a transposition
+    table of ``tt_mb`` MiB) gives the exact value or proven bounds; where
+    it proves only bounds, or is not tried, ``fallback`` (by default one
+    random roll-out, as OpenSpiel's ``RandomRolloutEvaluator``) estimates
+    the leaf, its value kept within the proven bounds. Searches stop at a
+    seed count where fewer than a quarter of them prove the value (after 8
+    tries; one in 32 leaves there is still searched), so a position far
+    above the tables costs a roll-out, not a wasted search. Searches'
+    answers are kept (up to ``cache`` positions) for the next moves' trees.
+
+    ``stats()`` counts the leaves by where their value came from, with the
+    time each took (docs/python.md has the measured cost per leaf). The
+    tables a game needs are seen to on its first leaf, as `ExactOracle`
+    does; looking up never builds a table mid-search (the look-ups use an
+    oracle of their own over the same directory with ``build_limit`` 0).
+    """
+
+    def __init__(
+        self,
+        exact: ExactOracle,
+        *,
+        search_ms: int = 5,
+        tt_mb: int = 2,
+        margin_weight: float = 0.25,
+        fallback: Any = None,
+        cache: int = 100_000,
+        random_state: Any = None,
+    ) -> None:
         self.exact = exact
+        self.search_ms = _whole("search_ms", search_ms, 0, MAX_QUERY_MS, " (a day)")
+        self.tt_mb = _whole("tt_mb", tt_mb, 1, MAX_TT_MB)
+        if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
+            raise BadInput(f"margin_weight={margin_weight!r}: give a number from 0 (the result alone) to 1")
+        self.margin_weight = float(margin_weight)
+        self.cache = _whole("cache", cache, 0, 10**9)
+        if fallback is None:
+            from open_spiel.python.algorithms import mcts
+
+            fallback = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+        self.fallback = fallback
+        self._oracle = Oracle(db=exact.oracle.db, build_limit=0, tt_mb=self.tt_mb)
+        self._known: "OrderedDict[Tuple[str, Tuple[int, ...]], Tuple[int, int, str]]" = OrderedDict()
+        # Seeds in play -> [searches tried, proved, leaves not searched].
+        self._tries: Dict[int, List[int]] = {}
+        self._stats: Dict[str, List[float]] = {}
+
+    def _worth_searching(self, seeds: int) -> bool:
+        t = self._tries.setdefault(seeds, [0, 0, 0])
+        if t[0] < 8 or 4 * t[1] >= t[0]:
+            return True
+        t[2] += 1
+        return t[2] % 32 == 0
+
+    def bounds(self, state: Any) -> Tuple[int, int, str]:
+        """What is proven of the final score difference of ``state`` for
+        the player to move: ``(lower, upper, source)``, source one of
+        ``"book"``, ``"tables"``, ``"search"`` (exact or bounds),
+        ``"none"`` (not searched: the bounds of any game from there) or
+        ``"game_over"``."""
+        spec = self.exact._game(state)
+        b = board(state)
+        counts = b.counts()
+        key = (spec, tuple(counts))
+        known = self._known.get(key)
+        if known is None:
+            native = self._oracle._native
+            # The books and tables first (a look-up on this thread), then
+            # a search where it is worth one.
+            known = native.value_bounds(spec, counts, 0, self.tt_mb)
+            seeds = sum(b.pits) + sum(b.opponent_pits)
+            if known[2] == "none" and self.search_ms > 0 and self._worth_searching(seeds):
+                known = native.value_bounds(spec, counts, self.search_ms, self.tt_mb)
+                t = self._tries[seeds]
+                t[0] += 1
+                t[1] += known[0] == known[1]
+                if self.cache:
+                    self._known[key] = known
+                    if len(self._known) > self.cache:
+                        self._known.popitem(last=False)
+        else:
+            self._known.move_to_end(key)
+            known = (known[0], known[1], "cached " + known[2])
+        lo, hi, source = known
+        banked = 0 if _short_name(state.get_game()) == "mancala" else b.store - b.opponent_store
+        return lo + banked, hi + banked, source
 
     def evaluate(self, state: Any) -> Any:
         import numpy as np
 
+        start = (time.perf_counter(), time.process_time())
         if state.is_terminal():
+            self._count("terminal", start)
             return np.array(state.returns(), dtype=float)
-        a = self.exact.analysis(state)
-        banked = self.exact._banked(state)
-        lo, hi = a["lower"] + banked, a["upper"] + banked
-        v = 1.0 if lo > 0 else -1.0 if hi < 0 else 0.0
+        lo, hi, source = self.bounds(state)
+        b = board(state)
+        total = sum(b.pits) + b.store + sum(b.opponent_pits) + b.opponent_store
+        w = self.margin_weight
+        if lo == hi:
+            v = scaled_return(lo, total, w)
+        else:
+            estimate = float(self.fallback.evaluate(state)[state.current_player()])
+            v = min(max(estimate, scaled_return(lo, total, w)), scaled_return(hi, total, w))
+            source = ("not searched" if source == "none" else source) + ", estimated"
+        self._count(source, start)
         return np.array([v, -v] if state.current_player() == 0 else [-v, v])
 
     def prior(self, state: Any) -> List[Tuple[int, float]]:
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
 
+    def _count(self, source: str, start: Tuple[float, float]) -> None:
+        s = self._stats.setdefault(source, [0, 0.0, 0.0])
+        s[0] += 1
+        s[1] += time.perf_counter() - start[0]
+        s[2] += time.process_time() - start[1]
 
-@dataclass
-class Comparison:
-    """What `compare_random_games` found: positions compared, games, and
-    every disagreement (the first few written out)."""
-
-    game: str
-    games: int = 0
-    positions: int = 0
-    moves: int = 0
-    disagreements: List[str] = field(default_factory=list)
-    ended_by_majority: int = 0
-    ended_by_repetition: int = 0
-    repetition_results_differ: int = 0
-
-    @property
-    def agree(self) -> bool:
-        return not self.disagreements
-
-
-def compare_random_games(
-    game: Any, oracle: Oracle, *, games: int = 100, seed: int = 0, max_moves: int = 1000
-) -> Comparison:
-    """Play ``games`` random games in OpenSpiel and replay every move in the
-    engine: each position (board, captured totals, side to move), each set
-    of legal moves, each end of game and each result must agree. Known
-    differences of the rules (see the module's text) are counted, not
-    reported: Oware games OpenSpiel ends at a majority of captures (the
-    engine must agree on the winner) and at a repetition (the engine's
-    result of the same position under its endless-play rule is counted
-    when it differs)."""
-    games = _whole("games", games, 0, MAX_GAMES)
-    max_moves = _whole("max_moves", max_moves, 1, MAX_GAMES)
-    rng = random.Random(_whole("seed", seed, 0, 2**64 - 1))
-    spec = engine_game(game)
-    oware = _short_name(game) == "oware"
-    out = Comparison(spec)
-    for g in range(games):
-        state = game.new_initial_state()
-        ours = oracle.start(spec)
-        last_mover = 0
-        # Oware: the boards (player to move, counts) since the last capture.
-        seen: set = set()
-        for ply in range(max_moves):
-            out.positions += 1
-            where = f"game {g} (seed {seed}), ply {ply}"
-            if state.is_terminal():
-                _compare_end(state, ours, last_mover, oware, where, out, seen)
-                break
-            if ours["game_over"]:
-                out.disagreements.append(f"{where}: the engine's game is over, OpenSpiel's is not ({ours['position']})")
-                break
-            if _counts_of(ours["position"], oware) != board(state).counts():
-                out.disagreements.append(f"{where}: OpenSpiel {engine_position(state)!r}, engine {ours['position']!r}")
-                break
-            if oware:
-                key = _key(board(state))
-                if seen and next(iter(seen))[1] != key[1]:
-                    seen.clear()  # a capture: OpenSpiel forgets the boards before it
-                seen.add(key)
-            legal = state.legal_actions()
-            if sorted(engine_move(state, a) for a in legal) != sorted(ours["legal_moves"]):
-                out.disagreements.append(
-                    f"{where}: legal moves in {ours['position']}: OpenSpiel {legal}, engine {ours['legal_moves']}"
-                )
-                break
-            action = rng.choice(legal)
-            last_mover = state.current_player()
-            pit = engine_move(state, action)
-            ours = oracle.play(spec, ours["position"], str(pit))
-            state.apply_action(action)
-            out.moves += 1
-        out.games += 1
-    return out
+    def stats(self) -> Dict[str, Dict[str, float]]:
+        """The leaves evaluated so far by where their value came from
+        (``"book"``, ``"tables"``, ``"search"``, ``"cached search"``, with
+        ``", estimated"`` those the fallback estimated within proven
+        bounds, ``"not searched, estimated"`` those it estimated alone;
+        ``"terminal"``): ``{"leaves": n, "ms_per_leaf": mean wall-clock
+        time, "cpu_ms_per_leaf": mean CPU time of the process}`` (on a busy
+        machine the CPU time is the cost; the wall-clock time waits for the
+        cores too)."""
+        return {
+            k: {"leaves": n, "ms_per_leaf": 1000 * t / n, "cpu_ms_per_leaf": 1000 * c / n}
+            for k, (n, t, c) in sorted(self._stats.items())
+        }
 
 
-def _counts_of(position: str, oware: bool) -> List[int]:
-    """The ``2m + 2`` counts of a position in the engine's notation (an
-    Oware board written without brackets has captured totals of 0)."""
-    c = [int(x.strip("[]")) for x in position.split()]
-    if oware and "[" not in position:
-        m = len(c) // 2
-        c = [*c[:m], 0, *c[m:], 0]
-    return c
+def __getattr__(name: str) -> Any:
+    # The comparison with OpenSpiel's own games lives in openspiel_compare
+    # (it imports this module's conversions).
+    if name in ("Comparison", "compare_random_games"):
+        from . import openspiel_compare
 
-
-def _key(b: Board) -> Tuple[int, Tuple[int, int], Tuple[int, ...]]:
-    """An Oware board as OpenSpiel compares them for a repetition: the
-    player to move, the scores (player 0's first) and the houses."""
-    if b.player == 0:
-        return (0, (b.store, b.opponent_store), b.pits + b.opponent_pits)
-    return (1, (b.opponent_store, b.store), b.opponent_pits + b.pits)
-
-
-def _compare_end(
-    state: Any, ours: Dict[str, Any], last_mover: int, oware: bool, where: str, out: Comparison, seen: set
-) -> None:
-    """The end of a game: OpenSpiel's ``state`` is terminal, ``ours`` is the
-    engine's report of the same position after ``last_mover``'s move (its
-    "south")."""
-    r = state.returns()
-    south = sum(ours["south"]) + ours["stores"][0]
-    north = sum(ours["north"]) + ours["stores"][1]
-    totals = [0, 0]
-    totals[last_mover], totals[1 - last_mover] = south, north
-    captured = [0, 0]
-    captured[last_mover], captured[1 - last_mover] = ours["stores"]
-    b = board(state)
-    want = [0, 0]
-    want[b.player] = sum(b.pits) + b.store
-    want[1 - b.player] = sum(b.opponent_pits) + b.opponent_store
-    if ours["game_over"]:
-        # Every seed counted: each player's row and store.
-        if totals != want or _sign(totals[0] - totals[1]) != _sign(r[0]):
-            out.disagreements.append(
-                f"{where}: the end: OpenSpiel {want} and returns {r}, engine {totals} ({ours['position']})"
-            )
-        return
-    if not oware:
-        out.disagreements.append(f"{where}: OpenSpiel's game is over, the engine's is not ({ours['position']})")
-        return
-    half = sum(totals) / 2
-    if max(captured) > half or captured[0] == half == captured[1]:
-        # OpenSpiel stops at a majority of captures: the winner is decided.
-        out.ended_by_majority += 1
-        if _sign(r[0]) != _sign(captured[0] - captured[1]):
-            out.disagreements.append(f"{where}: OpenSpiel returns {r} at a majority in {ours['position']}")
-    else:
-        # A repetition: OpenSpiel gives each row's seeds to its owner; the
-        # engine's endless-play rule splits them (the captures decide). The
-        # board the last move left (the engine's, not yet collected) must
-        # have been seen since the last capture.
-        c = _counts_of(ours["position"], True)
-        m = len(c) // 2 - 1
-        player = last_mover if ours["to_move"] == "south" else 1 - last_mover
-        mover = Board(player, tuple(c[:m]), c[m], tuple(c[m + 1 : 2 * m + 1]), c[2 * m + 1])
-        if _key(mover) not in seen:
-            out.disagreements.append(f"{where}: OpenSpiel ended the game in {ours['position']} without a repetition")
-            return
-        out.ended_by_repetition += 1
-        if _sign(r[0]) != _sign(captured[0] - captured[1]):
-            out.repetition_results_differ += 1
+        return getattr(openspiel_compare, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,6 +34,9 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use serde_json::json;
 
+mod events;
+use events::{event_json, Pending};
+
 /// The pool this process's native calls run their parallel work in, and
 /// the process that made it.
 static POOL: Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
@@ -145,95 +148,6 @@ fn run_draining<T: Send>(
             }
         }
     })
-}
-
-/// An event of long work as JSON (`{"event": "table_built", ...}`), for
-/// the Python callback.
-fn event_json(e: &Event<'_>) -> serde_json::Value {
-    match e {
-        Event::Start { stage, total } => json!({"event": "start", "stage": stage, "total": total}),
-        Event::Advance { done } => json!({"event": "advance", "done": done}),
-        Event::Phase { what } => json!({"event": "phase", "what": what}),
-        Event::Finish => json!({"event": "finish"}),
-        Event::BuildPlan {
-            title,
-            dir,
-            peak_memory,
-            memory_budget,
-            threads,
-        } => json!({
-            "event": "build_plan", "title": title, "dir": dir.display().to_string(),
-            "peak_memory": peak_memory, "memory_budget": memory_budget, "threads": threads,
-        }),
-        Event::Rebuilding { error } => json!({"event": "rebuilding", "error": error.to_string()}),
-        Event::WaitingForTable { path } => {
-            json!({"event": "waiting_for_table", "path": path.display().to_string()})
-        }
-        Event::TableBuilt {
-            seeds,
-            entries,
-            unit,
-            seconds,
-            bytes,
-        } => json!({
-            "event": "table_built", "seeds": seeds, "entries": entries, "unit": unit,
-            "seconds": seconds, "bytes": bytes,
-        }),
-        Event::BuildingMissing {
-            game,
-            pits,
-            seeds,
-            entries,
-            unit,
-            dir,
-        } => json!({
-            "event": "building_missing", "game": game, "pits": pits, "seeds": seeds,
-            "entries": entries, "unit": unit, "dir": dir.display().to_string(),
-        }),
-        Event::Search {
-            seconds,
-            depth,
-            lower,
-            upper,
-            nodes,
-            rate,
-        } => json!({
-            "event": "search", "seconds": seconds, "depth": depth, "lower": lower,
-            "upper": upper, "nodes": nodes, "rate": rate,
-        }),
-        Event::CheckpointSaved {
-            reason,
-            entries,
-            bytes,
-            snapshot_seconds,
-            write_seconds,
-        } => json!({
-            "event": "checkpoint_saved", "reason": reason, "entries": entries, "bytes": bytes,
-            "snapshot_seconds": snapshot_seconds, "write_seconds": write_seconds,
-        }),
-        Event::CheckpointFailed { error } => {
-            json!({"event": "checkpoint_failed", "error": error.to_string()})
-        }
-        _ => json!({"event": "other"}),
-    }
-}
-
-/// Progress events of one call waiting for the Python callback, in order;
-/// `Advance` events (sent by every worker thread, not always in order) are
-/// kept as the highest count of the current stage and queued once a poll.
-#[derive(Default)]
-struct Pending {
-    events: Vec<String>,
-    advance: Option<u64>,
-}
-
-impl Pending {
-    fn flush_advance(&mut self) {
-        if let Some(done) = self.advance.take() {
-            self.events
-                .push(json!({"event": "advance", "done": done}).to_string());
-        }
-    }
 }
 
 /// Run long work with an optional progress callback (a Python callable
@@ -405,6 +319,59 @@ impl Oracle {
         Ok(PyArray1::from_vec(py, values))
     }
 
+    /// The values of the positions in `counts` (as for `table_values`)
+    /// from the opening books compiled into the engine and the tables:
+    /// `missing` where neither holds a position.
+    fn exact_values<'py>(
+        &self,
+        py: Python<'py>,
+        game: &str,
+        counts: PyReadonlyArray2<'py, u8>,
+        missing: i32,
+    ) -> PyResult<Bound<'py, PyArray1<i32>>> {
+        let values = batch(py, &counts, 1, |counts, values| {
+            self.inner.exact_values(game, counts, values, missing)
+        })?;
+        Ok(PyArray1::from_vec(py, values))
+    }
+
+    /// What is proven of one position's value (its `2m + 2` counts):
+    /// `(lower, upper, source)`, from the books or tables, else from a
+    /// search of the value alone within `time_ms` (none when 0) and a
+    /// transposition table of `tt_mb` MiB. With no search and no build to
+    /// make (an oracle of `build_limit` 0), a look-up of microseconds: run
+    /// here, without the GIL, rather than handed to a worker thread (a
+    /// busy machine is slow to wake one).
+    fn value_bounds(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        counts: Vec<u8>,
+        time_ms: u64,
+        tt_mb: usize,
+    ) -> PyResult<(i32, i32, &'static str)> {
+        let budget = SearchBudget {
+            time: Duration::from_millis(time_ms),
+            tt_mb,
+        };
+        let stop = Stop::raisable();
+        let b = if time_ms == 0 && self.inner.config().build_limit == 0 {
+            py.allow_threads(|| self.inner.value_bounds(game, &counts, &budget, &stop))
+                .map_err(|e| to_py(py, e))?
+        } else {
+            run(py, Some(&stop), || {
+                self.inner.value_bounds(game, &counts, &budget, &stop)
+            })?
+        };
+        Ok((b.lower, b.upper, b.source.name()))
+    }
+
+    /// The tables that make `game` fast to answer, what is on disk and
+    /// what is left to build, as JSON.
+    fn table_plan(&self, py: Python<'_>, game: &str) -> PyResult<String> {
+        run(py, None, || self.inner.table_plan(game)).map(|p| json(&p))
+    }
+
     /// Every move's value for the positions in `counts` (as for
     /// `table_values`), an `N x m` array: `missing` for a pit that is not a
     /// legal move or a position the tables do not cover.
@@ -539,12 +506,25 @@ impl Oracle {
     }
 }
 
-/// A solve's report as JSON, `value` null unless exact: proven bounds are
-/// never given as a value.
+/// A solve's report as JSON. A stopped solve proves bounds, not a value,
+/// as `mancala solve --json` says it: `value`, `best_move`, `pv` and
+/// `pv_turns` are null, and `estimate` and `best_move_so_far` say what it
+/// found (never given as proven).
 fn solve_json(report: &oracle::SolveReport) -> serde_json::Value {
     let mut v = serde_json::to_value(report).expect("answers serialise");
-    if !report.solution.exact {
-        v["solution"]["value"] = serde_json::Value::Null;
+    let s = &report.solution;
+    let exact = s.exact;
+    let solution = &mut v["solution"];
+    solution["estimate"] = if exact {
+        serde_json::Value::Null
+    } else {
+        json!(s.value)
+    };
+    solution["best_move_so_far"] = json!(s.best_move);
+    if !exact {
+        for field in ["value", "best_move", "pv", "pv_turns"] {
+            solution[field] = serde_json::Value::Null;
+        }
     }
     v
 }
@@ -600,6 +580,38 @@ fn games() -> String {
     json(&oracle::games())
 }
 
+/// The opening books compiled into the engine, as JSON: each one's game,
+/// turns from the start and positions.
+#[pyfunction]
+fn books() -> String {
+    let list: Vec<_> = mancala_solver::book::Books::embedded()
+        .books()
+        .iter()
+        .map(|b| {
+            let seeds = b
+                .root()
+                .cells()
+                .iter()
+                .map(|&c| usize::from(c))
+                .sum::<usize>();
+            let rules = b.rules().name();
+            let mut game = format!("kalah:{}:{}", b.pits(), seeds / (2 * b.pits()).max(1));
+            if b.rules() != mancala_solver::kalah::KalahRules::Default {
+                game = format!("{game}:{rules}");
+            }
+            json!({
+                "game": game,
+                "rules": rules,
+                "pits": b.pits(),
+                "turns": b.turns(),
+                "positions": b.len(),
+                "root": b.root().to_string(),
+            })
+        })
+        .collect();
+    json(&list)
+}
+
 /// The engine's version.
 #[pyfunction]
 fn version() -> &'static str {
@@ -617,6 +629,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Oracle>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(books, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads, m)?)?;
     m.add(
         "MAX_TABLE_SEEDS",

@@ -10,6 +10,7 @@ MANCALA_REQUIRE_OPENSPIEL is set (as `.ci/run` does).
 
 import os
 import random
+import warnings
 
 import pytest
 
@@ -85,6 +86,16 @@ def test_exact_values_are_the_engines(oracle):
     assert r[0] == -r[1] and r[0] == (a["value"] > 0) - (a["value"] < 0)
 
 
+class _no_warning:
+    def __enter__(self):
+        self.c = warnings.catch_warnings()
+        self.c.__enter__()
+        warnings.simplefilter("error")
+
+    def __exit__(self, *exc):
+        self.c.__exit__(*exc)
+
+
 def play_out(state, bots):
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
@@ -137,9 +148,10 @@ def test_the_perfect_bot_gives_its_policy(oracle):
 
 
 def test_the_perfect_bot_plays_mancala_endings(tmp_path):
-    # Kalah(6,4) late in a game: the search over small tables.
+    # Kalah(6,4) late in a game: the search over small tables (not the
+    # 6-pit tables up to 20 seeds its first use would build).
     o = ms.Oracle(db=tmp_path, solve_ms=3000, build_limit=3_000_000)
-    exact = bridge.ExactOracle(o)
+    exact = bridge.ExactOracle(o, build_tables=False)
     game = pyspiel.load_game("mancala")
     rng = random.Random(3)
     played = 0
@@ -149,7 +161,8 @@ def test_the_perfect_bot_plays_mancala_endings(tmp_path):
             s.apply_action(rng.choice(s.legal_actions()))
         if s.is_terminal():
             continue
-        v = exact.value(s)
+        with pytest.warns(ms.TablesWarning, match=r"ExactOracle.prepare\(game\) builds them") if not played else _no_warning():
+            v = exact.value(s)
         p = s.current_player()
         bots = [bridge.PerfectBot(exact), bridge.PerfectBot(exact)]
         r = play_out(s, bots)
@@ -199,3 +212,176 @@ def test_the_grading_example_prints_a_table(tmp_path):
     for r in alls:
         decisions = int(r.split("|")[3].split()[0])
         assert decisions > 10, r
+
+
+def test_the_perfect_bot_raises_where_its_move_is_not_proven(tmp_path):
+    # The start of OpenSpiel's Oware (6 houses of 4 seeds): no tables, 300
+    # ms of search prove only bounds. The bot played pit 0 silently.
+    exact = bridge.ExactOracle(db=tmp_path, solve_ms=300, build_tables=False)
+    s = oware(6, 4).new_initial_state()
+    with pytest.warns(ms.TablesWarning):
+        a = exact.analysis(s)
+    assert not a["exact"]
+    bot = bridge.PerfectBot(exact)
+    with pytest.raises(ms.Unproven, match="not proven") as e:
+        bot.step(s)
+    assert e.value.lower < e.value.upper and e.value.best_move_so_far in s.legal_actions()
+    with pytest.raises(ms.Unproven):
+        bot.step_with_policy(s)
+    with pytest.raises(ms.Unproven):
+        exact.best_action(s)
+    with pytest.raises(ms.Unproven):
+        exact.best_actions(s)
+    with pytest.raises(ms.Unproven):
+        exact.value(s)
+    with pytest.raises(ms.Unproven):
+        exact.returns(s)
+    assert all(v is None for v in exact.action_values(s).values())
+    bounds = exact.action_bounds(s)
+    assert sorted(bounds) == s.legal_actions() and all(lo < hi for lo, hi in bounds.values())
+    # Under the documented option it plays the best move so far, flagged.
+    flagged = bridge.PerfectBot(exact, allow_unproven=True)
+    with pytest.warns(ms.UnprovenMoveWarning, match="not proven"):
+        policy, action = flagged.step_with_policy(s)
+    assert policy == [(action, 1.0)] and action == e.value.best_move_so_far
+    assert flagged.last_move_proven is False and flagged.unproven_moves == 1
+    assert exact.best_action(s, allow_unproven=True) == action
+    with pytest.raises(TypeError):
+        bridge.PerfectBot(exact, allow_unproven="yes")
+
+
+def test_a_proven_move_is_played_without_a_flag(oracle):
+    exact = bridge.ExactOracle(oracle)
+    s = oware(3, 3).new_initial_state()
+    bot = bridge.PerfectBot(exact, allow_unproven=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ms.UnprovenMoveWarning)
+        bot.step(s)
+    assert bot.last_move_proven is True and bot.unproven_moves == 0
+
+
+def test_the_first_use_of_a_game_builds_its_tables(tmp_path):
+    game = oware(4, 2)
+    exact = bridge.ExactOracle(db=tmp_path / "db")
+    plan = exact.table_plan(game)
+    assert plan["game"] == "awari:4:2:grand-slam-captures-nothing"
+    assert plan["seeds"] == plan["game_seeds"] == 16 and not plan["ready"] and plan["positions"] > 0
+    s = game.new_initial_state()
+    with pytest.warns(ms.TablesWarning, match="building them once"):
+        v = exact.value(s)
+    assert exact.table_plan(game)["ready"]
+    assert v == exact.oracle.query("awari:4:2:grand-slam-captures-nothing")["final_difference"]
+    assert exact.analysis(s)["source"] == "tables"
+    with _no_warning():
+        exact.value(s)  # once only
+
+
+def test_without_building_the_first_use_says_how_in_one_line(tmp_path):
+    game = oware(4, 2)
+    # (build_limit=0: the oracle builds nothing on demand either.)
+    exact = bridge.ExactOracle(db=tmp_path / "db", build_tables=False, solve_ms=100, build_limit=0)
+    s = game.new_initial_state()
+    with pytest.warns(ms.TablesWarning) as w:
+        exact.analysis(s)
+    (message,) = [str(x.message) for x in w]
+    assert "\n" not in message and "ExactOracle.prepare(game)" in message and "awari:4:2" in message
+    assert not exact.table_plan(game)["ready"]
+    plan = exact.prepare(game)
+    assert plan["ready"] and plan["on_disk"] == 16
+
+
+def test_mancala_needs_the_capture_needs_opposite_tables(tmp_path):
+    plan = bridge.ExactOracle(db=tmp_path).table_plan(pyspiel.load_game("mancala"))
+    assert plan["game"] == "kalah:6:4:capture-needs-opposite" and plan["rules"] == "capture-needs-opposite"
+    assert (plan["pits"], plan["seeds"], plan["game_seeds"]) == (6, 20, 48)
+    # Every 6-pit table of 1 to 20 seeds (README, "Tables").
+    assert plan["positions"] == 225_332_381 and plan["on_disk"] == 0
+
+
+@pytest.mark.parametrize("book", [b for b in ms.books() if b["game"] == "kalah:6:4:capture-needs-opposite"])
+def test_the_start_of_mancala_is_exact_from_the_books(tmp_path, book):
+    # Runs once the engine embeds a book of OpenSpiel's mancala: its start
+    # is answered at once, exactly, with no table and no search.
+    exact = bridge.ExactOracle(db=tmp_path, build_tables=False, solve_ms=0)
+    s = pyspiel.load_game("mancala").new_initial_state()
+    with pytest.warns(ms.TablesWarning):
+        a = exact.analysis(s)
+    assert a["exact"] and a["source"] == "book"
+    values = exact.action_values(s)
+    assert all(v is not None for v in values.values()) and max(values.values()) == exact.value(s)
+    assert bridge.PerfectBot(exact).step(s) in exact.best_actions(s)
+
+
+def test_the_evaluator_gives_exact_margins_scaled_to_returns(oracle):
+    # OpenSpiel's Oware with 3 houses of 3 seeds lies wholly in the tables:
+    # every leaf is exact, the margin kept (a loss by 2 below a loss by 1),
+    # under a millisecond a leaf.
+    game = oware(3, 3)
+    exact = bridge.ExactOracle(oracle)
+    ev = bridge.ExactEvaluator(exact)
+    rng = random.Random(9)
+    seen = set()
+    for _ in range(12):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            v = exact.value(s)
+            r = ev.evaluate(s)
+            p = s.current_player()
+            assert r[p] == pytest.approx(bridge.scaled_return(v, 18, 0.25)) and r[1 - p] == -r[p], (v, r)
+            seen.add(v)
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert {-2, -1, 0, 1, 2} <= seen
+    returns = [ev_value for ev_value in (bridge.scaled_return(v, 18, 0.25) for v in sorted(seen))]
+    assert returns == sorted(set(returns)), "a larger margin is a larger return"
+    assert all((r > 0) == (v > 0) and (r < 0) == (v < 0) for v, r in zip(sorted(seen), returns))
+    assert bridge.scaled_return(-1, 18, 0) == bridge.scaled_return(-2, 18, 0) == -1.0
+    stats = ev.stats()
+    assert set(stats) == {"tables"}, stats
+    assert stats["tables"]["ms_per_leaf"] < 1.0, stats
+
+
+class _Constant:
+    """A fallback evaluator that always says ``v`` for player 0."""
+
+    def __init__(self, v):
+        self.v, self.calls = v, 0
+
+    def evaluate(self, state):
+        self.calls += 1
+        return [self.v, -self.v]
+
+
+def test_the_evaluator_searches_above_the_tables_and_estimates_only_there(tmp_path):
+    # Kalah(6,4) under OpenSpiel's rules with tables up to 8 seeds only:
+    # positions of 10 to 14 seeds are searched, and the search finishes.
+    o = ms.Oracle(db=tmp_path, solve_ms=5000)
+    o.build_tables("kalah:6:4:capture-needs-opposite", 8)
+    exact = bridge.ExactOracle(o, build_tables=False)
+    fallback = _Constant(0.3)
+    ev = bridge.ExactEvaluator(exact, search_ms=5000, fallback=fallback)
+    game = pyspiel.load_game("mancala")
+    rng = random.Random(4)
+    checked = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ms.TablesWarning)
+        while checked < 6:
+            s = game.new_initial_state()
+            while not s.is_terminal() and sum(bridge.board(s).pits + bridge.board(s).opponent_pits) > 14:
+                s.apply_action(rng.choice(s.legal_actions()))
+            if s.is_terminal() or sum(bridge.board(s).pits + bridge.board(s).opponent_pits) < 10:
+                continue
+            lo, hi, source = ev.bounds(s)
+            assert source == "search" and lo == hi == exact.value(s)
+            r = ev.evaluate(s)
+            assert r[s.current_player()] == pytest.approx(bridge.scaled_return(lo, 48, 0.25))
+            checked += 1
+    assert fallback.calls == 0
+    assert ev.stats()["cached search"]["leaves"] == checked
+    # Not searched: the fallback's estimate, within the bounds of any game.
+    quick = bridge.ExactEvaluator(exact, search_ms=0, fallback=fallback)
+    s = game.new_initial_state()
+    r = quick.evaluate(s)
+    assert fallback.calls == 1 and list(r) == [0.3, -0.3]
+    assert set(quick.stats()) == {"not searched, estimated"}
+    with pytest.raises(ms.BadInput, match="margin_weight"):
+        bridge.ExactEvaluator(exact, margin_weight=2)

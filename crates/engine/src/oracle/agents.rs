@@ -2,6 +2,8 @@
 //! limits, and the check of a spec before any move.
 
 use super::*;
+use crate::play::agents::perfect::ONLY_MOVE;
+use crate::play::agents::Choice;
 
 impl Oracle {
     /// The move `agent` (a spec such as `alphabeta:6`, `mcts:2000`,
@@ -107,6 +109,7 @@ impl Oracle {
             value: choice.value,
             value_kind: choice.value_kind,
             cut_short,
+            exact: proven(agent, &choice, cut_short),
             after: report(g, spec, &after, 1),
         })
     }
@@ -249,6 +252,16 @@ fn wide_agent_move(
         value: choice.value,
         value_kind: choice.value_kind,
         cut_short,
+        exact: false,
         after: wide_report(rules, spec, &after, 1),
     })
+}
+
+/// Whether `choice`, `agent`'s move, is proven best ([`AgentMove::exact`]):
+/// the perfect agent says so in its value's kind ("exact ...", or "the only
+/// legal move"), and a move cut short by a deadline never is.
+fn proven(agent: &AgentSpec, choice: &Choice, cut_short: bool) -> bool {
+    matches!(agent, AgentSpec::Perfect(_))
+        && !cut_short
+        && (choice.value_kind.starts_with("exact ") || choice.value_kind == ONLY_MOVE)
 }

@@ -50,7 +50,8 @@ use crate::tables::index::MAX_INDEX_SEEDS;
 use crate::with_rules;
 
 pub use analysis::{Analysis, MoveAnalysis, OnUpdate, SearchBudget, Source};
-pub use work::{SolveReport, SolveRequest};
+pub use batch::{ValueBounds, ValueSource};
+pub use work::{SolveReport, SolveRequest, TablePlan, PLAN_POSITIONS};
 
 /// Limits and places of an [`Oracle`].
 #[derive(Clone, Debug)]
@@ -122,6 +123,12 @@ pub struct AgentMove {
     /// (a search to a fixed depth: the deepest it completed), not the one
     /// its whole budget would give.
     pub cut_short: bool,
+    /// Whether the move is proven best, and `value` (when given) the
+    /// exact value of the position: the perfect agent's move from the
+    /// tables or from a search that finished, or the only legal move; false
+    /// for every other agent and for a perfect move whose search ran out of
+    /// time (its best move so far, `value` an estimate).
+    pub exact: bool,
     /// The position after the move.
     pub after: PositionReport,
 }

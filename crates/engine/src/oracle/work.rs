@@ -12,10 +12,10 @@ use std::time::Instant;
 use super::*;
 use crate::play::arena::{self, MatchOptions, MatchReport, RepetitionScore};
 use crate::play::grade::{self, GradeOptions, GradeReport, DEFAULT_OPPONENTS};
-use crate::search::run::{prepare, CheckpointFile, RunOptions, TableSource};
+use crate::search::run::{default_table_seeds, prepare, CheckpointFile, RunOptions, TableSource};
 use crate::search::{Solution, SolveOptions};
 use crate::tablebase::build::{build, BuildOptions};
-use crate::tables::driver::{default_memory_budget, BuildReport};
+use crate::tables::driver::{default_memory_budget, BuildLimits, BuildReport};
 
 /// What [`Oracle::solve`] is asked.
 #[derive(Clone, Debug, Default)]
@@ -46,7 +46,101 @@ pub struct SolveReport {
     pub checkpoint_error: Option<String>,
 }
 
+/// The tables that answer a game's positions fast, as the command line
+/// builds them on a game's first use ([`Oracle::table_plan`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TablePlan {
+    /// The game as named (`kalah:6:4:capture-needs-opposite`): what
+    /// [`Oracle::build_tables`] takes.
+    pub game: String,
+    /// The game's name (`kalah`, `awari`).
+    pub tables_of: &'static str,
+    /// The rule set of the tables, for games with several.
+    pub rules: Option<&'static str>,
+    /// Pits per side.
+    pub pits: usize,
+    /// The tables wanted: those of 1 to `seeds` seeds.
+    pub seeds: usize,
+    /// Seeds in play at the game's start.
+    pub game_seeds: usize,
+    /// The most seeds of the tables on disk (0: none).
+    pub on_disk: usize,
+    /// Positions of the tables still to build.
+    pub positions: u64,
+    /// About the disk space they take (four bits a position; Awari and
+    /// Oware tables take about a sixth more).
+    pub disk_bytes: u64,
+    /// Nothing is left to build.
+    pub ready: bool,
+}
+
+/// Positions of the tables built by [`Oracle::table_plan`] for a game
+/// other than Kalah: as many as [`crate::tablebase::DEFAULT_ON_DEMAND`]
+/// builds on first use (300 million).
+pub const PLAN_POSITIONS: u64 = 300_000_000;
+
 impl Oracle {
+    /// The tables that make `game`'s positions fast to answer, as the
+    /// command line builds them on first use (`solve`): Kalah's 6-pit
+    /// tables up to 20 seeds and the narrower boards' up to about 900
+    /// million positions ([`default_table_seeds`]); the other games' up to
+    /// [`PLAN_POSITIONS`] positions within the memory budget; never more
+    /// seeds than the game has. What is on disk, and what is left to build
+    /// ([`Oracle::build_tables`] with the plan's `game` and `seeds` builds
+    /// it).
+    pub fn table_plan(&self, game: &str) -> Result<TablePlan> {
+        let spec = parse_game(game)?;
+        if wide(&spec).is_some() {
+            return Err(no_tables(&spec));
+        }
+        with_rules!(spec.rules, g => {
+            if !g.table_pits_range().contains(&spec.pits) {
+                return Err(no_tables(&spec));
+            }
+            let start = g.start(spec.pits, spec.seeds)?;
+            let game_seeds = seeds_of(g, &start);
+            let set = self.tables(g, spec.pits)?;
+            let entries = |from: usize, to: usize| -> Result<u64> {
+                let mut n = 0u64;
+                for k in from..=to {
+                    n = n.saturating_add(set.spec(k).indexer()?.count());
+                }
+                Ok(n)
+            };
+            let seeds = if matches!(spec.rules, Rules::Kalah(_)) {
+                default_table_seeds(spec.pits, game_seeds)
+            } else {
+                let limits = BuildLimits {
+                    memory_budget: default_memory_budget(),
+                    group_bytes: None,
+                };
+                let mut k = game_seeds.min(MAX_INDEX_SEEDS);
+                while k > 1
+                    && (entries(1, k)? > PLAN_POSITIONS
+                        || g.build_memory(spec.pits, k, &limits)
+                            .map_or(true, |m| m > limits.memory_budget))
+                {
+                    k -= 1;
+                }
+                k
+            };
+            let on_disk = set.max_seeds();
+            let positions = if on_disk >= seeds { 0 } else { entries(on_disk + 1, seeds)? };
+            Ok(TablePlan {
+                game: spec.to_string(),
+                tables_of: spec.rules.game_name(),
+                rules: spec.rules.rules_name(),
+                pits: spec.pits,
+                seeds,
+                game_seeds,
+                on_disk,
+                positions,
+                disk_bytes: positions / 2,
+                ready: on_disk >= seeds,
+            })
+        })
+    }
+
     /// Build (or finish building) the tables of `game` for 1 to `max_seeds`
     /// seeds in the oracle's directory, whatever its build limit. Tables
     /// already there are checked and kept, so a stopped build goes on where

@@ -26,6 +26,10 @@ pub mod awari;
 pub mod generic;
 pub mod kalah;
 
+/// The value kind of the perfect agent's move where it has no other: a
+/// forced move, proven best without a value.
+pub const ONLY_MOVE: &str = "the only legal move";
+
 /// A fast FxHash-style hasher for the boards the searches key their
 /// transposition tables by (a few bytes of seed counts).
 #[derive(Default)]
@@ -202,7 +206,7 @@ impl<G: PerfectPlay> Agent for PerfectAgent<G> {
             return Choice {
                 pit: moves.pit(0),
                 value: None,
-                value_kind: "the only legal move",
+                value_kind: ONLY_MOVE,
             };
         }
         // Its own time, or the stop's deadline when that comes first.
