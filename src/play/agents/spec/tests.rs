@@ -42,7 +42,8 @@ fn specs_round_trip() {
         AgentSpec::Mcts {
             budget: Budget::Iterations(10),
             uct: DEFAULT_UCT,
-            playout: Playout::EpsilonGreedy(0.3)
+            playout: Playout::EpsilonGreedy(0.3),
+            expand: None,
         }
     );
 }
