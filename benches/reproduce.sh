@@ -4,7 +4,7 @@
 # and keeps them in OUT. docs/REPRODUCTION.md sets every published figure
 # next to the measured one, with the part that measured it.
 #
-# Usage: benches/reproduce.sh DOC [--quick]
+# Usage: benches/reproduce.sh DOC [--quick] [--check | --update-docs]
 #   DOC            one of
 #     solving-kalah  Irving, Donkers, Uiterwijk (2000), Solving Kalah
 #     five-games     Rovaris (2016), AI for five mancala games
@@ -13,6 +13,17 @@
 #     kalah-agents   Hunter (2021), Kalah agents from random to A3C
 #   --quick        a small subset of every part (a minute or less each
 #                  document on 2 cores; the tests run it)
+#   --check        with --quick: compare the run's figures with the
+#                  committed ones (benches/reproduce-quick/DOC.md, times
+#                  left out); exit 1 naming the first line that differs
+#   --update-docs  write what the run regenerates into the repository:
+#                  with --quick the committed figures
+#                  (benches/reproduce-quick/DOC.md); without it the pages
+#                  a full run rewrites (five-games: docs/study-000.md;
+#                  awale-mcts: docs/study-001-epsilon-map.csv and .svg;
+#                  kalah-agents: docs/study-004.md). Without this option a
+#                  run writes only under OUT; docs/REPRODUCTION.md's
+#                  summaries follow by `python3 benches/ledger/ledger.py --write`.
 # Environment:
 #   BIN   the mancala binary (default target/release/mancala, built first
 #         unless SKIP_BUILD is set)
@@ -20,31 +31,36 @@
 #         target/reproduce/DOC-quick)
 #   DB    the endgame tables' directory (default db, or OUT/db with
 #         --quick); tables are built there on first use
+#   ONLY  only these parts, by their file names (e.g. ONLY="section56
+#         plotreads"; default every part)
 # Exit code: 0 when every part ran (a published figure that differs is a
 # result, not a failure), 1 when a part failed, 2 for bad arguments.
 #
 # Full runs (2 cores): solving-kalah about 20 minutes (Table 4's
-# conventions 13, the 6-pit tables of Table 7 a few); five-games about an
-# hour and a quarter (the match tables 30 to 45 minutes, rewriting
-# docs/study-000.md; the time tables, section 5.6 and "always won" about
-# 25 minutes more); awale-mcts about 90 minutes of
-# one core at the default budget, and 8 minutes on 2 cores for the budget
-# curve with the tree kept (PARTS and THREADS as in study-001.sh);
-# assignment seconds; kalah-agents about 85 minutes (two GA runs of 20; rewrites
-# docs/study-004.md).
+# conventions 13, the 6-pit tables of Table 7 a few); five-games about
+# three hours (the match tables 30 to 45 minutes; the time tables, section
+# 5.6 at 200 games, "always won" and the plot reads about two hours more);
+# awale-mcts about 90 minutes of one core at the default budget, and 8
+# minutes on 2 cores for the budget curve with the tree kept (PARTS and
+# THREADS as in study-001.sh); assignment seconds; kalah-agents about 100
+# minutes (two GA runs of 20, the figure reads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DOCS="solving-kalah five-games awale-mcts assignment kalah-agents"
 usage() {
-  sed -n '7,34p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '7,46p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 DOC=""
 QUICK=""
+CHECK=""
+UPDATE=""
 for arg in "$@"; do
   case $arg in
     --quick) QUICK=1 ;;
+    --check) CHECK=1 ;;
+    --update-docs) UPDATE=1 ;;
     -h | --help) usage; exit 0 ;;
     -*) echo "reproduce.sh: unknown option \"$arg\" (benches/reproduce.sh --help)" >&2; exit 2 ;;
     *)
@@ -63,6 +79,14 @@ if [[ " $DOCS " != *" $DOC "* ]]; then
   echo "reproduce.sh: unknown document \"$DOC\": use one of ${DOCS// /, }" >&2
   exit 2
 fi
+if [ -n "$CHECK" ] && [ -z "$QUICK" ]; then
+  echo "reproduce.sh: --check compares a quick run's figures: use it with --quick" >&2
+  exit 2
+fi
+if [ -n "$CHECK" ] && [ -n "$UPDATE" ]; then
+  echo "reproduce.sh: --check and --update-docs: one or the other" >&2
+  exit 2
+fi
 
 BIN=${BIN:-target/release/mancala}
 [ -n "${SKIP_BUILD:-}" ] || cargo build --release --quiet
@@ -77,11 +101,16 @@ if [ -n "$QUICK" ]; then DB=${DB:-$OUT/db}; else DB=${DB:-db}; fi
 mkdir -p "$DB"
 
 FAILED=()
+PARTS_RUN=()
 # part FILE TITLE COMMAND...: runs COMMAND, its output printed and kept in
 # OUT/FILE.md (its stderr in OUT/FILE.err); a failure is noted, not fatal.
 part() {
   local file=$1 title=$2 t0=$SECONDS
   shift 2
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $file "* ]]; then
+    return 0
+  fi
+  PARTS_RUN+=("$file")
   echo
   echo "## $title"
   echo
@@ -147,17 +176,18 @@ case $DOC in
       part always "BMM8, ABMM8 and HMM8 against random (2 games a game)" \
         python3 benches/study-000/always.py "$BIN" --games 2
     else
-      part study-000 "Tables 5.1 to 5.75 at the study's settings (writes docs/study-000.md)" \
-        python3 benches/study-000/run.py --bin "$BIN"
+      part study-000 "Tables 5.1 to 5.75 at the study's settings" \
+        python3 benches/study-000/run.py --bin "$BIN" --raw "$OUT/raw" --out "$OUT/study-000.md"
       part times "Time tables 5.4, 5.33 (200 games a match) and 5.37 (40)" \
         python3 benches/study-000/times.py "$BIN"
-      part section56 "Section 5.6: MCTS4000 against HMM8 (Kalah 200 games, the others 20)" \
-        python3 benches/study-000/section56.py "$BIN"
+      part section56 "Section 5.6: MCTS4000 against HMM8 (200 games a game)" \
+        python3 benches/study-000/section56.py "$BIN" --games-slow 200
       part always "BMM8, ABMM8 and HMM8 \"always won\" against random (200 games a game)" \
         python3 benches/study-000/always.py "$BIN"
+      part plotreads "The rates read off the lost plots (50 games a match)" \
+        python3 benches/study-000/plotreads.py "$BIN" --raw "$OUT/plots-raw"
     fi
-    summary=docs/study-000.md
-    [ -z "$QUICK" ] || summary=$OUT/study-000.md
+    summary=$OUT/study-000.md
     # The summary and the rows that differ; with --quick every table too.
     echo
     sed -n '/^## Summary/,/^## Why/p' "$summary" | sed '$d'
@@ -171,7 +201,9 @@ case $DOC in
         env PARTS=eps bash benches/study-001.sh 1000 1
     else
       part experiments "Every experiment at 1,000 iterations a move (the tournament, tuning, budget)" \
-        bash benches/study-001.sh 1000 1
+        env EPSMAP_OUT="$OUT" bash benches/study-001.sh 1000 1
+      part lowc "The two low-c points at the study's 5,000 play-outs" \
+        env PARTS=lowc bash benches/study-001.sh 5000 1
     fi
     part verdicts "Published against measured: intervals and verdicts" \
       python3 benches/study-001/verdicts.py "$OUT/experiments.md"
@@ -198,13 +230,15 @@ case $DOC in
       part ga-runs "Table 3 against the two runs at the published settings kept in benches/study-004/ga-runs/" \
         python3 benches/study-004/ga_runs.py benches/study-004/ga-runs/seed-1.json benches/study-004/ga-runs/seed-2.json
     else
-      part study-004 "Tables 1 and 2 at the study's settings (writes docs/study-004.md)" \
-        python3 benches/study-004/run.py --bin "$BIN"
+      part study-004 "Tables 1 and 2 at the study's settings" \
+        python3 benches/study-004/run.py --bin "$BIN" --raw "$OUT/raw" --out "$OUT/study-004.md"
       part table2-h10 "Table 2 with H10's weight -1, the text's sign" \
         python3 benches/study-004/run.py --bin "$BIN" --games 2 --mcts-games 2 --no-a3c \
         --h10-sign negative --raw "$OUT/raw-h10" --out "$OUT/study-004-h10.md"
       part claim "Heuristic minimax 4 against alpha-beta 8 (500 games), with each of table 3's weights" \
         python3 benches/study-004/claim.py "$BIN" --runs
+      part figures "Figures 4 and 5: MCTS against the minimax agents at depths 1 and 8 (200 games a match)" \
+        python3 benches/study-004/figures.py "$BIN"
       for s in 1 2; do
         part "tune-$s" "The genetic algorithm (Table 3) at the published settings, seed $s (about 20 minutes)" \
           "$BIN" tune heuristic10 --game kalah:6:4:capture-needs-opposite --population 50 \
@@ -216,8 +250,7 @@ case $DOC in
         python3 benches/study-004/ga_runs.py "$OUT/ga-seed-1.json" "$OUT/ga-seed-2.json"
     fi
     [ ! -f "$OUT/tuned.txt" ] || { echo; echo "tuned weights W1..W10: $(grep -v '^#' "$OUT/tuned.txt" | tr '\n' ' ')"; }
-    summary=docs/study-004.md
-    [ -z "$QUICK" ] || summary=$OUT/study-004.md
+    summary=$OUT/study-004.md
     echo
     sed -n '/^## Results/,/^## What agrees/p' "$summary" | sed '$d'
     if [ -f "$OUT/study-004-h10.md" ]; then
@@ -235,3 +268,49 @@ if [ ${#FAILED[@]} -gt 0 ]; then
   exit 1
 fi
 echo "$DOC: every part ran ($((SECONDS - T0)) s; outputs in $OUT)"
+
+# The run's figures: every part's output in order (OUT/PART.md), then the
+# pages the run wrote, the output directory written OUT.
+figures() {
+  {
+    for f in "${PARTS_RUN[@]}"; do
+      echo "## $f"
+      cat "$OUT/$f.md"
+    done
+    for f in study-000.md study-004.md study-004-h10.md; do
+      [ ! -f "$OUT/$f" ] || { echo "## $f"; cat "$OUT/$f"; }
+    done
+  } | OUT_DIR=$OUT python3 -c 'import os, sys; sys.stdout.write(sys.stdin.read().replace(os.environ["OUT_DIR"], "OUT"))'
+}
+COMMITTED=benches/reproduce-quick/$DOC.md
+if [ -n "$CHECK" ]; then
+  if [ ! -f "$COMMITTED" ]; then
+    echo "reproduce.sh: no committed figures at $COMMITTED: write them with --quick --update-docs" >&2
+    exit 1
+  fi
+  figures > "$OUT/figures.md"
+  python3 benches/ledger/figures.py compare "$COMMITTED" "$OUT/figures.md" || exit 1
+  echo "$DOC: the quick run's figures are the committed ones ($COMMITTED)"
+elif [ -n "$UPDATE" ]; then
+  if [ -n "$QUICK" ]; then
+    mkdir -p benches/reproduce-quick
+    figures > "$COMMITTED.tmp" && mv "$COMMITTED.tmp" "$COMMITTED"
+    echo "$DOC: wrote $COMMITTED"
+  else
+    case $DOC in
+      five-games) pages=(study-000.md) ;;
+      awale-mcts) pages=(study-001-epsilon-map.csv study-001-epsilon-map.svg) ;;
+      kalah-agents) pages=(study-004.md) ;;
+      *) pages=() ;;
+    esac
+    for f in "${pages[@]}"; do
+      if [ -f "$OUT/$f" ]; then
+        cp "$OUT/$f" "docs/$f.tmp" && mv "docs/$f.tmp" "docs/$f"
+        echo "$DOC: wrote docs/$f"
+      else
+        echo "$DOC: docs/$f left as it was (this run did not write $OUT/$f)"
+      fi
+    done
+    echo "$DOC: now \`python3 benches/ledger/ledger.py --write\` recomputes docs/REPRODUCTION.md's summaries"
+  fi
+fi

@@ -11,17 +11,22 @@
 #   iterations. SEED: default 1.
 # Environment:
 #   PARTS   which experiments, any of: tournament eps epsmap uct uct15 heavy
-#           budget budgetkeep (default: all of them). epsmap runs the whole
+#           budget budgetkeep lowc (default: all of them but lowc). epsmap runs the whole
 #           21 x 21 epsilon map (benches/study-001/epsmap.py) and rewrites
 #           docs/study-001-epsilon-map.csv and .svg; budgetkeep is the budget
-#           curve with the tree kept between moves (awale-mcts:T:keep).
+#           curve with the tree kept between moves (awale-mcts:T:keep); lowc
+#           plays the two points of the c grids that differ at 1,000
+#           iterations (UCT and heavy, c = 0.4) at BUDGET, for
+#           `benches/study-001.sh 5000` at the study's 5,000 play-outs.
 #   BUDGET_GAMES games a point of budget and budgetkeep (default 20)
+#   EPSMAP_OUT where epsmap writes study-001-epsilon-map.csv and .svg
+#           (default docs/, the tracked page's picture)
 #   BIN     the mancala binary (default target/release/mancala, built first
 #           unless SKIP_BUILD is set)
 #   THREADS worker threads of each match (default: all cores)
 # Time at BUDGET 1000: the tournament 11 min on 2 cores; with THREADS=1 (one
 # core, measured on a shared machine) eps 1 min, uct 20, uct15 15, heavy 35,
-# budget 12; epsmap 2 s on 2 cores. Raw JSON reports are kept in target/study-001/.
+# budget 12; epsmap 2 s on 2 cores; lowc at BUDGET 5000 about 25 minutes. Raw JSON reports are kept in target/study-001/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-1000}
@@ -104,7 +109,9 @@ if want epsmap; then
   echo
   echo "## The 21 x 21 epsilon map (eps-greedy:E against eps-greedy:E', 50 games a cell)"
   echo
-  python3 benches/study-001/epsmap.py --bin "$BIN" --seed "$SEED" --jobs "${THREADS:-2}"
+  EO=${EPSMAP_OUT:-docs}
+  python3 benches/study-001/epsmap.py --bin "$BIN" --seed "$SEED" --jobs "${THREADS:-2}" \
+    --csv "$EO/study-001-epsilon-map.csv" --svg "$EO/study-001-epsilon-map.svg"
 fi
 
 if want uct; then
@@ -156,6 +163,14 @@ if want budgetkeep; then
     it=$(python3 -c "print(round($t * $B / 5))")
     point "$t s ($it)" "${tp##*:}" "awale-mcts:$B:keep" "awale-mcts:$it:keep" "$BG"
   done
+fi
+# The two points of the c grids that differ at 1,000 iterations, at BUDGET
+# (its headings are not ones verdicts.py counts: the grids above are).
+if want lowc; then
+  header "Low c at the budget: awale-uct:$B:c=0.4 against c = sqrt(2)/2 (50 games)" "C"
+  point 0.4 0.275 "awale-uct:$B" "awale-uct:$B:c=0.4" 50
+  header "Low c at the budget, heavy: awale-heavy:$B:c=0.4 against c = sqrt(2)/2 (50 games)" "C"
+  point 0.4 0.130 "awale-heavy:$B" "awale-heavy:$B:c=0.4" 50
 fi
 echo
 echo "total time: $(( $(date +%s) - t0 )) s"

@@ -508,6 +508,7 @@ fn a_damaged_tuning_run_is_refused() {
         sigma: 0.1,
         random_opening: 0,
         seed: 1,
+        readings: Default::default(),
         threads: None,
         progress: Default::default(),
     };

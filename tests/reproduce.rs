@@ -1,8 +1,12 @@
-//! `benches/reproduce.sh DOC --quick` for each of the five documents
-//! (docs/REPRODUCTION.md): it exits 0 and prints the document's heading and
-//! figures its parts reproduce, with the built binary; a bad document name
-//! is refused with exit code 2. Python 3 (stdlib only) runs the parts, as
-//! for the study scripts (`.ci/run` installs it).
+//! `benches/reproduce.sh DOC --quick --check` for each of the five
+//! documents (docs/REPRODUCTION.md): it exits 0, prints the document's
+//! heading and figures its parts reproduce, with the built binary, and its
+//! figures (times left out) are the committed ones of
+//! `benches/reproduce-quick/DOC.md`; a bad document name is refused with
+//! exit code 2. The ledger's page follows from its rows
+//! (`benches/ledger/ledger.py --check`), and a broken copy of either is
+//! refused. Python 3 (stdlib only) runs the parts, as for the study scripts
+//! (`.ci/run` installs it).
 
 use std::path::Path;
 use std::process::Command;
@@ -31,10 +35,20 @@ fn reproduce(name: &str, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The quick run of `doc` exits 0 and prints every line of `expected`.
+/// The quick run of `doc` exits 0, prints every line of `expected` and
+/// gives the committed figures.
 fn check(doc: &str, expected: &[&str]) {
-    let (code, out, err) = reproduce(doc, &[doc, "--quick"]);
-    assert_eq!(code, 0, "reproduce.sh {doc} --quick failed\n{out}\n{err}");
+    let (code, out, err) = reproduce(doc, &[doc, "--quick", "--check"]);
+    assert_eq!(
+        code, 0,
+        "reproduce.sh {doc} --quick --check failed\n{out}\n{err}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{doc}: the quick run's figures are the committed ones"
+        )),
+        "{out}"
+    );
     for line in expected {
         assert!(
             out.contains(line),
@@ -148,4 +162,208 @@ fn a_bad_document_is_refused() {
     let (code, out, _) = reproduce("help", &["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("kalah-agents   Hunter (2021)"), "{out}");
+    assert!(out.contains("--update-docs"), "{out}");
+    let (code, _, err) = reproduce("check-full", &["assignment", "--check"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("use it with --quick"), "{err}");
+}
+
+fn python(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new("python3")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_ledger_follows_from_its_rows() {
+    let (code, out, err) = python(&["benches/ledger/ledger.py", "--check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("follows from its rows"), "{out}");
+}
+
+/// A copy of the ledger's data (the page, the rows, the study pages) in a
+/// scratch directory, with `edit` applied to the file `name`.
+fn broken_copy(case: &str, name: &str, edit: impl Fn(String) -> String) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("ledger")
+        .join(case);
+    let _ = std::fs::remove_dir_all(&dir);
+    for f in [
+        "docs/REPRODUCTION.md",
+        "docs/reproduction-ledger.tsv",
+        "docs/study-000.md",
+        "docs/study-001.md",
+        "docs/study-004.md",
+        "benches/study-000/published.tsv",
+        "benches/study-004/ga-runs/seed-1.json",
+        "benches/study-004/ga-runs/seed-2.json",
+    ] {
+        let to = dir.join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let text = std::fs::read_to_string(root.join(f)).unwrap();
+        std::fs::write(&to, if f == name { edit(text) } else { text }).unwrap();
+    }
+    dir
+}
+
+fn ledger_on(dir: &Path) -> (i32, String) {
+    let (code, out, err) = python(&[
+        "benches/ledger/ledger.py",
+        "--check",
+        "--root",
+        dir.to_str().unwrap(),
+    ]);
+    (code, out + &err)
+}
+
+#[test]
+fn a_ledger_that_parts_from_its_rows_is_refused() {
+    // A summary edited by hand.
+    let dir = broken_copy("summary", "docs/REPRODUCTION.md", |t| {
+        t.replacen("numbers printed; ", "numbers printed (by hand); ", 1)
+    });
+    let (code, out) = ledger_on(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("differs from its rows at line"), "{out}");
+    // A row that differs on its page without a reason in the file.
+    let dir = broken_copy("no-reason", "docs/reproduction-ledger.tsv", |t| {
+        t.lines()
+            .filter(|l| !l.contains("\t5.2 Vai Lung Thlan\t@\t"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    });
+    let (code, out) = ledger_on(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("five-games 5.2 Vai Lung Thlan differs and docs/reproduction-ledger.tsv gives no reason"),
+        "{out}"
+    );
+    // A reason for a row that agrees on its page (the page changed).
+    let dir = broken_copy("stale-reason", "docs/study-000.md", |t| {
+        t.replace("| 75 / 84.5 [78.8, 88.9] |", "| 75 / 75.0 [78.8, 88.9] |")
+    });
+    let (code, out) = ledger_on(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("a reason for five-games 5.2 Vai Lung Thlan, which agrees on its page"),
+        "{out}"
+    );
+    // A class outside the rule.
+    let dir = broken_copy("class", "docs/reproduction-ledger.tsv", |t| {
+        t.replacen("\tagree\t", "\tagrees mostly\t", 1)
+    });
+    let (code, out) = ledger_on(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("unknown class 'agrees mostly'"), "{out}");
+}
+
+#[test]
+fn quick_figures_that_move_are_found_and_times_are_not_figures() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("figures");
+    std::fs::create_dir_all(&dir).unwrap();
+    let committed = dir.join("committed.md");
+    let run = dir.join("run.md");
+    std::fs::write(
+        &committed,
+        "## part\n| game | wins | time (s) |\n|---|---|---|\n| Kalah | 12.5% | 0.31 |\ntotal time: 12 s\n",
+    )
+    .unwrap();
+    // Another machine's times: the same figures.
+    std::fs::write(
+        &run,
+        "## part\n| game | wins | time (s) |\n|---|---|---|\n| Kalah | 12.5% | 0.07 |\ntotal time: 3 s\n",
+    )
+    .unwrap();
+    let args = |a: &Path, b: &Path| {
+        vec![
+            "benches/ledger/figures.py".to_string(),
+            "compare".into(),
+            a.to_str().unwrap().into(),
+            b.to_str().unwrap().into(),
+        ]
+    };
+    let v = args(&committed, &run);
+    let (code, out, err) = python(&v.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{out}{err}");
+    // A figure that moved.
+    std::fs::write(
+        &run,
+        "## part\n| game | wins | time (s) |\n|---|---|---|\n| Kalah | 13.0% | 0.07 |\ntotal time: 3 s\n",
+    )
+    .unwrap();
+    let (code, out, err) = python(&v.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("at line 4"), "{err}");
+    assert!(err.contains("| Kalah | 13.0% | <time> |"), "{err}");
+}
+
+/// A stand-in for the binary that plays every match of a full run in a
+/// few seconds: 2 games a match, MCTS at 10 iterations a move, the
+/// searches at depth 1.
+fn fast_binary(dir: &Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join("mancala-fast");
+    let script = format!(
+        "#!/usr/bin/env bash\nargs=()\nwhile [ $# -gt 0 ]; do\n  case $1 in\n    \
+         --games) args+=(--games 2); shift 2 ;;\n    \
+         *) args+=(\"$(printf '%s' \"$1\" | sed -E 's/^(rovaris-uct|mcts):[0-9]+/\\1:10/; s/^(minimax|alphabeta|rovaris-heuristic|heuristic10):[0-9]+/\\1:1/')\"); shift ;;\n  \
+         esac\ndone\nexec {} \"${{args[@]}}\"\n",
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// A full run writes its pages under OUT and leaves the tracked ones as
+/// they are (five-games rewrote docs/study-000.md, kalah-agents
+/// docs/study-004.md); `--update-docs` is the step that writes them.
+#[test]
+fn a_full_run_writes_its_pages_under_out_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("full-runs");
+    let bin = fast_binary(&tmp);
+    for (doc, part, page) in [
+        ("five-games", "study-000", "study-000.md"),
+        ("kalah-agents", "study-004", "study-004.md"),
+    ] {
+        let tracked = root.join("docs").join(page);
+        let before = std::fs::read(&tracked).unwrap();
+        let out = tmp.join(doc);
+        let _ = std::fs::remove_dir_all(&out);
+        let o = Command::new("bash")
+            .arg(root.join("benches/reproduce.sh"))
+            .arg(doc)
+            .env("BIN", &bin)
+            .env("SKIP_BUILD", "1")
+            .env("OUT", &out)
+            .env("ONLY", part)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        let after = std::fs::read(&tracked).unwrap();
+        if after != before {
+            std::fs::write(&tracked, &before).unwrap();
+        }
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{text}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(after == before, "reproduce.sh {doc} rewrote docs/{page}");
+        let written = std::fs::read_to_string(out.join(page)).unwrap();
+        assert!(written.contains("### Table"), "{written}");
+        assert!(text.contains(&format!("{doc}: every part ran")), "{text}");
+    }
 }

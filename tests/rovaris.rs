@@ -1,7 +1,8 @@
 //! The five-game study's agents (`rovaris-greedy`, `rovaris-heuristic:D`,
 //! `rovaris-uct:B`), checked against plain re-implementations of the
 //! study's pseudo-code written here; minimax and alpha-beta playing alike in
-//! every game (the study-000 script runs BMM8 as alpha-beta); the
+//! every game (the study-000 script runs BMM8 as alpha-beta), and greedy as
+//! one-ply alpha-beta in Awari and Oware; the
 //! `--repetition own-side` scoring; and the study-000 script on a small
 //! subset.
 
@@ -250,6 +251,23 @@ fn minimax_and_alphabeta_choose_alike_in_every_game() {
                 let pruned = MinimaxAgent::new(depth, true, "alphabeta".into()).best(&s);
                 assert_eq!(plain, pruned, "{game} depth {depth} {s:?}");
             }
+        }
+    }
+}
+
+/// In Awari and Oware, which have no extra turn, the study's greedy is
+/// one-ply alpha-beta (BMM1, ABMM1) move for move, so the tables that play
+/// greedy, BMM1 and ABMM1 against the same opponent in these two games are
+/// one match here (docs/REPRODUCTION.md counts it once).
+#[test]
+fn greedy_is_one_ply_search_without_extra_turns() {
+    for game in ["awari:6:4", "oware:6:4"] {
+        for s in positions(game, 400, 7) {
+            assert_eq!(
+                rovaris::greedy_with(&s, Ties::Left).0,
+                MinimaxAgent::new(1, true, "alphabeta".into()).best(&s).0,
+                "{game} {s:?}"
+            );
         }
     }
 }

@@ -114,6 +114,8 @@ mod special_files;
 mod stop;
 #[path = "study004.rs"]
 mod study004;
+#[path = "study004_readings.rs"]
+mod study004_readings;
 #[path = "tables_vs_minimax.rs"]
 mod tables_vs_minimax;
 #[path = "wide_play.rs"]

@@ -5,11 +5,18 @@ alpha-beta to 7 plies and order equivalent moves randomly
 "Table 1"). Stdlib only: the games are replayed with the sowing of
 `table4.py` (which checks every move and the turn passing):
 
-    python3 benches/kalah2000/table1.py [MANCALA] [--games 100] [--rules R] [--quick]
+    python3 benches/kalah2000/table1.py [MANCALA] [--games 100] [--rules R] [--quick] [--w-tree K]
 
 d is counted two ways, single moves (sowings) and turns (an extra-turn
 chain is one turn), and w over the positions where a move was chosen.
---quick plays 10 games of Kalah(2..4, 1..3) only.
+--quick plays 10 games of Kalah(2..4, 1..3) only. --w-tree K reads w a
+third way, over the nodes of the players' own search trees: at every
+position of the first K games of an instance where a move was chosen,
+each root move is searched as the player searches it (alpha-beta to 7
+plies on the store difference, full window, pits in order), and w is the
+legal moves summed over every node whose moves the search generated,
+divided by the number of those nodes; it is printed in a second table,
+compared as w is.
 
 Each d (in moves) and w is compared with the published one by a two-sided
 two-sample z test at 5%, the published 100 games assumed as spread as
@@ -52,6 +59,50 @@ def z_test(published: float, measured: float, se: float) -> bool:
     return math.erfc(abs(z) / math.sqrt(2)) >= 0.05
 
 
+def tree_branching(m, n, rules, positions, depth=7):
+    """(moves, nodes): the legal moves summed over the nodes whose moves a
+    depth-`depth` alpha-beta search generates from each of `positions`
+    ((cells, side) pairs), every root move searched with the full window,
+    and the number of those nodes."""
+    _, sow, sweep, pits, _, _, _ = make_game(m, n, rules)
+    ss, ns = m, 2 * m + 1
+    count = [0, 0]
+
+    def value(c, me):
+        return c[ss] - c[ns] if me == 0 else c[ns] - c[ss]
+
+    def ab(c, side, ended, d, alpha, beta, me):
+        if ended:
+            return value(sweep(c), me)
+        if d == 0:
+            return value(c, me)
+        moves = pits(c, side)
+        count[0] += len(moves)
+        count[1] += 1
+        best = -math.inf if side == me else math.inf
+        for p in moves:
+            c2, s2, e2 = sow(c, side, p)
+            v = ab(c2, s2, e2, d - 1, alpha, beta, me)
+            if side == me:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    for c, side in positions:
+        moves = pits(c, side)
+        count[0] += len(moves)
+        count[1] += 1
+        for p in moves:
+            c2, s2, e2 = sow(c, side, p)
+            ab(c2, s2, e2, depth - 1, -math.inf, math.inf, side)
+    return count[0], count[1]
+
+
 def main() -> None:
     args = sys.argv[1:]
     quick = "--quick" in args
@@ -59,6 +110,8 @@ def main() -> None:
     if "--games" in args:
         games = int(args[args.index("--games") + 1])
     rules = args[args.index("--rules") + 1] if "--rules" in args else "default"
+    w_tree = int(args[args.index("--w-tree") + 1]) if "--w-tree" in args else 0
+    tree_rows = []
     suffix = "" if rules == "default" else f":{rules}"
     mancala = next((a for a in args if not a.startswith("--") and not a.isdigit() and a != rules), "target/release/mancala")
     agent = "alphabeta:7:ties=random"
@@ -79,10 +132,12 @@ def main() -> None:
         plies = turns = 0
         branching = []
         per_game = []  # (moves, sum of the branching factors)
+        tree_games = []  # each of the first --w-tree games: its positions where a move was chosen
         for line in open(out):
             g = json.loads(line)
             c, side, ended = start, 0, False
             first = len(branching)
+            chosen = []
             for turn in g["moves"].split("-"):
                 turns += 1
                 mover = side
@@ -90,6 +145,7 @@ def main() -> None:
                     if ended or side != mover or int(pit) not in pits(c, side):
                         sys.exit(f"Kalah({m},{n}): the game {g['moves']} does not replay at {turn}")
                     branching.append(len(pits(c, side)))
+                    chosen.append((c, side))
                     c, side, ended = sow(c, side, int(pit))
                     plies += 1
                 if not ended and side == mover:
@@ -97,6 +153,8 @@ def main() -> None:
             if not ended:
                 sys.exit(f"Kalah({m},{n}): the game {g['moves']} does not end")
             per_game.append((len(branching) - first, sum(branching[first:])))
+            if len(tree_games) < w_tree:
+                tree_games.append(chosen)
         d_moves, d_turns = plies / games, turns / games
         w = sum(branching) / len(branching)
         g = len(per_game)
@@ -112,9 +170,27 @@ def main() -> None:
         verdict = ", ".join(f"{x} {'agrees' if ok else 'differs'}" for x, ok in (("d", ok_d), ("w", ok_w)))
         print(f"| ({m},{n}) | {pd:.2f} | {d_moves:.2f} | {d_turns:.2f} | {pw:.2f} | {w:.2f} | {pwd:.2e} | {w ** d_moves:.2e} "
               f"| {verdict} |", flush=True)
+        if w_tree:
+            counts = [tree_branching(m, n, rules, ps) for ps in tree_games]
+            moves, nodes = sum(c[0] for c in counts), sum(c[1] for c in counts)
+            wt = moves / nodes
+            k = len(counts)
+            se = (math.sqrt(sum((mv - wt * nd) ** 2 for mv, nd in counts) / (k - 1)) / (nodes / k * math.sqrt(k))
+                  if k > 1 else 0.0)
+            tree_rows.append((m, n, pw, w, wt, nodes, z_test(pw, wt, se)))
     print()
     print(f"{rows} instances, {games} games each: d (moves) agrees in {agree['d']}, w in {agree['w']}, "
           f"w^d (both) in {agree['w^d']} (two-sample z test at 5%)")
+    if w_tree:
+        print()
+        print(f"w over the nodes of the players' search trees (the first {w_tree} games of each instance)")
+        print()
+        print("| Kalah | w published | w (positions played) | w (search-tree nodes) | nodes | verdict |")
+        print("|---|---:|---:|---:|---:|---|")
+        for m, n, pw, w, wt, nodes, ok in tree_rows:
+            print(f"| ({m},{n}) | {pw:.2f} | {w:.2f} | {wt:.2f} | {nodes:,} | {'agrees' if ok else 'differs'} |")
+        print()
+        print(f"w over the search-tree nodes agrees in {sum(r[-1] for r in tree_rows)} of {len(tree_rows)} instances")
 
 
 if __name__ == "__main__":

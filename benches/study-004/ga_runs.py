@@ -16,7 +16,11 @@ crates/engine/src/play/agents/hunter.rs (TABLE_3), where the agents take it from
 each weight: the published runs' range, mean and standard deviation, ours,
 and how many of ours fall inside the published range. The published
 fitness is a percentage of points against the rest of the population; ours
-is the same share (0-1), printed as a percentage.
+is the same share (0-1), printed as a percentage. The runs differ by their
+seeds, which the study does not give, so each column is compared as a
+sample: the two-sided Wilcoxon-Mann-Whitney rank test of the 20 published
+values against ours (exact; benches/ledger/stats.py), a column agreeing
+when p >= 0.05.
 """
 import json
 import re
@@ -25,6 +29,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benches" / "ledger"))
+from stats import rank_test  # noqa: E402
 
 
 def table_3():
@@ -49,8 +55,9 @@ def main(paths):
     for name, _, _, settings in runs:
         print(f"- {name}: {settings}")
     print()
-    print("| weight | published: min-max | mean (sd) | ours: " + " ".join(n for n, *_ in runs) + " | ours inside the range |")
-    print("|---|---|---|---|---|")
+    print("| weight | published: min-max | mean (sd) | ours: " + " ".join(n for n, *_ in runs)
+          + " | ours inside the range | rank test p | verdict |")
+    print("|---|---|---|---|---|---|---|")
     inside_all = 0
     for i in range(10):
         col = [w[i] for w, _ in published]
@@ -58,17 +65,20 @@ def main(paths):
         ours = [w[i] for _, w, _, _ in runs]
         inside = sum(lo <= x <= hi for x in ours)
         inside_all += inside
+        p = rank_test(col, ours)
         print(
             f"| W{i + 1} | {lo:.3f}-{hi:.3f} | {statistics.mean(col):.3f} ({statistics.stdev(col):.3f}) | "
             + " ".join(f"{x:.3f}" for x in ours)
-            + f" | {inside} of {len(ours)} |"
+            + f" | {inside} of {len(ours)} | {p:.2g} | {'agrees' if p >= 0.05 else 'differs'} |"
         )
     fit = [f for _, f in published]
     ours = [fitness for _, _, fitness, _ in runs]
+    p = rank_test(fit, ours)
     print(
         f"| fitness (%) | {min(fit):.1f}-{max(fit):.1f} | {statistics.mean(fit):.1f} ({statistics.stdev(fit):.1f}) | "
         + " ".join(f"{x:.1f}" for x in ours)
-        + f" | {sum(min(fit) <= x <= max(fit) for x in ours)} of {len(ours)} |"
+        + f" | {sum(min(fit) <= x <= max(fit) for x in ours)} of {len(ours)} | {p:.2g} | "
+        + f"{'agrees' if p >= 0.05 else 'differs'} |"
     )
     print()
     print(f"weights inside the published range: {inside_all} of {10 * len(runs)}")

@@ -18,6 +18,24 @@ pub enum Tunable {
     Heuristic10,
 }
 
+/// `--h9`: how the candidates read H9.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum H9Arg {
+    /// Algorithm 4's formula.
+    Formula,
+    /// The prose's reading.
+    Prose,
+}
+
+/// `--h10`: H10's sign.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum H10Arg {
+    /// Algorithm 4's sign.
+    Plus,
+    /// The text's negative value.
+    Minus,
+}
+
 /// `mancala tune heuristic10`.
 #[derive(Args, Clone, Debug)]
 #[command(
@@ -61,6 +79,14 @@ pub struct TuneArgs {
     /// Seed of the run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// How the candidates read H9: Algorithm 4's formula, -(1.5 store(opponent)) - store(player),
+    /// or the prose's "how close the player is to winning", store(player) - 1.5 store(opponent).
+    #[arg(long, value_enum, default_value_t = H9Arg::Formula)]
+    pub h9: H9Arg,
+    /// H10's sign: Algorithm 4's (plus) or the text's "negative value associated with this
+    /// heuristic" (minus).
+    #[arg(long, value_enum, default_value_t = H10Arg::Plus)]
+    pub h10: H10Arg,
     /// Worker threads (0 or omitted: all cores).
     #[arg(long, value_parser = render::parse_threads)]
     pub threads: Option<usize>,
@@ -98,6 +124,16 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
         sigma: args.sigma,
         random_opening: args.random_opening,
         seed: args.seed,
+        readings: hunter::Readings {
+            h9: match args.h9 {
+                H9Arg::Formula => hunter::H9::Formula,
+                H9Arg::Prose => hunter::H9::Prose,
+            },
+            h10: match args.h10 {
+                H10Arg::Plus => hunter::H10::Plus,
+                H10Arg::Minus => hunter::H10::Minus,
+            },
+        },
         threads: args.threads,
         progress: progress::observer(false),
     };
@@ -142,8 +178,15 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
                 w.join(" ")
             );
         }
+        let mut readings = String::new();
+        if opts.readings.h9 == hunter::H9::Prose {
+            readings.push_str(":h9=prose");
+        }
+        if opts.readings.h10 == hunter::H10::Minus {
+            readings.push_str(":h10=minus");
+        }
         println!(
-            "wrote {}: play it as heuristic10:{}:weights={}",
+            "wrote {}: play it as heuristic10:{}:weights={}{readings}",
             args.out.display(),
             opts.depth,
             args.out.display()

@@ -161,7 +161,7 @@ impl Oracle {
             // One look at each move: nothing to bound.
             AgentSpec::Random
             | AgentSpec::Greedy
-            | AgentSpec::Max
+            | AgentSpec::Max(_)
             | AgentSpec::RovarisGreedy(_)
             | AgentSpec::EpsGreedy(_) => Ok(()),
             // One pass through the shipped network.

@@ -22,13 +22,17 @@
 //! Every random draw derives from the seed and the generation number, and
 //! the population is saved after each generation ([`TuneState`]), so a
 //! stopped run resumes and ends where an unbroken one would.
+//!
+//! The candidates read H9 and H10 as [`TuneOptions::readings`] says
+//! (Algorithm 4 as written by default; [`hunter::Readings`]), so that the
+//! readings the study's text leaves open can be tuned under.
 
 use rand::Rng;
 use rand_distr_free::gaussian;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::agents::hunter::Weights;
+use super::agents::hunter::{self, Weights};
 use super::agents::search::{Eval, MinimaxAgent};
 use super::arena::{game_seed, mix, play_agents};
 use super::state::{GameSpec, State};
@@ -66,6 +70,8 @@ pub struct TuneOptions {
     pub random_opening: usize,
     /// The seed.
     pub seed: u64,
+    /// How the candidates read H9 and H10.
+    pub readings: hunter::Readings,
     /// Worker threads (`None`: all cores).
     pub threads: Option<usize>,
     /// Where progress goes.
@@ -155,7 +161,8 @@ pub const MAX_OPENING: usize = 1000;
 #[serde(deny_unknown_fields)]
 pub struct TuneState {
     /// The options that must match to resume: game, population,
-    /// generations, games, depth, mutation, sigma, opening, seed.
+    /// generations, games, depth, mutation, sigma, opening, seed, and the
+    /// readings of H9 and H10 when they are not Algorithm 4's.
     pub settings: String,
     /// Generations done.
     pub done: usize,
@@ -180,10 +187,17 @@ pub struct GenerationReport {
 }
 
 fn settings(o: &TuneOptions) -> String {
-    format!(
+    let mut s = format!(
         "game={} population={} generations={} games={} depth={} mutation={} sigma={} opening={} seed={}",
         o.game, o.population, o.generations, o.games, o.depth, o.mutation, o.sigma, o.random_opening, o.seed
-    )
+    );
+    if o.readings.h9 == hunter::H9::Prose {
+        s.push_str(" h9=prose");
+    }
+    if o.readings.h10 == hunter::H10::Minus {
+        s.push_str(" h10=minus");
+    }
+    s
 }
 
 /// A fresh run: the first population, nothing done.
@@ -236,6 +250,18 @@ fn options_of(text: &str) -> std::result::Result<TuneOptions, String> {
         sigma: number("sigma", get("sigma")?)?,
         random_opening: number("opening", get("opening")?)?,
         seed: number("seed", get("seed")?)?,
+        readings: hunter::Readings {
+            h9: match get("h9") {
+                Ok("prose") => hunter::H9::Prose,
+                Ok(other) => return Err(format!("its setting h9={other} is not prose")),
+                Err(_) => hunter::H9::Formula,
+            },
+            h10: match get("h10") {
+                Ok("minus") => hunter::H10::Minus,
+                Ok(other) => return Err(format!("its setting h10={other} is not minus")),
+                Err(_) => hunter::H10::Plus,
+            },
+        },
         threads: None,
         progress: Observer::default(),
     };
@@ -313,11 +339,27 @@ pub fn check_resume(state: &TuneState, opts: &TuneOptions) -> Result<()> {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect()
         };
-        let differences = pairs(&state.settings)
+        // A reading left at Algorithm 4's is not written: name it so.
+        let (saved, wanted) = (pairs(&state.settings), pairs(&asked));
+        let value = |list: &[(String, String)], key: &str| {
+            list.iter()
+                .find(|(k, _)| k == key)
+                .map_or_else(|| "Algorithm 4's".to_string(), |(_, v)| v.clone())
+        };
+        let mut keys: Vec<String> = saved.iter().map(|(k, _)| k.clone()).collect();
+        keys.extend(
+            wanted
+                .iter()
+                .map(|(k, _)| k.clone())
+                .filter(|k| !saved.iter().any(|(s, _)| s == k)),
+        );
+        let differences = keys
             .into_iter()
-            .zip(pairs(&asked))
-            .filter(|(s, a)| s.1 != a.1)
-            .map(|(s, a)| (s.0, s.1, a.1))
+            .map(|k| {
+                let (s, a) = (value(&saved, &k), value(&wanted, &k));
+                (k, s, a)
+            })
+            .filter(|(_, s, a)| s != a)
             .collect();
         return Err(Error::WrongTuneState { differences });
     }
@@ -329,8 +371,18 @@ fn pair_points(opts: &TuneOptions, a: &Weights, b: &Weights, pair_seed: u64) -> 
     let mut points = 0.0;
     for g in 0..opts.games {
         let gs = game_seed(pair_seed, g as u64);
-        let mut x = MinimaxAgent::with_eval(opts.depth, true, Eval::Heuristic10(*a), "a".into());
-        let mut y = MinimaxAgent::with_eval(opts.depth, true, Eval::Heuristic10(*b), "b".into());
+        let mut x = MinimaxAgent::with_eval(
+            opts.depth,
+            true,
+            Eval::Heuristic10(*a, opts.readings),
+            "a".into(),
+        );
+        let mut y = MinimaxAgent::with_eval(
+            opts.depth,
+            true,
+            Eval::Heuristic10(*b, opts.readings),
+            "b".into(),
+        );
         let side = if g % 2 == 0 { Side::South } else { Side::North };
         let mut rng = crate::rng::seeded(mix(gs));
         let played = play_agents(
@@ -493,6 +545,7 @@ mod tests {
             sigma: 0.1,
             random_opening: 1,
             seed: 3,
+            readings: hunter::Readings::default(),
             threads: Some(2),
             progress: Observer::default(),
         }

@@ -144,6 +144,7 @@ mod tests {
             sigma: 0.1,
             random_opening: 1,
             seed: 3,
+            readings: Default::default(),
             threads: Some(1),
             progress: Observer::default(),
         }

@@ -1,5 +1,6 @@
 //! The Kalah agents study's ten-term heuristic minimax (Hunter, 2021,
-//! section 5.4), agent `heuristic10:D`, and its weights.
+//! section 5.4), agent `heuristic10:D`, and its weights (the study's max
+//! agent is [`super::max`]).
 //!
 //! The value of a node for the agent is V = W1 H1 + ... + W10 H10, with
 //! the terms as the study's Algorithm 4 computes them at the node:
@@ -50,7 +51,6 @@ use crate::error::{Error, Result};
 use crate::side::{side_index, Side};
 
 use super::eval::{Flags, H5, H7};
-use super::{Agent, Choice};
 use crate::play::state::State;
 
 /// Ten weights W1..W10.
@@ -185,9 +185,50 @@ pub const TABLE_3: [(Weights, f64); 20] = [
 /// highest fitness).
 pub const DEFAULT_RUN: usize = 19;
 
+/// How two of the ten terms are read, where the study's text and its
+/// Algorithm 4 part (`heuristic10:D:h9=...:h10=...`; the default is
+/// Algorithm 4 as written).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Readings {
+    /// H9: Algorithm 4's formula or the prose's.
+    pub h9: H9,
+    /// H10: the sign of Algorithm 4's formula, or the text's "negative
+    /// value associated with this heuristic".
+    pub h10: H10,
+}
+
+/// The two readings of H9, when the opponent has at least 5 seeds stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum H9 {
+    /// `-(store(opponent) * 1.5) - store(player)`, as Algorithm 4 writes it
+    /// (`h9=formula`).
+    #[default]
+    Formula,
+    /// "How close the player is to winning", at 1.5 times the opponent's
+    /// store: `store(player) - 1.5 store(opponent)` (`h9=prose`).
+    Prose,
+}
+
+/// The two readings of H10's sign.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum H10 {
+    /// `1.5 store(player) - store(opponent)`, as Algorithm 4 writes it
+    /// (`h10=plus`).
+    #[default]
+    Plus,
+    /// The same term negated, the text's "negative value associated with
+    /// this heuristic" (`h10=minus`).
+    Minus,
+}
+
 /// The ten terms H1..H10 of `state` for the agent `me`, with the path
-/// flags `flags` ([`H5`], [`H7`]).
+/// flags `flags` ([`H5`], [`H7`]), read as Algorithm 4 writes them.
 pub fn terms(state: &State, me: Side, flags: Flags) -> [f64; 10] {
+    terms_read(state, me, flags, Readings::default())
+}
+
+/// [`terms`] under the readings `r`.
+pub fn terms_read(state: &State, me: Side, flags: Flags, r: Readings) -> [f64; 10] {
     let mine = if state.to_move() == me {
         state.mover_pits()
     } else {
@@ -197,6 +238,12 @@ pub fn terms(state: &State, me: Side, flags: Flags) -> [f64; 10] {
     let my = scores[side_index(me)] as f64;
     let opp = scores[1 - side_index(me)] as f64;
     let flag = |bit: Flags| if flags & bit != 0 { 1.0 } else { 0.0 };
+    let h9 = match (opp >= 5.0, r.h9) {
+        (false, _) => 0.0,
+        (true, H9::Formula) => -1.5 * opp - my,
+        (true, H9::Prose) => my - 1.5 * opp,
+    };
+    let h10 = if my >= 5.0 { 1.5 * my - opp } else { 0.0 };
     [
         mine.get(0) as f64,
         mine.sum() as f64,
@@ -206,15 +253,21 @@ pub fn terms(state: &State, me: Side, flags: Flags) -> [f64; 10] {
         -opp,
         flag(H7),
         my - opp,
-        if opp >= 5.0 { -1.5 * opp - my } else { 0.0 },
-        if my >= 5.0 { 1.5 * my - opp } else { 0.0 },
+        h9,
+        if r.h10 == H10::Minus { -h10 } else { h10 },
     ]
 }
 
 /// V = sum of W_i H_i for the agent `me`.
 #[inline]
 pub fn eval(state: &State, me: Side, flags: Flags, weights: &Weights) -> f64 {
-    terms(state, me, flags)
+    eval_read(state, me, flags, weights, Readings::default())
+}
+
+/// [`eval`] under the readings `r`.
+#[inline]
+pub fn eval_read(state: &State, me: Side, flags: Flags, weights: &Weights, r: Readings) -> f64 {
+    terms_read(state, me, flags, r)
         .iter()
         .zip(weights)
         .map(|(h, w)| h * w)
@@ -308,112 +361,131 @@ pub fn format_weights(weights: &Weights, comment: &str) -> String {
     out
 }
 
-/// The agent's spec options after `heuristic10:D`: none, `run=N`,
-/// `weights=FILE` or `w=a,b,...` (ten numbers). Reads the file.
-pub fn parse_options(options: &[&str]) -> std::result::Result<(Weights, WeightSource), String> {
-    match options {
-        [] => Ok((TABLE_3[DEFAULT_RUN - 1].0, WeightSource::Run(DEFAULT_RUN))),
-        [one] => {
-            let (key, value) = one
-                .split_once('=')
-                .ok_or_else(|| format!("\"{one}\" is not run=N, weights=FILE or w=W1,...,W10"))?;
-            match key {
-                "run" => {
-                    let run = value
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|r| (1..=TABLE_3.len()).contains(r))
-                        .ok_or_else(|| format!("run \"{value}\" is not a run of table 3 (1-20)"))?;
-                    Ok((TABLE_3[run - 1].0, WeightSource::Run(run)))
-                }
+/// Which of equally valued best root moves `heuristic10:D` plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ties {
+    /// The leftmost (deterministic; the default).
+    #[default]
+    Leftmost,
+    /// A random one (`ties=random`), as the first Kalah study's players
+    /// "order equivalent moves randomly".
+    Random,
+}
+
+/// What a `heuristic10:D` spec sets besides its depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heuristic10Options {
+    /// W1..W10.
+    pub weights: Weights,
+    /// Where the weights came from.
+    pub source: WeightSource,
+    /// How H9 and H10 are read.
+    pub readings: Readings,
+    /// Which of equal best moves is played.
+    pub ties: Ties,
+}
+
+/// The agent's spec options after `heuristic10:D`, in any order: at most
+/// one of `run=N`, `weights=FILE` or `w=a,b,...` (ten numbers; run 19 when
+/// none), and `h9=formula|prose`, `h10=plus|minus`, `ties=left|random`.
+/// Reads the file.
+pub fn parse_options(options: &[&str]) -> std::result::Result<Heuristic10Options, String> {
+    let mut out = Heuristic10Options {
+        weights: TABLE_3[DEFAULT_RUN - 1].0,
+        source: WeightSource::Run(DEFAULT_RUN),
+        readings: Readings::default(),
+        ties: Ties::default(),
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for one in options {
+        let (key, value) = one.split_once('=').ok_or_else(|| {
+            format!(
+                "\"{one}\" is not run=N, weights=FILE, w=W1,...,W10, h9=..., h10=... or ties=..."
+            )
+        })?;
+        let slot = if matches!(key, "run" | "weights" | "w") {
+            "weights"
+        } else {
+            key
+        };
+        if seen.contains(&slot) {
+            return Err(match slot {
                 "weights" => {
-                    let path = PathBuf::from(value);
-                    let w = read_weights(&path).map_err(|e| e.to_string())?;
-                    Ok((w, WeightSource::File(path)))
+                    "heuristic10 takes one of run=N, weights=FILE or w=W1,...,W10".to_string()
                 }
-                "w" => {
-                    let w = parse_weights(value).map_err(|(_, reason)| {
-                        format!(
-                            "w=\"{value}\": {reason}; give ten numbers, e.g. w=0,0,0,1,0,0,0,0,0,0"
-                        )
-                    })?;
-                    Ok((w, WeightSource::Inline))
-                }
-                _ => Err(format!(
-                    "unknown option \"{key}\": use run=N, weights=FILE or w=W1,...,W10"
-                )),
+                _ => format!("heuristic10 takes {key}= once"),
+            });
+        }
+        seen.push(slot);
+        match (key, value) {
+            ("run", _) => {
+                let run = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|r| (1..=TABLE_3.len()).contains(r))
+                    .ok_or_else(|| format!("run \"{value}\" is not a run of table 3 (1-20)"))?;
+                out.weights = TABLE_3[run - 1].0;
+                out.source = WeightSource::Run(run);
+            }
+            ("weights", _) => {
+                let path = PathBuf::from(value);
+                out.weights = read_weights(&path).map_err(|e| e.to_string())?;
+                out.source = WeightSource::File(path);
+            }
+            ("w", _) => {
+                out.weights = parse_weights(value).map_err(|(_, reason)| {
+                    format!("w=\"{value}\": {reason}; give ten numbers, e.g. w=0,0,0,1,0,0,0,0,0,0")
+                })?;
+                out.source = WeightSource::Inline;
+            }
+            ("h9", "formula") => out.readings.h9 = H9::Formula,
+            ("h9", "prose") => out.readings.h9 = H9::Prose,
+            ("h10", "plus") => out.readings.h10 = H10::Plus,
+            ("h10", "minus") => out.readings.h10 = H10::Minus,
+            ("ties", "left") => out.ties = Ties::Leftmost,
+            ("ties", "random") => out.ties = Ties::Random,
+            ("h9" | "h10" | "ties", _) => {
+                let choices = match key {
+                    "h9" => "formula or prose",
+                    "h10" => "plus or minus",
+                    _ => "left or random",
+                };
+                return Err(format!("{key}=\"{value}\": use {key}={choices}"));
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option \"{key}\": use run=N, weights=FILE or w=W1,...,W10, \
+                     h9=formula|prose, h10=plus|minus, ties=left|random"
+                ))
             }
         }
-        _ => Err("heuristic10 takes one option: run=N, weights=FILE or w=W1,...,W10".to_string()),
     }
+    Ok(out)
 }
 
-/// Write the spec of `heuristic10:depth` with its weights.
-pub fn write_spec(
-    f: &mut fmt::Formatter<'_>,
-    depth: u32,
-    weights: &Weights,
-    source: &WeightSource,
-) -> fmt::Result {
+/// Write the spec of `heuristic10:depth` with its options (those at their
+/// default left out).
+pub fn write_spec(f: &mut fmt::Formatter<'_>, depth: u32, o: &Heuristic10Options) -> fmt::Result {
     write!(f, "heuristic10:{depth}")?;
-    match source {
-        WeightSource::Run(r) if *r == DEFAULT_RUN => Ok(()),
-        WeightSource::Run(r) => write!(f, ":run={r}"),
-        WeightSource::File(p) => write!(f, ":weights={}", p.display()),
+    match &o.source {
+        WeightSource::Run(r) if *r == DEFAULT_RUN => {}
+        WeightSource::Run(r) => write!(f, ":run={r}")?,
+        WeightSource::File(p) => write!(f, ":weights={}", p.display())?,
         WeightSource::Inline => {
-            let words: Vec<String> = weights.iter().map(|w| w.to_string()).collect();
-            write!(f, ":w={}", words.join(","))
+            let words: Vec<String> = o.weights.iter().map(|w| w.to_string()).collect();
+            write!(f, ":w={}", words.join(","))?
         }
     }
-}
-
-/// The study's max agent (Algorithm 2, spec `max`): the move that leaves
-/// the most seeds in the agent's *own* store at the end of its turn (an
-/// extra turn is followed with its best continuation, within
-/// [`super::greedy::TURN_BUDGET`] positions), the opponent's store ignored
-/// (`greedy` maximises the difference). Of equal moves it keeps the last
-/// one scanned from the mover's left, as Algorithm 2's `>=` does.
-#[derive(Debug, Default)]
-pub struct MaxAgent;
-
-/// The max agent's move in `state` and the store it reaches.
-pub fn max_move(state: &State) -> (usize, u16) {
-    let mut budget = super::greedy::TURN_BUDGET;
-    max_turn(state, &mut budget)
-}
-
-fn max_turn(state: &State, budget: &mut u32) -> (usize, u16) {
-    let me = side_index(state.to_move());
-    let children = state.children();
-    *budget = budget.saturating_sub(children.len() as u32);
-    let mut best = (children.pit(0), 0);
-    for i in 0..children.len() {
-        let child = children.get(i);
-        let value = if child.step.extra_turn && !child.step.game_over && *budget > 0 {
-            max_turn(&child.state, budget).1
-        } else {
-            child.state.scores()[me]
-        };
-        if value >= best.1 {
-            best = (child.pit, value);
-        }
+    if o.readings.h9 == H9::Prose {
+        f.write_str(":h9=prose")?;
     }
-    best
-}
-
-impl Agent for MaxAgent {
-    fn name(&self) -> String {
-        "max".to_string()
+    if o.readings.h10 == H10::Minus {
+        f.write_str(":h10=minus")?;
     }
-
-    fn choose(&mut self, state: &State) -> Choice {
-        let (pit, value) = max_move(state);
-        Choice {
-            pit,
-            value: Some(value as f64),
-            value_kind: "own store at the end of the turn",
-        }
+    if o.ties == Ties::Random {
+        f.write_str(":ties=random")?;
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -433,20 +505,6 @@ mod tests {
         assert_eq!(t, [1.0, 2.0, 2.0, 6.0, 0.0, -5.0, 0.0, 1.0, -13.5, 4.0]);
         let w = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0];
         assert_eq!(eval(&s, Side::North, 0, &w), 9.0);
-    }
-
-    #[test]
-    fn max_agent_takes_its_own_store_and_the_last_tie() {
-        // South: pits 0 0 1 2 (store 0); North 0 0 0 9 (store 0). Pit 2
-        // sows into pit 3 (no seed stored); pit 3 sows 2: store +1 and North.
-        let p = Position::from_cells(&[0, 0, 1, 2, 0, 0, 0, 0, 9, 0], Side::South).unwrap();
-        let s = State::Kalah(p, KalahRules::Default);
-        assert_eq!(max_move(&s).0, 3);
-        // Every move equal (no capture without an opposite seed): the last
-        // one scanned.
-        let p = Position::from_cells(&[1, 1, 0, 0, 5, 0, 0, 0, 1, 0], Side::South).unwrap();
-        let s = State::Kalah(p, KalahRules::CaptureNeedsOpposite);
-        assert_eq!(max_move(&s), (1, 5));
     }
 
     #[test]

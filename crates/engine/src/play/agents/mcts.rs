@@ -1,5 +1,7 @@
 //! Monte-Carlo tree search with UCT, as in the published studies: random
-//! expansion, play-outs random, epsilon-greedy or heavy, the most-visited
+//! expansion (or epsilon-greedy, `mcts:BUDGET:expand=E`, the Kalah agents
+//! study's "in terms of the expansion step ... the epsilon-greedy
+//! strategy"), play-outs random, epsilon-greedy or heavy, the most-visited
 //! root move played.
 //!
 //! In Awari and Oware, where positions can repeat, a play-out that has not
@@ -52,6 +54,7 @@ pub struct MctsAgent {
     greedy: fn(&State) -> (usize, i32),
     ties: Ties,
     stop: Stop,
+    expand: Option<f64>,
 }
 
 /// Which of equal children an MCTS agent takes, in the tree policy (equal
@@ -101,7 +104,17 @@ impl MctsAgent {
             greedy: greedy_move,
             ties: Ties::FirstLeftmost,
             stop: Stop::never(),
+            expand: None,
         }
+    }
+
+    /// The same agent expanding epsilon-greedily: at each expansion, with
+    /// probability `eps` a random untried move, else the greedy move of
+    /// the node's position when it is untried (a random untried one when
+    /// it is not). `None` (the default) expands a random untried move.
+    pub fn with_expand(mut self, eps: Option<f64>) -> MctsAgent {
+        self.expand = eps;
+        self
     }
 
     /// The same agent, ending its search early once `stop` is raised
@@ -165,6 +178,21 @@ impl MctsAgent {
         pos.scores()
     }
 
+    /// The index in `node.untried` of the move to expand.
+    fn expansion(&mut self, node: &Node) -> usize {
+        let n = node.untried.len();
+        match self.expand {
+            Some(eps) if self.rng.gen::<f64>() >= eps => {
+                let pit = (self.greedy)(&node.pos).0;
+                match node.untried.iter().position(|&p| p == pit) {
+                    Some(i) => i,
+                    None => self.rng.gen_range(0..n),
+                }
+            }
+            _ => self.rng.gen_range(0..n),
+        }
+    }
+
     /// Run the search from `pos`; the root's children as (pit, visits, mean
     /// reward for the mover): none when the stop flag was raised before the
     /// first iteration.
@@ -200,9 +228,9 @@ impl MctsAgent {
                 at = best.1;
                 path.push(at);
             }
-            // Expansion: one random untried move.
+            // Expansion: one random untried move (or epsilon-greedy).
             if !tree[at].untried.is_empty() {
-                let i = self.rng.gen_range(0..tree[at].untried.len());
+                let i = self.expansion(&tree[at]);
                 let pit = tree[at].untried.swap_remove(i);
                 let mut child = tree[at].pos.clone();
                 let mover = child.to_move();

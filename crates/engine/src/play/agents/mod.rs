@@ -13,9 +13,9 @@
 //! | `greedy` | best store difference after the move, following an extra turn ([`greedy`]) |
 //! | `minimax:D`, `alphabeta:D` | depth-D search on own store minus the opponent's ([`search`]) |
 //! | `heuristic:D` | alpha-beta on the six published heuristics, near-best random root choice ([`search`]) |
-//! | `max` | the Kalah agents study's max agent: most seeds in its own store after the turn, last of equal moves ([`hunter`]) |
-//! | `heuristic10:D[:run=N\|:weights=FILE\|:w=W1,...,W10]` | alpha-beta on the Kalah agents study's ten heuristics, table 3's weights or tuned ones ([`hunter`]) |
-//! | `mcts:BUDGET[:c=C][:playout=P][:eps=E]` | Monte-Carlo tree search with UCT ([`mcts`]) |
+//! | `max[:ties=last\|first\|random][:extra=follow\|stop]` | the Kalah agents study's max agent: most seeds in its own store after the turn, last of equal moves ([`max`]) |
+//! | `heuristic10:D[:run=N\|:weights=FILE\|:w=W1,...,W10][:h9=prose][:h10=minus][:ties=random]` | alpha-beta on the Kalah agents study's ten heuristics, table 3's weights or tuned ones ([`hunter`]) |
+//! | `mcts:BUDGET[:c=C][:playout=P][:eps=E][:expand=X]` | Monte-Carlo tree search with UCT ([`mcts`]) |
 //! | `eps-greedy:E`, `awale-mcts:BUDGET[:keep]`, `awale-uct:BUDGET[:c=C][:keep]`, `awale-heavy:BUDGET[:c=C][:keep]` | the Awale MCTS study's agents; `:keep` keeps the tree between moves ([`awale_study`]) |
 //! | `rovaris-greedy[:ties=left\|right]`, `rovaris-heuristic:D[:h6=ply\|reply\|store]`, `rovaris-uct:BUDGET[:playout=random\|greedy\|eps-greedy][:eps=E]` | the five-game study's agents as the study defines them ([`rovaris`]) |
 //! | `a3c`, `a3c:FILE` | an A3C policy-value network trained by self-play, argmax of its policy, Kalah(6,4) only ([`a3c`], [`crate::learn`]) |
@@ -55,6 +55,7 @@ pub mod awale_study;
 pub mod eval;
 pub mod greedy;
 pub mod hunter;
+pub mod max;
 pub mod mcts;
 pub mod perfect;
 pub mod random;

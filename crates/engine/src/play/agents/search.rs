@@ -28,9 +28,9 @@ pub enum Eval {
     /// when the agent's most recent move on the path was from its rightmost
     /// pit; H6 read as [`super::rovaris::H6`] says.
     Rovaris(super::rovaris::H6),
-    /// The Kalah agents study's ten terms with these weights
-    /// (`heuristic10:D`, [`super::hunter`]).
-    Heuristic10(super::hunter::Weights),
+    /// The Kalah agents study's ten terms with these weights, H9 and H10
+    /// read as the readings say (`heuristic10:D`, [`super::hunter`]).
+    Heuristic10(super::hunter::Weights, super::hunter::Readings),
 }
 
 impl Eval {
@@ -42,7 +42,7 @@ impl Eval {
             Eval::Store => store_eval(state, me),
             Eval::Heuristic => heuristic_eval(state, me, flags & H5 != 0),
             Eval::Rovaris(h6) => super::rovaris::eval(state, me, flags & H5 != 0, h6),
-            Eval::Heuristic10(w) => super::hunter::eval(state, me, flags, &w),
+            Eval::Heuristic10(w, r) => super::hunter::eval_read(state, me, flags, &w, r),
         }
     }
 
@@ -57,7 +57,7 @@ impl Eval {
             Eval::Heuristic => Flags::from(mine && own_rightmost) * H5,
             Eval::Rovaris(_) if mine => Flags::from(own_rightmost) * H5,
             Eval::Rovaris(_) => flags,
-            Eval::Heuristic10(_) => {
+            Eval::Heuristic10(..) => {
                 (Flags::from(mine && own_rightmost) * H5)
                     | (Flags::from(mine && child.step.extra_turn) * H7)
             }
@@ -379,7 +379,7 @@ impl Agent for MinimaxAgent {
             pit,
             value: Some(v),
             value_kind: match self.eval {
-                Eval::Heuristic10(_) => "ten-term heuristic at the search horizon",
+                Eval::Heuristic10(..) => "ten-term heuristic at the search horizon",
                 _ => "store difference at the search horizon",
             },
         }
@@ -388,10 +388,13 @@ impl Agent for MinimaxAgent {
 
 /// The agent `alphabeta:D:ties=random`: every root move valued by
 /// alpha-beta to depth D on the store difference, and a random move played
-/// among those of the best value (`alphabeta:D` plays the leftmost).
+/// among those of the best value (`alphabeta:D` plays the leftmost); on
+/// another evaluation ([`RandomTiesAgent::with_eval`]),
+/// `heuristic10:D:ties=random`.
 #[derive(Debug)]
 pub struct RandomTiesAgent {
     depth: u32,
+    eval: Eval,
     rng: SeededRng,
     name: String,
     stop: Stop,
@@ -402,6 +405,7 @@ impl RandomTiesAgent {
     pub fn new(depth: u32, rng: SeededRng, name: String) -> RandomTiesAgent {
         RandomTiesAgent {
             depth: depth.max(1),
+            eval: Eval::Store,
             rng,
             name,
             stop: Stop::never(),
@@ -411,6 +415,12 @@ impl RandomTiesAgent {
     /// The same agent, ending its search early once `stop` is raised.
     pub fn with_stop(mut self, stop: Stop) -> RandomTiesAgent {
         self.stop = stop;
+        self
+    }
+
+    /// The same agent valuing the horizon by `eval`.
+    pub fn with_eval(mut self, eval: Eval) -> RandomTiesAgent {
+        self.eval = eval;
         self
     }
 }
@@ -424,7 +434,7 @@ impl Agent for RandomTiesAgent {
         let values = deepening(
             &self.stop,
             self.depth,
-            |depth| with_poll!(self.stop, poll => root_values_until(state, depth, Eval::Store, poll)),
+            |depth| with_poll!(self.stop, poll => root_values_until(state, depth, self.eval, poll)),
         );
         let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
         let ties: Vec<(usize, f64)> = values.into_iter().filter(|v| v.1 == best).collect();
@@ -432,7 +442,10 @@ impl Agent for RandomTiesAgent {
         Choice {
             pit,
             value: Some(v),
-            value_kind: "store difference at the search horizon",
+            value_kind: match self.eval {
+                Eval::Heuristic10(..) => "ten-term heuristic at the search horizon",
+                _ => "store difference at the search horizon",
+            },
         }
     }
 }

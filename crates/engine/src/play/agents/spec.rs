@@ -18,8 +18,9 @@ pub enum AgentSpec {
     Random,
     /// `greedy`.
     Greedy,
-    /// `max`: the Kalah agents study's max agent ([`hunter::MaxAgent`]).
-    Max,
+    /// `max[:ties=last|first|random][:extra=follow|stop]`: the Kalah
+    /// agents study's max agent ([`max::MaxAgent`]).
+    Max(max::MaxOptions),
     /// `minimax:D`: plain minimax to depth D.
     Minimax(u32),
     /// `alphabeta:D`: alpha-beta to depth D (same moves as minimax).
@@ -31,17 +32,15 @@ pub enum AgentSpec {
     AlphaBetaRandomTies(u32),
     /// `heuristic:D`: alpha-beta on the published weighted heuristics.
     Heuristic(u32),
-    /// `heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10]`: alpha-beta on
-    /// the Kalah agents study's ten heuristics ([`hunter`]).
+    /// `heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10][:h9=..][:h10=..][:ties=..]`:
+    /// alpha-beta on the Kalah agents study's ten heuristics ([`hunter`]).
     Heuristic10 {
         /// Search depth in plies.
         depth: u32,
-        /// W1..W10.
-        weights: hunter::Weights,
-        /// Where the weights came from.
-        source: hunter::WeightSource,
+        /// Its weights, their source, the readings of H9 and H10, its ties.
+        options: hunter::Heuristic10Options,
     },
-    /// `mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E]`.
+    /// `mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E][:expand=X]`.
     Mcts {
         /// Iterations or time per move.
         budget: Budget,
@@ -49,6 +48,9 @@ pub enum AgentSpec {
         uct: f64,
         /// Play-out policy.
         playout: Playout,
+        /// Epsilon-greedy expansion with this epsilon (`expand=X`); `None`
+        /// expands a random untried move.
+        expand: Option<f64>,
     },
     /// `rovaris-greedy[:ties=left|right]`: the five-game study's greedy
     /// ([`rovaris`]).
@@ -101,14 +103,13 @@ impl AgentSpec {
         matches!(
             self,
             AgentSpec::Greedy
-                | AgentSpec::Max
                 | AgentSpec::RovarisGreedy(_)
                 | AgentSpec::Minimax(_)
                 | AgentSpec::AlphaBeta(_)
-                | AgentSpec::Heuristic10 { .. }
                 | AgentSpec::Perfect(_)
                 | AgentSpec::A3c(_)
-        )
+        ) || matches!(self, AgentSpec::Max(o) if o.is_deterministic())
+            || matches!(self, AgentSpec::Heuristic10 { options, .. } if options.ties == hunter::Ties::Leftmost)
     }
 
     /// Whether the agent reads endgame tables.
@@ -165,7 +166,7 @@ impl AgentSpec {
         Ok(match *self {
             AgentSpec::Random => Box::new(random::RandomAgent::new(rng)),
             AgentSpec::Greedy => Box::new(greedy::GreedyAgent::new()),
-            AgentSpec::Max => Box::new(hunter::MaxAgent),
+            AgentSpec::Max(o) => Box::new(max::MaxAgent::new(o, rng)),
             AgentSpec::Minimax(d) => {
                 Box::new(search::MinimaxAgent::new(d, false, name).with_stop(stop))
             }
@@ -178,9 +179,18 @@ impl AgentSpec {
             AgentSpec::Heuristic(d) => Box::new(
                 search::HeuristicAgent::new(d, search::Eval::Heuristic, rng, name).with_stop(stop),
             ),
-            AgentSpec::Heuristic10 { depth, weights, .. } => {
-                let eval = search::Eval::Heuristic10(weights);
-                Box::new(search::MinimaxAgent::with_eval(depth, true, eval, name).with_stop(stop))
+            AgentSpec::Heuristic10 { depth, ref options } => {
+                let eval = search::Eval::Heuristic10(options.weights, options.readings);
+                match options.ties {
+                    hunter::Ties::Leftmost => Box::new(
+                        search::MinimaxAgent::with_eval(depth, true, eval, name).with_stop(stop),
+                    ),
+                    hunter::Ties::Random => Box::new(
+                        search::RandomTiesAgent::new(depth, rng, name)
+                            .with_eval(eval)
+                            .with_stop(stop),
+                    ),
+                }
             }
             AgentSpec::RovarisGreedy(ties) => Box::new(rovaris::GreedyAgent { ties }),
             AgentSpec::RovarisHeuristic { depth, h6 } => {
@@ -194,7 +204,12 @@ impl AgentSpec {
                 budget,
                 uct,
                 playout,
-            } => Box::new(mcts::MctsAgent::new(budget, uct, playout, rng, name).with_stop(stop)),
+                expand,
+            } => Box::new(
+                mcts::MctsAgent::new(budget, uct, playout, rng, name)
+                    .with_expand(expand)
+                    .with_stop(stop),
+            ),
             AgentSpec::EpsGreedy(eps) => Box::new(awale_study::EpsGreedyAgent::new(eps, rng)),
             AgentSpec::StudyMcts {
                 budget,
@@ -239,16 +254,12 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
-            AgentSpec::Max => f.write_str("max"),
+            AgentSpec::Max(o) => write!(f, "{o}"),
             AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::AlphaBetaRandomTies(d) => write!(f, "alphabeta:{d}:ties=random"),
             AgentSpec::Heuristic(d) => write!(f, "heuristic:{d}"),
-            AgentSpec::Heuristic10 {
-                depth,
-                weights,
-                source,
-            } => hunter::write_spec(f, *depth, weights, source),
+            AgentSpec::Heuristic10 { depth, options } => hunter::write_spec(f, *depth, options),
             AgentSpec::RovarisGreedy(rovaris::Ties::Left) => f.write_str("rovaris-greedy"),
             AgentSpec::RovarisGreedy(rovaris::Ties::Right) => {
                 f.write_str("rovaris-greedy:ties=right")
@@ -269,12 +280,17 @@ impl fmt::Display for AgentSpec {
                 budget,
                 uct,
                 playout,
+                expand,
             } => {
                 write!(f, "mcts:{budget}")?;
                 if *uct != DEFAULT_UCT {
                     write!(f, ":c={uct}")?;
                 }
-                write_playout(f, playout)
+                write_playout(f, playout)?;
+                match expand {
+                    Some(e) => write!(f, ":expand={e}"),
+                    None => Ok(()),
+                }
             }
             AgentSpec::Perfect(t) => write!(f, "perfect:{}", format_duration(*t)),
             AgentSpec::A3c(None) => f.write_str("a3c"),
@@ -402,7 +418,9 @@ impl FromStr for AgentSpec {
         match head.as_str() {
             "random" => no_args(AgentSpec::Random),
             "greedy" => no_args(AgentSpec::Greedy),
-            "max" => no_args(AgentSpec::Max),
+            "max" => max::MaxOptions::parse(&rest)
+                .map(AgentSpec::Max)
+                .map_err(|e| bad_spec(text, e)),
             "minimax" => Ok(AgentSpec::Minimax(parse_depth(text, one_arg()?)?)),
             "alphabeta" | "alpha-beta" => match rest.as_slice() {
                 [depth, "ties=random"] => Ok(AgentSpec::AlphaBetaRandomTies(parse_depth(
@@ -421,13 +439,8 @@ impl FromStr for AgentSpec {
                     return Err(bad_spec(text, "give a depth, e.g. heuristic10:4"));
                 };
                 let depth = parse_depth(text, Some(depth))?;
-                let (weights, source) =
-                    hunter::parse_options(options).map_err(|e| bad_spec(text, e))?;
-                Ok(AgentSpec::Heuristic10 {
-                    depth,
-                    weights,
-                    source,
-                })
+                let options = hunter::parse_options(options).map_err(|e| bad_spec(text, e))?;
+                Ok(AgentSpec::Heuristic10 { depth, options })
             }
             "perfect" => match one_arg()? {
                 None => Ok(AgentSpec::Perfect(DEFAULT_PERFECT_TIME)),
@@ -436,11 +449,12 @@ impl FromStr for AgentSpec {
                     .map_err(|e| bad_spec(text, e)),
             },
             "mcts" => {
-                let (budget, uct, playout) = parse_mcts(text, "mcts", &rest)?;
+                let (budget, uct, playout, expand) = parse_mcts(text, "mcts", &rest)?;
                 Ok(AgentSpec::Mcts {
                     budget,
                     uct,
                     playout,
+                    expand,
                 })
             }
             "rovaris-greedy" => match one_arg()? {
@@ -470,7 +484,7 @@ impl FromStr for AgentSpec {
                 Ok(AgentSpec::RovarisHeuristic { depth, h6 })
             }
             "rovaris-uct" => {
-                let (budget, _, playout) = parse_mcts(text, "rovaris-uct", &rest)?;
+                let (budget, _, playout, _) = parse_mcts(text, "rovaris-uct", &rest)?;
                 if playout == Playout::Heavy {
                     return Err(bad_spec(
                         text,
@@ -544,96 +558,8 @@ impl FromStr for AgentSpec {
     }
 }
 
-/// A budget: iterations (`1000`) or a time (`2s`).
-fn parse_budget(text: &str, budget_text: &str) -> Result<Budget> {
-    Ok(
-        if budget_text.bytes().all(|b| b.is_ascii_digit()) && !budget_text.is_empty() {
-            let n: u64 = budget_text
-                .parse()
-                .map_err(|_| bad_spec(text, "budget too large"))?;
-            if n == 0 {
-                return Err(bad_spec(text, "the budget must be at least 1 iteration"));
-            }
-            Budget::Iterations(n)
-        } else {
-            Budget::Time(parse_duration(budget_text).map_err(|e| bad_spec(text, e))?)
-        },
-    )
-}
-
-/// The budget, UCT constant and play-out of `mcts` (`head` "mcts") or
-/// `rovaris-uct` (no `c` option: its constant is the study's).
-fn parse_mcts(text: &str, head: &str, rest: &[&str]) -> Result<(Budget, f64, Playout)> {
-    let Some((&budget_text, options)) = rest.split_first() else {
-        return Err(bad_spec(
-            text,
-            format!("give a budget, e.g. {head}:1000 (iterations) or {head}:2s (time)"),
-        ));
-    };
-    let budget = parse_budget(text, budget_text)?;
-    let mut uct = DEFAULT_UCT;
-    let mut policy: Option<&str> = None;
-    let mut eps: Option<f64> = None;
-    for opt in options {
-        let (key, value) = opt
-            .split_once('=')
-            .ok_or_else(|| bad_spec(text, format!("option \"{opt}\" is not key=value")))?;
-        match key {
-            "c" if head == "mcts" => {
-                uct = value
-                    .parse()
-                    .ok()
-                    .filter(|c: &f64| c.is_finite() && *c >= 0.0)
-                    .ok_or_else(|| {
-                        bad_spec(text, format!("c={value}: give a non-negative number"))
-                    })?
-            }
-            "playout" => policy = Some(value),
-            "eps" => {
-                eps = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|e: &f64| (0.0..=1.0).contains(e))
-                        .ok_or_else(|| {
-                            bad_spec(text, format!("eps={value}: give a number in 0..=1"))
-                        })?,
-                )
-            }
-            other => {
-                return Err(bad_spec(
-                    text,
-                    if head == "mcts" {
-                        format!("unknown mcts option \"{other}\" (use c, playout, eps)")
-                    } else {
-                        format!("unknown {head} option \"{other}\" (use playout, eps)")
-                    },
-                ))
-            }
-        }
-    }
-    let playout = match (policy, eps) {
-        (None | Some("random"), None) => Playout::Random,
-        (Some("random"), Some(_)) => {
-            return Err(bad_spec(text, "eps goes with playout=eps-greedy"))
-        }
-        (None | Some("eps-greedy" | "epsilon-greedy"), Some(e)) => Playout::EpsilonGreedy(e),
-        (Some("eps-greedy" | "epsilon-greedy"), None) => Playout::EpsilonGreedy(DEFAULT_EPSILON),
-        (Some("greedy"), None) => Playout::EpsilonGreedy(0.0),
-        (Some("greedy"), Some(_)) => {
-            return Err(bad_spec(text, "eps goes with playout=eps-greedy"))
-        }
-        (Some("heavy"), None) => Playout::Heavy,
-        (Some("heavy"), Some(_)) => return Err(bad_spec(text, "eps goes with playout=eps-greedy")),
-        (Some(other), _) => {
-            return Err(bad_spec(
-                text,
-                format!("unknown play-out \"{other}\" (use random, greedy, eps-greedy or heavy)"),
-            ))
-        }
-    };
-    Ok((budget, uct, playout))
-}
+mod parse;
+use parse::{parse_budget, parse_mcts};
 
 mod forms;
 pub use forms::{agent_form, agent_line, agent_names, agents_list, AgentForm, AGENTS};

@@ -38,7 +38,7 @@ pub const AGENTS: &[AgentForm] = &[
     AgentForm {
         name: "max",
         aliases: &[],
-        form: "max",
+        form: "max[:ties=last|first|random][:extra=follow|stop]",
         about: "the Kalah agents study's max: most seeds in its store after the turn",
         example: "max",
     },
@@ -66,14 +66,14 @@ pub const AGENTS: &[AgentForm] = &[
     AgentForm {
         name: "heuristic10",
         aliases: &[],
-        form: "heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10]",
+        form: "heuristic10:D[:run=N|:weights=FILE|:w=W1,...,W10][:h9=formula|prose][:h10=plus|minus][:ties=left|random]",
         about: "alpha-beta on the Kalah agents study's ten heuristics",
         example: "heuristic10:4",
     },
     AgentForm {
         name: "mcts",
         aliases: &[],
-        form: "mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E]",
+        form: "mcts:BUDGET[:c=C][:playout=random|eps-greedy|heavy][:eps=E][:expand=X]",
         about: "Monte Carlo tree search (UCT); BUDGET: iterations (1000) or time (2s) a move",
         example: "mcts:1000",
     },

@@ -42,7 +42,8 @@ fn specs_round_trip() {
         AgentSpec::Mcts {
             budget: Budget::Iterations(10),
             uct: DEFAULT_UCT,
-            playout: Playout::EpsilonGreedy(0.3)
+            playout: Playout::EpsilonGreedy(0.3),
+            expand: None,
         }
     );
 }
@@ -105,7 +106,7 @@ fn registry_name(spec: &AgentSpec) -> &'static str {
     match spec {
         AgentSpec::Random => "random",
         AgentSpec::Greedy => "greedy",
-        AgentSpec::Max => "max",
+        AgentSpec::Max(_) => "max",
         AgentSpec::Minimax(_) => "minimax",
         AgentSpec::AlphaBeta(_) | AgentSpec::AlphaBetaRandomTies(_) => "alphabeta",
         AgentSpec::Heuristic(_) => "heuristic",
