@@ -118,7 +118,10 @@ fn bad_awari_input_is_a_usage_error() {
             &["play", "awari", "--position", "1 1 1 1 1 1 1 1 1 1 1 1 1 1"],
             "at most 6",
         ),
-        (&["play", "awari", "6", "4", "--vs", "randm"], "bad agent"),
+        (
+            &["play", "awari", "6", "4", "--vs", "randm"],
+            "unknown agent \"randm\"",
+        ),
     ];
     for (args, needle) in cases {
         let (code, _out, err) = mancala(args, d);

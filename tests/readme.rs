@@ -1,4 +1,4 @@
-//! Every command in README.md and docs/STUDIES.md works: each `cargo run
+//! Every command in README.md, docs/STUDIES.md and docs/books.md works: each `cargo run
 //! --release -- ...` and `mancala ...` line of their shell blocks is run
 //! with the built binary (and each `python3 dist/ledger_audit.py` line
 //! with Python), in one scratch directory (so `db/` is created
@@ -12,7 +12,7 @@ use std::process::Command;
 
 /// The documents whose commands are run, in this order, from the root of
 /// the clone.
-const DOCS: &[&str] = &["README.md", "docs/STUDIES.md"];
+const DOCS: &[&str] = &["README.md", "docs/STUDIES.md", "docs/books.md"];
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()

@@ -124,7 +124,7 @@ fn above_the_tables_kalah_is_searched_exactly_or_bounded() {
     // Kalah(6,6) without tables in 150 ms: proven bounds, not a value.
     let s = Server::start(dir.path(), &["--build-limit", "0", "--solve-ms", "150"]);
     let t = std::time::Instant::now();
-    let (status, open) = s.json("/api/v1/query?game=kalah:6:6");
+    let (status, open) = s.json("/api/v1/query?game=kalah:6:6:end-when-mover-empty");
     assert_eq!(status, 200, "{open}");
     assert!(t.elapsed().as_secs_f64() < 5.0);
     assert_eq!(open["exact"], false);
@@ -156,16 +156,18 @@ fn a_query_may_think_longer_within_the_time_limit() {
         ],
     );
     for bad in ["0", "1501", "x", "-5"] {
-        let (status, body) = s.json(&format!("/api/v1/query?game=kalah:6:6&ms={bad}"));
+        let (status, body) = s.json(&format!(
+            "/api/v1/query?game=kalah:6:6:end-when-mover-empty&ms={bad}"
+        ));
         assert_eq!(status, 400, "ms={bad}: {body}");
         assert!(body["error"].as_str().unwrap().contains("1500"), "{body}");
     }
     let t = std::time::Instant::now();
-    let (status, quick) = s.json("/api/v1/query?game=kalah:6:6");
+    let (status, quick) = s.json("/api/v1/query?game=kalah:6:6:end-when-mover-empty");
     let quick_time = t.elapsed();
     assert_eq!((status, &quick["exact"]), (200, &serde_json::json!(false)));
     let t = std::time::Instant::now();
-    let (status, long) = s.json("/api/v1/query?game=kalah:6:6&ms=1200");
+    let (status, long) = s.json("/api/v1/query?game=kalah:6:6:end-when-mover-empty&ms=1200");
     let long_time = t.elapsed();
     assert_eq!(status, 200, "{long}");
     assert!(
@@ -609,7 +611,7 @@ fn a_fresh_server_answers_large_kalah_positions_as_after_other_requests() {
     // empty table directory they are searched with proven bounds, as
     // `mancala solve` does, whether or not a smaller game was asked first.
     let cases = [
-        ("kalah:6:6", None),
+        ("kalah:6:6:end-when-mover-empty", None),
         ("kalah:5:7", None),
         ("kalah:2:20", None),
         ("kalah:6:6:capture-needs-opposite", None),

@@ -90,6 +90,11 @@ fn dir_of(path: &Path) -> &Path {
 pub fn error_message(e: &Error) -> String {
     match e {
         // Every agent, one a line, with its form and what it plays.
+        Error::UnknownAgent { spec, name, .. } if spec == name => format!(
+            "unknown agent \"{}\"; agents:\n{}",
+            mancala_solver::error::clip(name),
+            mancala_solver::play::agents::agents_list()
+        ),
         Error::UnknownAgent { spec, name, .. } => format!(
             "bad agent \"{}\": unknown agent \"{}\"; agents:\n{}",
             mancala_solver::error::clip(spec),

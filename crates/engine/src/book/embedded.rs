@@ -2,4 +2,17 @@
 //! source tree (`tests/book.rs` checks that none is missing here).
 
 /// (file name, contents) of each embedded book.
-pub(super) const BOOKS: &[(&str, &[u8])] = &[];
+pub(super) const BOOKS: &[(&str, &[u8])] = &[
+    (
+        "kalah-6-3-capture-needs-opposite.book",
+        include_bytes!("../../books/kalah-6-3-capture-needs-opposite.book"),
+    ),
+    (
+        "kalah-6-4-capture-needs-opposite.book",
+        include_bytes!("../../books/kalah-6-4-capture-needs-opposite.book"),
+    ),
+    (
+        "kalah-6-6-default.book",
+        include_bytes!("../../books/kalah-6-6-default.book"),
+    ),
+];
