@@ -234,6 +234,12 @@ fn the_committed_books_give_the_published_openings() {
         let top: Vec<usize> = moves.iter().filter(|m| m.1 == value).map(|m| m.0).collect();
         assert_eq!(top, vec![best], "{seeds} seeds: {moves:?}");
     }
+    // The default rules: Solving Kalah's values of Kalah(6,3) and
+    // Kalah(6,4) (+2 and +10, docs/REPRODUCTION.md, Table 10).
+    for (seeds, value) in [(3, 2), (4, 10)] {
+        let book = committed(KalahRules::Default, seeds);
+        assert_eq!(book.value(&book.root()), Some(value), "{seeds} seeds");
+    }
     let book = committed(KalahRules::Default, 6);
     assert_eq!(book.value(&book.root()), Some(2));
     let books = Books::new(vec![book.clone()]);
@@ -244,25 +250,26 @@ fn the_committed_books_give_the_published_openings() {
     );
 }
 
-/// A sample of the committed Kalah(6,3) book (every 60th entry, the last
+/// A sample of the committed Kalah(6,3) books (every 60th entry, the last
 /// turn's and those its rule derives) solved again with no tables and no
 /// ledger: the book was proven with 28-seed tables and a split search.
 #[test]
 fn the_committed_books_agree_with_a_solve_without_tables_on_a_sample() {
-    let rules = KalahRules::CaptureNeedsOpposite;
-    let book = committed(rules, 3);
-    let opts = SolveOptions {
-        rules,
-        ..SolveOptions::default()
-    };
-    let mut checked = 0;
-    for (pos, v) in book.entries().step_by(60) {
-        let s = solve(&pos, None, &opts).unwrap();
-        assert!(s.exact);
-        assert_eq!(s.value, v, "{pos}");
-        checked += 1;
+    for rules in [KalahRules::CaptureNeedsOpposite, KalahRules::Default] {
+        let book = committed(rules, 3);
+        let opts = SolveOptions {
+            rules,
+            ..SolveOptions::default()
+        };
+        let mut checked = 0;
+        for (pos, v) in book.entries().step_by(60) {
+            let s = solve(&pos, None, &opts).unwrap();
+            assert!(s.exact);
+            assert_eq!(s.value, v, "{rules:?}: {pos}");
+            checked += 1;
+        }
+        assert!(checked >= 15, "{checked}");
     }
-    assert!(checked >= 15, "{checked}");
 }
 
 /// The committed book ledgers pass the independent audit, which derives

@@ -45,6 +45,8 @@ fn a_raised_stop_ends_every_searching_agent_promptly() {
             let mut agent = a
                 .build_with_stop(spec.rules(), None, 1, stop.clone())
                 .unwrap();
+            // Timed from before the raiser starts its 100 ms.
+            let t = Instant::now();
             let raiser = {
                 let stop = stop.clone();
                 std::thread::spawn(move || {
@@ -52,7 +54,6 @@ fn a_raised_stop_ends_every_searching_agent_promptly() {
                     stop.raise();
                 })
             };
-            let t = Instant::now();
             let choice = agent.choose(&start);
             let took = t.elapsed();
             raiser.join().unwrap();
