@@ -250,19 +250,24 @@ fn the_committed_books_give_the_published_openings() {
     );
 }
 
-/// A sample of the committed Kalah(6,3) books (every 60th entry, the last
+/// A sample of the committed Kalah(6,3) books (the start and every 60th entry, the last
 /// turn's and those its rule derives) solved again with no tables and no
 /// ledger: the book was proven with 28-seed tables and a split search.
 #[test]
 fn the_committed_books_agree_with_a_solve_without_tables_on_a_sample() {
-    for rules in [KalahRules::CaptureNeedsOpposite, KalahRules::Default] {
+    for rules in [
+        KalahRules::CaptureNeedsOpposite,
+        KalahRules::Default,
+        KalahRules::EndWhenMoverEmpty,
+    ] {
         let book = committed(rules, 3);
         let opts = SolveOptions {
             rules,
             ..SolveOptions::default()
         };
         let mut checked = 0;
-        for (pos, v) in book.entries().step_by(60) {
+        let root = (book.root(), book.value(&book.root()).unwrap());
+        for (pos, v) in book.entries().step_by(60).chain([root]) {
             let s = solve(&pos, None, &opts).unwrap();
             assert!(s.exact);
             assert_eq!(s.value, v, "{rules:?}: {pos}");

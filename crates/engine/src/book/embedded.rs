@@ -23,4 +23,12 @@ pub(super) const BOOKS: &[(&str, &[u8])] = &[
         "kalah-6-6-default.book",
         include_bytes!("../../books/kalah-6-6-default.book"),
     ),
+    (
+        "kalah-6-3-end-when-mover-empty.book",
+        include_bytes!("../../books/kalah-6-3-end-when-mover-empty.book"),
+    ),
+    (
+        "kalah-6-4-end-when-mover-empty.book",
+        include_bytes!("../../books/kalah-6-4-end-when-mover-empty.book"),
+    ),
 ];
