@@ -332,3 +332,62 @@ fn the_committed_book_ledgers_pass_the_independent_audit() {
     }
     assert!(audited >= 3, "{audited}");
 }
+
+/// On a fresh directory (no tables), the start of Kalah(6,4) and the
+/// position after each of South's moves are answered exactly from the
+/// books, under every rule set, by `mancala query` and by the server, each
+/// look-up well under a tenth of a second.
+#[test]
+fn kalah_6_4_openings_answer_from_the_books_on_a_fresh_directory() {
+    use common::server::{enc, Server};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let server = Server::start(&d.join("served"), &[]);
+    let oracle = mancala_solver::oracle::Oracle::new(mancala_solver::oracle::OracleConfig {
+        dir: d.join("db"),
+        search: mancala_solver::oracle::SearchBudget {
+            time: std::time::Duration::ZERO,
+            tt_mb: 8,
+        },
+        build_limit: 0,
+        agent_time: std::time::Duration::from_millis(100),
+        build_threads: None,
+    });
+    for rules in ["default", "capture-needs-opposite", "end-when-mover-empty"] {
+        let game = format!("kalah:6:4:{rules}");
+        let (code, out, err) = mancala(&["query", &game, "--json", "--no-build"], d);
+        assert_eq!(code, 0, "{err}");
+        let a: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(a["source"], "book", "{out}");
+        assert!(a["exact"].as_bool().unwrap(), "{out}");
+        let moves = a["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 6);
+        for m in moves {
+            assert!(m["exact"].as_bool().unwrap(), "{game}: {m}");
+            let after = oracle
+                .play(&game, None, &m["move"].to_string())
+                .unwrap()
+                .position;
+            let start = std::time::Instant::now();
+            let (status, b) = server.json(&format!(
+                "/api/v1/query?game={game}&position={}",
+                enc(&after)
+            ));
+            assert_eq!(status, 200, "{b}");
+            assert!(start.elapsed() < std::time::Duration::from_millis(100));
+            assert_eq!(b["source"], "book", "{game} {after}: {b}");
+            assert_eq!(b["exact"], true);
+            // The position's value for its mover, against the move's.
+            let sign = if m["extra_turn"].as_bool().unwrap() {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(
+                b["value"].as_i64().unwrap() * sign,
+                m["value"].as_i64().unwrap()
+            );
+        }
+    }
+    assert!(!d.join("db").exists(), "no table was built");
+}
