@@ -25,6 +25,52 @@ use mancala_browser_test::server::{enc, Server};
 use mancala_browser_test::{mancala_bin, repository};
 use page::*;
 
+/// A fresh server's default page (the start of Kalah(6,4)) shows every
+/// move's exact value at once, from the opening book, with nothing to
+/// think longer about; so does the position after the best move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_page_shows_exact_values_from_the_book() {
+    let (_driver, c) = connect().await;
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with(
+        &mancala_bin(),
+        dir.path(),
+        &["--solve-ms", "200", "--build-limit", "0"],
+    );
+    let game = "kalah:6:4";
+    c.goto(&format!("http://{}/", s.addr)).await.unwrap();
+    let start = page_position(&c, &s, game).await;
+    assert_eq!(start, "4 4 4 4 4 4 0 4 4 4 4 4 4 0");
+    for _ in 0..2 {
+        let pos = page_position(&c, &s, game).await;
+        let shown = shown_values(&c).await;
+        // api_values takes exact values only.
+        assert_eq!(shown, api_values(&s, game, &pos), "{pos}");
+        assert_eq!(text_of(&c, "source").await, "the opening book (exact)");
+        assert!(css(&c, "#think")
+            .await
+            .attr("disabled")
+            .await
+            .unwrap()
+            .is_some());
+        let r = page_state(&c, &s, game).await;
+        let side = r["to_move"].as_str().unwrap().to_string();
+        let (_, a) = s.json(&format!("/api/v1/query?game={game}&position={}", enc(&pos)));
+        let best = a["best_move"].as_u64().unwrap();
+        let before = line_of(&c).await;
+        css(
+            &c,
+            &format!(".pit[data-side=\"{side}\"][data-pit=\"{best}\"]"),
+        )
+        .await
+        .click()
+        .await
+        .unwrap();
+        wait_line_change(&c, &before).await;
+    }
+    c.close().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_plays_by_clicks_and_shows_the_apis_values() {
     let (_driver, c) = connect().await;
