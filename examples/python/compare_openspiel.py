@@ -12,7 +12,7 @@ import time
 import pyspiel
 
 import mancala_solver as ms
-from mancala_solver.openspiel import compare_random_games
+from mancala_solver.openspiel_compare import compare_random_games
 
 RUNS = [
     ("mancala", {}, 1000, 11),

@@ -568,12 +568,3 @@ class ExactEvaluator:
             for k, (n, t, c) in sorted(self._stats.items())
         }
 
-
-def __getattr__(name: str) -> Any:
-    # The comparison with OpenSpiel's own games lives in openspiel_compare
-    # (it imports this module's conversions).
-    if name in ("Comparison", "compare_random_games"):
-        from . import openspiel_compare
-
-        return getattr(openspiel_compare, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
