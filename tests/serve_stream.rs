@@ -193,10 +193,21 @@ fn closing_a_stream_stops_its_search_and_frees_its_slot() {
 #[test]
 fn a_stream_ends_by_the_requests_time_limit() {
     let dir = tempfile::tempdir().unwrap();
-    // A position of 14 seeds needs the 6-pit tables built on demand
-    // (millions of positions, seconds): longer than the request may take.
-    let s = Server::start(dir.path(), &["--solve-ms", "300", "--timeout-ms", "1000"]);
-    let position = enc("1 1 1 1 1 2 17 1 1 1 1 1 3 17");
+    // A position of 17 seeds in play needs the 6-pit tables to 17 seeds
+    // built on demand (about 45 million positions, seconds even on an idle
+    // machine; 15 seeds took 0.45 s): longer than the request may take.
+    let s = Server::start(
+        dir.path(),
+        &[
+            "--solve-ms",
+            "300",
+            "--timeout-ms",
+            "1000",
+            "--build-limit",
+            "100000000",
+        ],
+    );
+    let position = enc("1 1 1 1 1 2 16 1 1 1 1 3 3 15");
     let start = Instant::now();
     let (status, evs) = events(
         &s,

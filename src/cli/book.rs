@@ -298,10 +298,11 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
         return;
     }
     println!(
-        "book {} ({} rules, {} turns): {} positions",
+        "book {} ({} rules, {} turn{}): {} positions",
         path.display(),
         book.rules().name(),
         book.turns(),
+        if book.turns() == 1 { "" } else { "s" },
         book.len()
     );
     match book.value(&root) {
