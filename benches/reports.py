@@ -28,6 +28,18 @@ def two_sample_p(x1, n1, x2, n2):
     return math.erfc(abs(x1 / n1 - x2 / n2) / se / math.sqrt(2))
 
 
+def holm(pvalues):
+    """Which of `pvalues` Holm's step-down method rejects at 5%: a list of
+    booleans in the order of `pvalues`."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    rejected = [False] * len(pvalues)
+    for rank, i in enumerate(order):
+        if pvalues[i] >= 0.05 / (len(pvalues) - rank):
+            break
+        rejected[i] = True
+    return rejected
+
+
 def cached_run(binary, cmd, out, fresh=False, threads=0):
     """The JSON report of `binary CMD`: read from `out` when it holds the
     report of the same command (and not `fresh`), else run and saved there

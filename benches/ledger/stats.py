@@ -1,6 +1,6 @@
-"""The ledger's statistics (stdlib only): the two-proportion test of
-benches/reports.py, Holm's step-down correction, the smallest difference a
-comparison detects, and the two-sided rank test of two samples."""
+"""The ledger's statistics (stdlib only): the two-proportion test and
+Holm's step-down correction of benches/reports.py, the smallest difference
+a comparison detects, and the two-sided rank test of two samples."""
 
 import math
 import os
@@ -8,7 +8,7 @@ import sys
 from itertools import combinations
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-from reports import two_sample_p  # noqa: E402,F401
+from reports import holm, two_sample_p  # noqa: E402,F401
 
 Z_975 = 1.959963984540054
 Z_80 = 0.8416212335729143
@@ -16,17 +16,6 @@ Z_80 = 0.8416212335729143
 
 def phi(x):
     return 0.5 * math.erfc(-x / math.sqrt(2))
-
-
-def holm(pvalues):
-    """Which of `pvalues` Holm's step-down method rejects at 5%."""
-    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
-    rejected = [False] * len(pvalues)
-    for rank, i in enumerate(order):
-        if pvalues[i] >= 0.05 / (len(pvalues) - rank):
-            break
-        rejected[i] = True
-    return rejected
 
 
 def power(p0, p1, n0, n1):

@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports import two_sample_p, wilson  # noqa: E402
+from reports import holm, two_sample_p, wilson  # noqa: E402
 
 # Section heading (start) -> games behind each published figure.
 PUBLISHED_GAMES = [
@@ -47,17 +47,6 @@ TOURNAMENT = [
     ("heavy v random", "awale-heavy", "random", 50, 100),
     ("heavy v greedy(0.95)", "awale-heavy", "eps-greedy:0.95", 50, 100),
 ]
-
-
-def holm(pvalues: list) -> list:
-    """Which of `pvalues` are rejected at 5% by Holm's step-down method."""
-    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
-    rejected = [False] * len(pvalues)
-    for rank, i in enumerate(order):
-        if pvalues[i] >= 0.05 / (len(pvalues) - rank):
-            break
-        rejected[i] = True
-    return rejected
 
 
 def parse(text: str):

@@ -17,6 +17,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from reports import cached_run, two_sample_p, wilson  # noqa: E402
+from reports import holm as holm_rejects  # noqa: E402
 GAME = "kalah:6:4:capture-needs-opposite"
 OPENING = 2  # random single moves of each side, every game
 
@@ -137,13 +138,7 @@ def main():
                 p = two_sample_p(x, n, round(pub * 10), 1000)
                 tests.append(((i, j), p))
             rows.append((i, j, x, n, pub, p))
-    order = sorted(tests, key=lambda t: t[1])
-    holm = set()
-    for rank, (cell, p) in enumerate(order):
-        if p < 0.05 / (len(order) - rank):
-            holm.add(cell)
-        else:
-            break
+    holm = {cell for (cell, _), rejected in zip(tests, holm_rejects([p for _, p in tests])) if rejected}
 
     lines = ["| first \\ second | " + " | ".join(NAMES[j] for j in agents) + " |",
              "|---" * (len(agents) + 1) + "|"]
@@ -168,12 +163,7 @@ def main():
     # Each share is compared as matches won of 9 (published: TABLE_2 is
     # k/9 rounded) by the two-proportion test, with Holm's correction.
     t2_p = [two_sample_p(round(TABLE_2[k] * 9 / 100), 9, won[k], 9) for k in range(10)]
-    t2_order = sorted(range(10), key=lambda k: t2_p[k])
-    t2_holm = set()
-    for rank, k in enumerate(t2_order):
-        if t2_p[k] >= 0.05 / (10 - rank):
-            break
-        t2_holm.add(k)
+    t2_holm = {k for k, rejected in enumerate(holm_rejects(t2_p)) if rejected}
     lines = ["| heuristic | published | measured (matches won of 9) | p | verdict |", "|---|---|---|---|---|"]
     for k in range(10):
         verdict = "agrees" if t2_p[k] >= 0.05 else ("**differs** (after Holm)" if k in t2_holm else "differs at 5%")
