@@ -16,7 +16,8 @@ each root move is searched as the player searches it (alpha-beta to 7
 plies on the store difference, full window, pits in order), and w is the
 legal moves summed over every node whose moves the search generated,
 divided by the number of those nodes; it is printed in a second table,
-compared as w is.
+compared as w is, the published figure taken over the published 100
+games (its standard error ours times sqrt(K / 100)).
 
 Each d (in moves) and w is compared with the published one by a two-sided
 two-sample z test at 5%, the published 100 games assumed as spread as
@@ -50,13 +51,29 @@ PUBLISHED = {
 }
 
 
-def z_test(published: float, measured: float, se: float) -> bool:
+def z_test(published: float, measured: float, se: float, se_published=None) -> bool:
     """True when `measured` agrees with `published` at 5% (two-sided),
-    both figures having the standard error `se`."""
+    `measured` having the standard error `se` and `published`
+    `se_published` (by default the same)."""
     if se == 0:
         return round(measured, 2) == published
-    z = (measured - published) / (se * math.sqrt(2))
+    sp = se if se_published is None else se_published
+    z = (measured - published) / math.sqrt(se * se + sp * sp)
     return math.erfc(abs(z) / math.sqrt(2)) >= 0.05
+
+
+def tree_w(counts: list, published: float, games: int = 100) -> tuple:
+    """w over the search-tree nodes of K games, `counts` holding each
+    game's (legal moves summed, nodes): (w, its standard error, whether it
+    agrees with `published`). The published figure is over `games` games
+    as spread as ours, so its standard error is ours times sqrt(K / games)
+    (with K = games, the plain two-sample test)."""
+    moves, nodes = sum(c[0] for c in counts), sum(c[1] for c in counts)
+    wt = moves / nodes
+    k = len(counts)
+    se = (math.sqrt(sum((mv - wt * nd) ** 2 for mv, nd in counts) / (k - 1)) / (nodes / k * math.sqrt(k))
+          if k > 1 else 0.0)
+    return wt, se, z_test(published, wt, se, se * math.sqrt(k / games))
 
 
 def tree_branching(m, n, rules, positions, depth=7):
@@ -172,12 +189,8 @@ def main() -> None:
               f"| {verdict} |", flush=True)
         if w_tree:
             counts = [tree_branching(m, n, rules, ps) for ps in tree_games]
-            moves, nodes = sum(c[0] for c in counts), sum(c[1] for c in counts)
-            wt = moves / nodes
-            k = len(counts)
-            se = (math.sqrt(sum((mv - wt * nd) ** 2 for mv, nd in counts) / (k - 1)) / (nodes / k * math.sqrt(k))
-                  if k > 1 else 0.0)
-            tree_rows.append((m, n, pw, w, wt, nodes, z_test(pw, wt, se)))
+            wt, _, ok = tree_w(counts, pw)
+            tree_rows.append((m, n, pw, w, wt, sum(c[1] for c in counts), ok))
     print()
     print(f"{rows} instances, {games} games each: d (moves) agrees in {agree['d']}, w in {agree['w']}, "
           f"w^d (both) in {agree['w^d']} (two-sample z test at 5%)")
