@@ -22,6 +22,8 @@ BIN=${BIN:-target/release/mancala}
 NAME=$(printf '%s' "${*:-algorithm-4}" | tr -c 'A-Za-z0-9' '-' | sed 's/^-*//; s/-*$//')
 OUT=${OUT:-target/ga-runs/$NAME}
 RUNS=${RUNS:-20}
+POPULATION=${POPULATION:-50}
+GENERATIONS=${GENERATIONS:-250}
 mkdir -p "$OUT"
 for s in $(seq 1 "$RUNS"); do
   json=$OUT/seed-$s.json
@@ -29,7 +31,7 @@ for s in $(seq 1 "$RUNS"); do
     continue
   fi
   echo "run $s of $RUNS ($*)" >&2
-  "$BIN" tune heuristic10 --game kalah:6:4:capture-needs-opposite --population 50 --generations 250 \
+  "$BIN" tune heuristic10 --game kalah:6:4:capture-needs-opposite --population "$POPULATION" --generations "$GENERATIONS" \
     --games 10 --depth 4 --seed "$s" --out "$OUT/seed-$s.txt" --json ${THREADS:+--threads "$THREADS"} "$@" \
     > "$json.tmp"
   mv "$json.tmp" "$json"

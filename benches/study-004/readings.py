@@ -39,9 +39,9 @@ from run import GAME, NAMES, SPECS, TABLE_1  # noqa: E402
 RANDOM, MAX, AB, HMM, MCTS, A3C = range(6)
 # name -> (agents replaced {index: spec}, the agents whose cells are played, opening)
 READINGS = {
-    "max-first": ({MAX: "max:ties=first"}, [RANDOM, MAX, AB, HMM, A3C], 2),
-    "max-stop": ({MAX: "max:extra=stop"}, [RANDOM, MAX, AB, HMM, A3C], 2),
-    "max-random": ({MAX: "max:ties=random"}, [RANDOM, MAX, AB, HMM, A3C], 2),
+    "max-first": ({MAX: "max:ties=first"}, [RANDOM, MAX, AB, HMM, MCTS, A3C], 2),
+    "max-stop": ({MAX: "max:extra=stop"}, [RANDOM, MAX, AB, HMM, MCTS, A3C], 2),
+    "max-random": ({MAX: "max:ties=random"}, [RANDOM, MAX, AB, HMM, MCTS, A3C], 2),
     "mcts-expand": ({MCTS: "mcts:4000:expand=0.1"}, [RANDOM, MAX, AB, HMM, MCTS], 2),
     "no-opening": ({MAX: "max:ties=random", AB: "alphabeta:4:ties=random", HMM: "heuristic10:4:ties=random"},
                    [RANDOM, MAX, AB, HMM], 0),
