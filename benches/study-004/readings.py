@@ -21,7 +21,10 @@ study's own settings and readings). The readings:
   side), the deterministic agents drawing among equal best moves instead
   (`max:ties=random`, `alphabeta:4:ties=random`,
   `heuristic10:4:ties=random`), as the first Kalah study's players "order
-  equivalent moves randomly".
+  equivalent moves randomly";
+- ties-random: the same random choice among equal best moves for every
+  deterministic agent, with run.py's random opening (run.py's take a
+  fixed one of equal moves).
 
 Raw JSON reports go to DIR (default target/study-004-readings); a report of
 the same command there is reused.
@@ -45,6 +48,8 @@ READINGS = {
     "mcts-expand": ({MCTS: "mcts:4000:expand=0.1"}, [RANDOM, MAX, AB, HMM, MCTS], 2),
     "no-opening": ({MAX: "max:ties=random", AB: "alphabeta:4:ties=random", HMM: "heuristic10:4:ties=random"},
                    [RANDOM, MAX, AB, HMM], 0),
+    "ties-random": ({MAX: "max:ties=random", AB: "alphabeta:4:ties=random", HMM: "heuristic10:4:ties=random"},
+                    [RANDOM, MAX, AB, HMM, MCTS, A3C], 2),
 }
 
 
