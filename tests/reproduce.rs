@@ -274,6 +274,24 @@ fn a_ledger_that_parts_from_its_rows_is_refused() {
         out.contains("a reason for five-games 5.2 Vai Lung Thlan, which agrees on its page"),
         "{out}"
     );
+    // An unexplained row that does not say what the runs ruled out.
+    let dir = broken_copy("bare-unexplained", "docs/reproduction-ledger.tsv", |t| {
+        t.lines()
+            .map(|l| {
+                let mut cells: Vec<&str> = l.split('\t').collect();
+                if cells.len() == 8 && cells[2] == "5.11 Awari" {
+                    cells[6] = "";
+                }
+                format!("{}\n", cells.join("\t"))
+            })
+            .collect()
+    });
+    let (code, out) = ledger_on(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("a row of class unexplained names what the runs ruled out"),
+        "{out}"
+    );
     // A class outside the rule.
     let dir = broken_copy("class", "docs/reproduction-ledger.tsv", |t| {
         t.replacen("\tagree\t", "\tagrees mostly\t", 1)

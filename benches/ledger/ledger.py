@@ -82,7 +82,8 @@ def read_tsv(path):
             r["n"] = int(r["n"])
         need = {"tested": "the reason and the run that tested it", "missing": "what the text does not give",
                 "derived": "what it follows from", "repeat": "where it is counted",
-                "not-run": "why it was not run"}
+                "not-run": "why it was not run",
+                "unexplained": "what the runs ruled out (or that no reading was run)"}
         if r["class"] in need and not r["why"].strip():
             raise LedgerError(f"{r['line']}: a row of class {r['class']} names {need[r['class']]}")
         if r["class"] == "tested" and not r["by"].strip():
