@@ -221,12 +221,12 @@ fn every_readme_command_runs() {
     for doc in DOCS {
         let found = commands_of(&read(doc));
         assert!(!found.is_empty(), "{doc} lists its commands: {found:?}");
-        commands.extend(found);
+        commands.extend(found.into_iter().map(|c| (*doc, c)));
     }
     // What a command says to do with its output (`tune`: "play it as
     // AGENT"), which the document's next command must do.
     let mut hint: Option<(String, String)> = None;
-    for (line, program, args) in commands {
+    for (doc, (line, program, args)) in commands {
         if let Some((by, agent)) = hint.take() {
             assert!(
                 args.contains(&agent),
@@ -241,7 +241,7 @@ fn every_readme_command_runs() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
-            "README command failed: {line}\nstdout: {stdout}\nstderr: {}",
+            "a command of {doc} failed: {line}\nstdout: {stdout}\nstderr: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         if let Some((_, rest)) = stdout.split_once("play it as ") {
