@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Run README.md's commands with two binaries and compare their outputs.
+"""Run the README's and the command line pages' commands with two binaries
+and compare their outputs.
 
-Usage: benches/json-diff.py OLD_BINARY NEW_BINARY [README.md]
+Usage: benches/json-diff.py OLD_BINARY NEW_BINARY [DOC.md ...]
+(default: README.md docs/cli.md docs/games.md)
 
-Every `mancala ...` (or `cargo run --release -- ...`) line of README's
+Every `mancala ...` (or `cargo run --release -- ...`) line of the documents'
 shell blocks that is not marked `# long` or `# interactive` is run by
 each binary in a scratch directory of its own (the same files in both:
 the tables each builds, the assignment's sample input). Their exit codes
@@ -75,13 +77,13 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     old, new = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    readme = sys.argv[3] if len(sys.argv) > 3 else "README.md"
+    docs = sys.argv[3:] or ["README.md", "docs/cli.md", "docs/games.md"]
     dirs = [tempfile.mkdtemp(prefix="json-diff-old-"), tempfile.mkdtemp(prefix="json-diff-new-")]
     for d in dirs:
         with open(os.path.join(d, "input.txt"), "w") as f:
             f.write("2\n1\n2\n3 3 3\n3 3 3\n0\n0\n")
     same = differ = 0
-    for line, args in commands(readme):
+    for line, args in [c for doc in docs for c in commands(doc)]:
         runs = []
         for binary, d in zip((old, new), dirs):
             p = subprocess.run([binary] + args, cwd=d, capture_output=True, text=True, timeout=1800)

@@ -274,9 +274,9 @@ fn the_readme_says_what_building_needs() {
         .expect("Cargo.toml has a rust-version")
         .trim_matches('"');
     let needs = readme
-        .split("## What building and testing take")
+        .split("## Install")
         .nth(1)
-        .expect("README has the section")
+        .expect("README has the section \"Install\"")
         .split("\n## ")
         .next()
         .unwrap();

@@ -48,6 +48,8 @@ mod cli;
 mod cross_check;
 #[path = "distributed.rs"]
 mod distributed;
+#[path = "doc_links.rs"]
+mod doc_links;
 #[path = "family.rs"]
 mod family;
 #[path = "faults.rs"]

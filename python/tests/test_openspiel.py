@@ -295,7 +295,7 @@ def test_mancala_needs_the_capture_needs_opposite_tables(tmp_path):
     plan = bridge.ExactOracle(db=tmp_path).table_plan(pyspiel.load_game("mancala"))
     assert plan["game"] == "kalah:6:4:capture-needs-opposite" and plan["rules"] == "capture-needs-opposite"
     assert (plan["pits"], plan["seeds"], plan["game_seeds"]) == (6, 20, 48)
-    # Every 6-pit table of 1 to 20 seeds (README, "Tables").
+    # Every 6-pit table of 1 to 20 seeds (docs/tables.md).
     assert plan["positions"] == 225_332_381 and plan["on_disk"] == 0
 
 

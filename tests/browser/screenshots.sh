@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's screenshots of the analysis board (docs/board-desktop.png,
+# The screenshots of the analysis board (docs/board.md, docs/serve.md:
+# docs/board-desktop.png,
 # docs/board-phone.png): the browser test that makes them
 # (review::readme_screenshots_show_proven_values, which also checks that
 # every move's value on them is proven), then copied into docs/. Needs

@@ -21,6 +21,31 @@ use crate::tables::index::Layout;
 /// A game of the family and its rule set, whatever the board size: the
 /// registry of every rule set the library serves. Tables carry it in their
 /// header ([`crate::tables::TableSpec`]).
+///
+/// Pick a rule set by name, and reach its concrete game type with
+/// [`with_rules!`](crate::with_rules) (one arm for every game):
+///
+/// ```
+/// use mancala_solver::{with_rules, Game, KalahRules, Rules};
+///
+/// let rules = Rules::from_name("kalah", Some("capture-needs-opposite"))?;
+/// assert_eq!(rules, Rules::Kalah(KalahRules::CaptureNeedsOpposite));
+/// assert_eq!(rules.to_string(), "kalah:capture-needs-opposite");
+/// assert_eq!(Rules::from_name("awari", None)?.default_size(), (6, 4));
+/// assert!(Rules::from_name("chess", None).is_err()); // the message names the games
+///
+/// // Every rule set the library serves, each game's default first.
+/// assert!(Rules::ALL.contains(&rules));
+/// for &r in Rules::ALL {
+///     let (pits, seeds) = r.default_size();
+///     let moves = with_rules!(r, g => {
+///         let start = g.start(pits, seeds)?;
+///         g.legal_moves(&start).len()
+///     });
+///     assert!(moves > 0, "{r}: the start has a move");
+/// }
+/// # Ok::<(), mancala_solver::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rules {
     /// Kalah under the given rules.

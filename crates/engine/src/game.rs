@@ -41,7 +41,39 @@ pub trait Board {
 
 /// A rule set of the mancala family. See the module documentation.
 ///
-/// Values are always from the view of the side to move.
+/// Values are always from the view of the side to move. Code written once
+/// over `Game` plays every game of the family:
+///
+/// ```
+/// use mancala_solver::game::Board;
+/// use mancala_solver::{AwariGame, Game, KalahRules};
+///
+/// /// Plays the leftmost legal pit for both sides to the end: the plies and
+/// /// the final scores `[south, north]`.
+/// fn leftmost_to_the_end<G: Game>(game: G, pits: usize, seeds: usize) -> (usize, [u8; 2]) {
+///     let mut pos = game.start(pits, seeds).unwrap();
+///     let mut plies = 0;
+///     while !game.is_over(&pos) && plies < 500 {
+///         let pit = game.legal_moves(&pos).pit(0);
+///         game.play(&mut pos, pit).expect("a legal move");
+///         plies += 1;
+///     }
+///     game.settle(&mut pos);
+///     (plies, pos.scores())
+/// }
+///
+/// let (_, [south, north]) = leftmost_to_the_end(KalahRules::Default, 4, 3);
+/// assert_eq!(south as usize + north as usize, 24); // every seed ends in a store
+/// let (plies, _) = leftmost_to_the_end(AwariGame::Oware, 3, 2);
+/// assert!(plies > 0);
+///
+/// // A position in the game's notation, and a line of moves.
+/// let rules = KalahRules::Default;
+/// let mut pos = rules.parse("1 0 2 0 3 1 0 0")?;
+/// assert_eq!(rules.play_line(&mut pos, "0")?, 1);
+/// assert!(rules.play(&mut pos, 7).is_err()); // no pit 7: refused in words
+/// # Ok::<(), mancala_solver::Error>(())
+/// ```
 pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// A position, seen from the side to move.
     type Position: Board + Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync;

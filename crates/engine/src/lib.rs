@@ -5,10 +5,15 @@
 //! Awale, Vai Lung Thlan and Ohvalhu ([`Rules::ALL`]). Exact values you
 //! can trust, for researchers, players and teachers.
 //!
-//! Every rule set implements one trait, [`Game`]; the tables of any game are
-//! a [`TableSet`] (opened by memory map, built on demand); [`solve`] solves
-//! Kalah positions above the tables; [`play`] has the agents and the match
-//! runner. `ARCHITECTURE.md` has the map.
+//! Every rule set implements one trait, [`Game`], and the registry
+//! [`Rules`] names them all; the tables of any game are a [`TableSet`]
+//! (opened by memory map, built on demand); [`solve`] solves Kalah
+//! positions above the tables; the [`oracle::Oracle`] answers any game by
+//! name (books, then tables, then search), as the command line, the HTTP
+//! server and the Python package do; [`play`] has the agents
+//! ([`play::agents::Agent`]) and the match runner. Most programs start
+//! from [`prelude`]. `ARCHITECTURE.md` has the map, and the book of the
+//! repository (`docs/`) the rest.
 //!
 //! Value a Kalah position from its tables (built on first use), then solve
 //! it with the search:
@@ -55,19 +60,30 @@
 //!
 //! Modules:
 //!
-//! - [`game`]: the family trait; [`family`]: the registry of rule sets by
-//!   name ([`Rules`], [`GameSpec`]);
-//! - [`kalah`], [`awari`]: each family's positions, rules, builder, table
-//!   look-ups, verification and plain reference solver;
-//! - [`tables`]: the dense index, the file format, reader and writer, the
-//!   table set, the build driver and the generic verifier;
+//! - [`game`]: the family trait ([`Game`]); [`family`]: the registry of
+//!   rule sets by name ([`Rules`], the [`with_rules!`] dispatch);
+//! - [`kalah`], [`awari`] (Awari, Oware, Awale), [`ohvalhu`],
+//!   [`vai_lung_thlan`]: each game's positions, rules, table builder,
+//!   verification and plain reference solver;
+//! - [`tables`]: the table files of every game (the dense index, the file
+//!   format, reader and writer, tables in memory, the build driver);
+//!   [`tablebase`]: the game-level layer on top ([`TableSet`],
+//!   [`TableGame`], the shared sets, the generic builder and verifier);
 //! - [`search`]: the Kalah solver (MTD(f), transposition table, futility,
-//!   ETC, table probes, two threads);
-//! - [`play`]: positions of any game behind one type, the agents, matches
-//!   and tournaments with statistics;
+//!   ETC, table probes, two threads, checkpoints), Awari's search above
+//!   the tables, and proofs split into tasks with a ledger
+//!   ([`search::prove`]);
+//! - [`book`]: the opening books, compiled from proof ledgers;
+//! - [`oracle`]: any game's positions, values and agents' moves by name;
+//! - [`play`]: positions of any game behind one type ([`GameSpec`]), the
+//!   agents, matches, tournaments and grades with statistics, the tuner;
 //! - [`learn`]: the A3C agent's network and its self-play training;
-//! - [`side`], [`sow`], [`notation`], [`progress`], [`error`]: what every
-//!   game shares.
+//! - [`assignment`]: the course assignment's program and its files;
+//! - [`side`], [`sow`], [`moves`], [`notation`], [`progress`], [`error`],
+//!   [`rng`], [`threads`], [`atomic`], [`files`]: what every game and front
+//!   end shares (sides, sowing, the move record, the notation, progress
+//!   callbacks, typed errors, the seeded generator, thread counts, atomic
+//!   writes, bounded reads).
 
 #![warn(missing_docs)]
 

@@ -197,6 +197,38 @@ struct Cached {
 }
 
 /// See the module documentation.
+///
+/// Values, positions and agents' moves of any game, by name, as the HTTP
+/// server and the Python package answer them:
+///
+/// ```
+/// use std::time::Duration;
+/// use mancala_solver::oracle::{Oracle, OracleConfig, SearchBudget};
+/// use mancala_solver::play::agents::Stop;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let oracle = Oracle::new(OracleConfig {
+///     dir: dir.path().to_path_buf(),
+///     search: SearchBudget { time: Duration::from_secs(2), tt_mb: 16 },
+///     build_limit: 1_000_000, // build missing tables of up to a million entries
+///     agent_time: Duration::from_secs(1),
+///     build_threads: Some(1),
+/// });
+/// // Kalah(3,2) from its start: the tables are built on first use.
+/// let a = oracle.query("kalah:3:2", None)?;
+/// assert!(a.exact);
+/// let value = a.value.unwrap();
+/// assert!(a.moves.iter().all(|m| m.value.is_none_or(|v| v <= value)));
+///
+/// // A position after a line of moves, and an agent's move there.
+/// let p = oracle.play("awari:3:2", None, "0")?;
+/// assert_eq!(p.moves_played, 1);
+/// let m = oracle.agent_move("awari:3:2", Some(&p.position), "alphabeta:2", 7, &Stop::never())?;
+/// assert!(p.legal_moves.contains(&m.pit));
+///
+/// assert!(oracle.query("kalah:3", None).is_err()); // a bad name, said in words
+/// # Ok::<(), mancala_solver::Error>(())
+/// ```
 pub struct Oracle {
     config: OracleConfig,
     cache: Mutex<HashMap<Key, Cached>>,

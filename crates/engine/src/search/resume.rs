@@ -230,7 +230,7 @@ pub(super) fn periodic(sh: &Shared<'_>, cx: &Context, done: &AtomicBool) {
 /// same CPU at any priority; the priority only decides how long it waits
 /// for a CPU. At 19 a solve using every core left its helper about 5% of
 /// a core: a checkpoint of 16 M entries of a 4 GiB table came 120-137 s
-/// after it was due instead of 6-9 s (docs/SOLVER.md, "Checkpoint
+/// after it was due instead of 6-9 s (docs/solver-notes.md, "Checkpoint
 /// priority"). Ten steps below (nice 10 for a process at 0) it came 40-64
 /// s late, and the search, and other work, keep most of the core.
 #[cfg(target_os = "linux")]

@@ -54,6 +54,37 @@ impl Default for BuildSettings {
 
 /// The tables of one rule set and board width, for every seed count from 1
 /// up to [`TableSet::max_seeds`].
+///
+/// Build (or open) the tables of Kalah with 2 pits a side up to 8 seeds, a
+/// few thousand positions, then read a position's value, its moves' and
+/// the perfect line:
+///
+/// ```
+/// use mancala_solver::{BuildSettings, Game, KalahRules, OnDemand, TableSet};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let rules = KalahRules::Default;
+/// let tables = TableSet::open_or_build(
+///     dir.path(), rules, 2, 8, &OnDemand::UpTo(1_000_000), &BuildSettings::default(),
+/// )?;
+/// assert_eq!(tables.max_seeds(), 8);
+///
+/// let start = rules.start(2, 2)?; // Kalah(2,2): 8 seeds in play
+/// let value = tables.value(&start).expect("within the tables");
+/// let moves = tables.move_values(&start).expect("within the tables");
+/// assert_eq!(moves.iter().map(|m| m.value).max(), Some(value));
+/// let (pit, best) = tables.best_move(&start).expect("a legal move");
+/// assert_eq!(best, value);
+/// assert!(moves.iter().any(|m| m.pit == pit));
+/// let line = tables.principal_variation(&start).expect("within the tables");
+/// let mut end = start;
+/// rules.play_line(&mut end, &line.moves)?; // the line replays to the end
+///
+/// // The files are there now: opening them builds nothing.
+/// let again = TableSet::open(dir.path(), rules, 2, 8)?;
+/// assert_eq!(again.value(&start), Some(value));
+/// # Ok::<(), mancala_solver::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct TableSet<G: TableGame> {
     dir: PathBuf,

@@ -89,6 +89,42 @@ impl Choice {
 /// A player. Agents keep their own random generator (seeded when built) and
 /// any state they like; they are asked for a move only in positions where
 /// the game is not over, and must answer with a legal pit.
+///
+/// Build agents from their specs and play a game of Kalah(4,3), then
+/// write an agent of one's own:
+///
+/// ```
+/// use mancala_solver::play::agents::{Agent, AgentSpec, Choice};
+/// use mancala_solver::play::state::State;
+/// use mancala_solver::{GameSpec, Side};
+///
+/// let game: GameSpec = "kalah:4:3".parse()?;
+/// let (south, north): (AgentSpec, AgentSpec) = ("alphabeta:4".parse()?, "random".parse()?);
+/// // Seeded: the same seeds play the same game.
+/// let mut agents = [south.build(game.rules, None, 1)?, north.build(game.rules, None, 2)?];
+/// let mut state = game.start();
+/// while !state.is_over() {
+///     let who = if state.to_move() == Side::South { 0 } else { 1 };
+///     let choice = agents[who].choose(&state);
+///     state.play(choice.pit).expect("agents play legal moves");
+/// }
+/// let [south_score, north_score] = state.scores();
+/// assert_eq!(south_score + north_score, 24);
+///
+/// /// Plays its leftmost legal pit.
+/// struct Leftmost;
+/// impl Agent for Leftmost {
+///     fn name(&self) -> String {
+///         "leftmost".into()
+///     }
+///     fn choose(&mut self, state: &State) -> Choice {
+///         let (pits, _count) = state.moves();
+///         Choice::bare(pits[0])
+///     }
+/// }
+/// assert_eq!(Leftmost.choose(&game.start()).pit, 0);
+/// # Ok::<(), mancala_solver::Error>(())
+/// ```
 pub trait Agent: Send {
     /// The spec the agent was built from, for messages.
     fn name(&self) -> String;

@@ -11,6 +11,26 @@ use crate::family::Rules;
 /// `NAME:M:N` (M pits per side, N seeds per pit) with `:RULES` for a rule
 /// set other than the default (`kalah:6:4`, `kalah:6:4:capture-needs-opposite`,
 /// `awari:6:4`, `oware:5:3`).
+///
+/// ```
+/// use mancala_solver::{GameSpec, KalahRules, Rules, Side};
+///
+/// let game: GameSpec = "kalah:6:4:capture-needs-opposite".parse()?;
+/// assert_eq!(game.rules, Rules::Kalah(KalahRules::CaptureNeedsOpposite));
+/// assert_eq!((game.pits, game.seeds), (6, 4));
+/// assert_eq!(game.to_string(), "kalah:6:4:capture-needs-opposite");
+///
+/// // The start position, of any game behind one type.
+/// let mut state = game.start();
+/// assert_eq!((state.to_move(), state.seeds_on_board()), (Side::South, 48));
+/// state.play(2).unwrap(); // the last seed lands in the store: South again
+/// assert_eq!(state.to_move(), Side::South);
+///
+/// let awari: GameSpec = "awari:6:4".parse()?;
+/// assert!(awari.can_repeat());
+/// assert!("kalah:6".parse::<GameSpec>().is_err()); // the message says how to write it
+/// # Ok::<(), mancala_solver::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
     /// The rule set.

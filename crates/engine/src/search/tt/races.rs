@@ -47,7 +47,7 @@ fn a_key_the_table_holds_twice_is_copied_once_merged() {
     // then the first writes X into pair 0. The bucket holds X twice: the
     // way a solve on two threads of a loaded machine (a search thread
     // descheduled between choosing its slot and writing it) can leave the
-    // table, and its stopped checkpoint (the README's `--time 0.2` solve)
+    // table, and its stopped checkpoint (docs/cli.md's `--time 0.2` solve)
     // then copied X twice.
     let tt = TransTable::new(1);
     let x = Key::new(&[3, 1, 4, 1, 5, 0, 2, 6]);
