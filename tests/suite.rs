@@ -66,6 +66,8 @@ mod grade;
 mod graph;
 #[path = "graph_store.rs"]
 mod graph_store;
+#[path = "help_examples.rs"]
+mod help_examples;
 #[path = "index_props.rs"]
 mod index_props;
 #[path = "layers.rs"]

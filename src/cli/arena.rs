@@ -72,7 +72,7 @@ pub struct ArenaArgs {
 #[derive(Args, Clone, Debug)]
 #[command(after_help = format!("{}\n\nExamples:\n  mancala match greedy random --games 200\n  \
 mancala match alphabeta:8 greedy --game kalah:6:4 --games 200 --json\n  \
-mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl\n  \
+mancala match perfect:500ms mcts:2000 --games 20 --games-out games.jsonl   # long: minutes\n  \
 mancala match greedy random --game awari:6:4 --games 200 --max-plies 300", agents_help()))]
 pub struct MatchArgs {
     /// Agent A.

@@ -20,8 +20,8 @@ use mancala_solver::search::prove::{Entry, Ledger, MAX_BOOK_TURNS};
 /// Arguments of `mancala book`.
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "Examples:\n  \
-mancala book build kalah:6:4 --turns 3\n  \
-mancala book build kalah:6:4:capture-needs-opposite --turns 3 --max-table-seeds 24\n  \
+mancala book build kalah:6:4 --turns 3   # long: the proof, minutes\n  \
+mancala book build kalah:6:4:capture-needs-opposite --turns 3 --max-table-seeds 24   # long\n  \
 mancala book build kalah:6:6 --turns 1 --from docs/kalah-6-6/ledger.jsonl --no-search\n  \
 mancala book compile books/kalah-6-4-default.jsonl\n  \
 mancala book show kalah:6:4\n\n\

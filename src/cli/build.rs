@@ -21,7 +21,7 @@ use super::{progress, render, GameArgs};
 #[derive(Args, Clone, Debug)]
 #[command(
     after_help = "Examples:\n  mancala build kalah --pits 6 --max-seeds 20\n  \
-mancala build kalah --pits 4 --max-seeds 16 --rules capture-needs-opposite --db /tmp/db\n  \
+mancala build kalah --pits 4 --max-seeds 16 --rules capture-needs-opposite --db other-db\n  \
 mancala build awari --pits 6 --max-seeds 16\n  \
 mancala build oware --pits 4 --max-seeds 16\n\n\
 Kalah tables hold the positions with k seeds in play; Awari and Oware tables the boards \

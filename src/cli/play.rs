@@ -25,7 +25,7 @@ use super::GameName;
 #[command(after_help = format!("Examples:\n  mancala play kalah 6 4 --moves 25-10-3\n  \
 mancala play kalah --position \"1 2 0 3 1 0 2 0\" --moves 1 --json\n  \
 mancala play awari 6 4 --moves 2-5-0\n  \
-mancala play kalah 6 100 --moves 0 (boards of more than 255 seeds, up to 1000 a pit, play on wide cells)\n  \
+mancala play kalah 6 100 --moves 0   # boards of more than 255 seeds, up to 1000 a pit, play on wide cells\n  \
 mancala play oware --position \"0 1 3 [20] 2 0 0 [22]\" --moves 2\n\n\
 Moves: pits 0..m-1 from the mover's left. Kalah: the moves of one turn written together, \
 a dash passes the turn. Awari and Oware: one move per turn, separated by dashes.\n\

@@ -20,11 +20,11 @@ use mancala_solver::search::prove::{self, Entry, Ledger, NodeState, ProveOptions
 /// Arguments of `mancala prove`.
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "Examples:\n  \
-mancala prove kalah:5:4 --ledger k54.jsonl\n  \
-mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --at-least 2 --max-table-seeds 30\n  \
+mancala prove kalah:5:4 --ledger k54.jsonl   # long: about a minute of CPU\n  \
+mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --at-least 2 --max-table-seeds 30   # long\n  \
 mancala prove kalah:6:6 --ledger docs/kalah-6-6/ledger.jsonl --status\n  \
 mancala prove kalah:4:3 --ledger k43.jsonl --every-move\n  \
-mancala prove kalah:5:4 --ledger k54.jsonl --check 20\n\n\
+mancala prove kalah:5:4 --ledger k54.jsonl --check 20   # long: after the proof above\n\n\
 A proof asks null-window questions, \"is the value (final store difference for the side to \
 move, stores included) at least T?\". A question the search settles within --task-seconds (or \
 --task-nodes) is a proof; a larger one is split into one question a move. Every finished task is one line of the \

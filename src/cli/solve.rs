@@ -32,9 +32,9 @@ use std::sync::Arc;
 /// Arguments of `mancala solve`.
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "Examples:\n  mancala solve kalah 6 4\n  \
-mancala solve kalah 6 5 --max-table-seeds 24 --tt-mb 4096\n  \
+mancala solve kalah 6 5 --max-table-seeds 24 --tt-mb 4096   # long: minutes\n  \
 mancala solve kalah \"0 3 0 2 1 4 20 1 0 2 3 0 2 10\" --json\n  \
-mancala solve kalah 5 4 --no-etc --no-futility --threads 1\n  \
+mancala solve kalah 5 4 --no-etc --no-futility --threads 1   # long: the 5-pit tables first\n  \
 mancala solve awari 3 3\n  \
 mancala solve oware 4 2 --json\n\n\
 Awari, Oware, Vai Lung Thlan and Ohvalhu are solved whole from their tables (built into --db \

@@ -37,10 +37,10 @@ to the shared network (Adam). Every --eval-every games the network plays greedil
 against random and greedy (--eval-games each, both sides); the figures go to the progress line, \
 to --curve as CSV, and the weights to --out (a checkpoint, written atomically). With one worker \
 a seed names one run exactly. The agent plays the result as a3c:FILE.",
-    after_help = "Examples:\n  mancala train a3c --games 2000 --out /tmp/a3c.bin\n  \
+    after_help = "Examples:\n  mancala train a3c --games 2000 --out a3c.bin\n  \
 mancala train a3c --minutes 20 --workers 2 --seed 1 --out crates/engine/weights/a3c-kalah-6-4.bin \
---curve docs/a3c-training.csv --plot docs/a3c-training.svg\n  \
-mancala match a3c:/tmp/a3c.bin random --games 200"
+--curve docs/a3c-training.csv --plot docs/a3c-training.svg   # long: the study's 20 minutes\n  \
+mancala match a3c:a3c.bin random --games 200"
 )]
 pub struct A3cArgs {
     /// The Kalah rule set of the self-play games: default, capture-needs-opposite (the

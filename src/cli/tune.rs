@@ -46,7 +46,7 @@ OUT.state.json, and --resume continues it.\n\nExamples:\n  \
 mancala tune heuristic10 --population 20 --generations 10 --out weights.txt\n  \
 mancala match heuristic10:4:weights=weights.txt heuristic10:4 --games 200\n  \
 # the study's settings (about 25 min on two cores):\n  \
-mancala tune heuristic10 --population 50 --generations 250 --games 10 --depth 4 --out study.txt"
+mancala tune heuristic10 --population 50 --generations 250 --games 10 --depth 4 --out study.txt   # long"
 )]
 pub struct TuneArgs {
     /// What to tune.

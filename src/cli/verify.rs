@@ -26,7 +26,7 @@ use super::{progress, GameArgs};
     after_help = "Examples:\n  mancala verify kalah --pits 6 --seeds 12\n  \
 mancala verify kalah --pits 6 --seeds 20 --sample 1000000\n  \
 mancala verify awari --pits 6 --seeds 8\n  \
-mancala verify kalah --pits 6 --seeds 24 --sample 200 --by-search 20\n\n\
+mancala verify kalah --pits 6 --seeds 24 --sample 200 --by-search 20   # long: the 24-seed table first\n\n\
 Awari and Oware: a whole table is also checked to be the right fixpoint (every non-zero \
 value backed by a finite forcing strategy, none resting on a cycle).\n\n\
 Kalah, Awari and Oware, --by-search K: instead of the one-step check, each sampled entry \

@@ -49,15 +49,17 @@ const MAX_BODY_BYTES: usize = 1024;
 
 /// Arguments of `mancala serve`.
 #[derive(Args, Clone, Debug)]
-#[command(after_help = "Examples:\n  mancala serve\n  \
-mancala serve --addr 127.0.0.1:9000 --solve-ms 5000\n  \
+#[command(
+    after_help = "Examples:\n  mancala serve   # interactive: serves until Ctrl-C\n  \
+mancala serve --addr 127.0.0.1:9000 --solve-ms 5000   # interactive\n  \
 curl 'http://127.0.0.1:8080/api/v1/query?game=kalah:6:4&position=0%203%200%202%201%204%2020%201%200%202%203%200%202%2010'\n\n\
 API (GET, JSON): /api/v1/query?game=G&position=P, /api/v1/start?game=G, \
 /api/v1/play?game=G&position=P&moves=L, /api/v1/agent?game=G&position=P&agent=A[&seed=S], \
 /api/v1/games; /api/v1/search?game=G&position=P[&ms=T|max]: the query's search streamed as \
 server-sent events (updates, then done). G like kalah:6:4, kalah:6:4:capture-needs-opposite, \
 awari:6:4; P in the published notation (the start when omitted). Errors: 400 with \
-{\"error\": \"...\"}.")]
+{\"error\": \"...\"}."
+)]
 pub struct ServeArgs {
     /// Address to listen on (loopback by default; port 0 picks a free one).
     #[arg(long, default_value = "127.0.0.1:8080")]
