@@ -22,10 +22,24 @@ function abortError() {
   return e;
 }
 
+/** The module, fetched and compiled once for every worker. */
+async function compileModule(url) {
+  let r;
+  try {
+    r = await fetch(url);
+  } catch (e) {
+    throw backendError(`the engine's module ${url.pathname} could not be fetched (${e.message}); reload the page`, 503);
+  }
+  if (!r.ok) throw backendError(`the engine's module ${url.pathname} is missing (${r.status}); build the folder with dist/site.sh`, 500);
+  // Streaming needs the host to serve it as application/wasm.
+  try { return await WebAssembly.compileStreaming(r.clone()); } catch (e) { return WebAssembly.compile(await r.arrayBuffer()); }
+}
+
 /** One worker and its queue. */
 class Lane {
-  constructor(url) {
+  constructor(url, module) {
     this.url = url;
+    this.module = module;
     this.queue = [];
     this.running = null;
     this.ids = 0;
@@ -33,18 +47,30 @@ class Lane {
   }
 
   start() {
-    this.worker = new Worker(this.url, { type: "module" });
+    const w = new Worker(this.url, { type: "module" });
+    this.worker = w;
+    this.booted = false;
+    this.module.then((m) => {
+      if (this.worker !== w) return;
+      w.postMessage({ module: m });
+      this.booted = true;
+      this.next();
+    }, (e) => { this.failed = e; this.failAll(e); });
     this.worker.onmessage = (ev) => this.message(ev.data);
     this.worker.onerror = (ev) => {
       ev.preventDefault();
       const why = ev.message || "its script could not be loaded";
-      const e = backendError(`the engine's worker failed (${why}); is the folder built whole (dist/site.sh)? Reload the page`, 500);
-      const all = this.running ? [this.running, ...this.queue] : this.queue;
-      this.running = null;
-      this.queue = [];
-      for (const r of all) r.reject(e);
+      this.failAll(backendError(`the engine's worker failed (${why}); is the folder built whole (dist/site.sh)? Reload the page`, 500));
       this.restart();
     };
+  }
+
+  /** Every request, running or queued, rejected with `e`. */
+  failAll(e) {
+    const all = this.running ? [this.running, ...this.queue] : this.queue;
+    this.running = null;
+    this.queue = [];
+    for (const r of all) r.reject(e);
   }
 
   restart() {
@@ -56,6 +82,7 @@ class Lane {
   call(method, args, { onUpdate = null, signal = null } = {}) {
     return new Promise((resolve, reject) => {
       if (signal && signal.aborted) { reject(abortError()); return; }
+      if (this.failed) { reject(this.failed); return; }
       const r = { id: ++this.ids, method, args, onUpdate, resolve, reject };
       if (signal) signal.addEventListener("abort", () => this.cancel(r, abortError()), { once: true });
       this.queue.push(r);
@@ -75,7 +102,7 @@ class Lane {
   }
 
   next() {
-    if (this.running || !this.queue.length) return;
+    if (!this.booted || this.running || !this.queue.length) return;
     const r = this.queue.shift();
     this.running = r;
     this.worker.postMessage({ id: r.id, method: r.method, args: r.args });
@@ -101,8 +128,10 @@ class Lane {
  *  modules (where engineWorker.js is). */
 export function wasmBackend(base = new URL(".", import.meta.url)) {
   const url = new URL("engineWorker.js", base);
-  const quick = new Lane(url);
-  const think = new Lane(url);
+  const module = compileModule(new URL("wasm/mancala_wasm_bg.wasm", base));
+  module.catch(() => {}); // reported by each request
+  const quick = new Lane(url, module);
+  const think = new Lane(url, module);
   const pos = (p) => p || "";
   const searchMs = (ms) => (ms === "max" ? MAX_MS : Number(ms) || 0);
   // The books' and tables' answer at once, or null when it needs a search.
