@@ -252,7 +252,7 @@ impl Zeroed for memmap2::MmapMut {
 /// Kalah(6,4) those page walks were most of the search time.
 ///
 /// The browser build (wasm32) has no memory maps: its slots are a zeroed
-/// vector on the heap ([`Slots`]).
+/// vector on the heap.
 pub struct TransTable {
     map: Slots,
     offset: usize,
