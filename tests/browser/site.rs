@@ -389,3 +389,56 @@ async fn a_folder_without_its_module_says_so() {
     .await;
     c.close().await.unwrap();
 }
+
+/// Agents play in the worker: the perfect agent answers South's move in
+/// Kalah(6,4) (from the book, exact, as the oracle's), and an unknown one
+/// is refused before play in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_play_in_the_worker_and_bad_ones_are_refused() {
+    let s = serve_static();
+    let (_driver, c) = connect().await;
+    let o = oracle();
+    c.goto(&format!("http://{}/", s.addr)).await.unwrap();
+    ready(&c).await;
+    css(&c, "#agent").await.clear().await.unwrap();
+    css(&c, "#agent").await.send_keys("perfect").await.unwrap();
+    css(&c, "#agent-side")
+        .await
+        .select_by_value("north")
+        .await
+        .unwrap();
+    ready(&c).await;
+    // South's pit 0 ends in South's pit 4: no extra turn, North replies.
+    let mut line = click_and_wait(&c, ".pit[data-side=\"south\"][data-pit=\"0\"]").await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !line.contains('-') || !is_ready(&c).await {
+        assert!(Instant::now() < deadline, "the agent never replied: {line}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        line = line_of(&c).await;
+    }
+    // North's turn, its moves written together ("0-24": 2, then 4 after
+    // an extra turn): its first move is a best one.
+    let reply = line.trim_start_matches("0-").chars().next().unwrap();
+    let reply = reply.to_digit(10).unwrap() as usize;
+    let after = o.play("kalah:6:4", None, "0").unwrap();
+    let best = o.query("kalah:6:4", Some(&after.position)).unwrap();
+    assert!(
+        best.best_moves.contains(&reply) || best.best_move == Some(reply),
+        "{line}"
+    );
+    css(&c, "#agent").await.clear().await.unwrap();
+    css(&c, "#agent").await.send_keys("foo").await.unwrap();
+    css(&c, "#agent-side")
+        .await
+        .select_by_value("south")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while text_of(&c, "error").await.is_empty() {
+        assert!(Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let err = text_of(&c, "error").await;
+    assert!(err.contains("foo") && err.chars().count() < 200, "{err}");
+    c.close().await.unwrap();
+}
