@@ -18,7 +18,8 @@ if [ $# -ne 1 ] || [ -z "$1" ] || [ "${1#-}" != "$1" ]; then
   echo "usage: dist/site.sh DIR  (writes the static analysis board into DIR; docs/site.md)" >&2
   exit 2
 fi
-OUT=$1
+# DIR as the caller named it (relative to the caller's directory).
+OUT=$(realpath -m -- "$1")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
