@@ -6,7 +6,8 @@
 //! checks, and keep screenshots under `target/screenshots/`. The players'
 //! tools are checked in `tools.rs` (stepping, variations, flip, paste, the
 //! last seed), the review, the streamed search and the trial's findings in
-//! `review.rs`.
+//! `review.rs`; the static folder of `dist/site.sh`, with no server, in
+//! `site.rs`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`, so it is a package of
 //! its own that the engine's `cargo test` leaves out:
@@ -16,6 +17,7 @@
 
 mod page;
 mod review;
+mod site;
 mod tools;
 
 use std::time::{Duration, Instant};

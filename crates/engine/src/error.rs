@@ -323,6 +323,19 @@ impl Error {
         )
     }
 
+    /// Whether an oracle's caller is to change the request (bad input, or
+    /// a position beyond what this oracle can value), rather than the
+    /// oracle's data or machine being at fault: the HTTP API's 400 against
+    /// 500, which every front end of the oracle answers alike (the server,
+    /// the browser build).
+    pub fn is_callers(&self) -> bool {
+        self.is_usage()
+            || matches!(
+                self,
+                Error::BeyondTables { .. } | Error::BuildTooLarge { .. }
+            )
+    }
+
     /// Wrap an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {

@@ -91,6 +91,7 @@ pub mod assignment;
 pub mod atomic;
 pub mod awari;
 pub mod book;
+pub mod clock;
 pub mod error;
 pub mod family;
 pub mod files;

@@ -3,7 +3,8 @@
 //! back end behind one module, `backend.js`, so that the same files can
 //! run on another back end) and the rules page, which renders
 //! `docs/RULES.md`. No build step: the files in `page/` are served as they
-//! are, so a static host can serve the same folder.
+//! are; dist/site.sh copies the same files, with the engine compiled for
+//! the browser, into a folder a static host serves (docs/site.md).
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
@@ -30,6 +31,10 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("page/board.css"),
     ),
     ("backend.js", JS, include_str!("page/backend.js")),
+    // The engine in the browser (a page built by dist/site.sh, or
+    // `?backend=wasm` where its module is served): backend.js imports it.
+    ("wasmBackend.js", JS, include_str!("page/wasmBackend.js")),
+    ("engineWorker.js", JS, include_str!("page/engineWorker.js")),
     ("state.js", JS, include_str!("page/state.js")),
     ("notation.js", JS, include_str!("page/notation.js")),
     ("tree.js", JS, include_str!("page/tree.js")),

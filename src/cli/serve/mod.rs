@@ -153,9 +153,7 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
         // Bad input and positions beyond what this server can value are the
         // client's to change; damaged tables and I/O are the server's.
-        let status = if e.is_usage()
-            || matches!(e, Error::BeyondTables { .. } | Error::BuildTooLarge { .. })
-        {
+        let status = if e.is_callers() {
             StatusCode::BAD_REQUEST
         } else {
             StatusCode::INTERNAL_SERVER_ERROR

@@ -9,7 +9,8 @@
 //! evaluation of the assignment), each move of the turn searched until its
 //! share of the time is spent; the deepest finished iteration decides.
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 use super::input::{pit_name, Input, RULES};
 use super::tree::Decision;

@@ -2,8 +2,8 @@
 //! last turn, each recorded as ledger lines; the positions before it
 //! follow from their moves by the ledger's own rule, with no search.
 
+use crate::clock::Instant;
 use std::path::Path;
-use std::time::Instant;
 
 use serde::Serialize;
 

@@ -49,13 +49,13 @@
 //! assert!(report.positions > 0 && report.win <= report.positions);
 //! ```
 
+use crate::clock::Instant;
 use crate::progress::{Event, Observer};
 use crate::side::Side;
 use crate::sow::MAX_PITS;
 use crate::tables::MAX_TABLE_PITS;
 use std::collections::BTreeMap;
 use std::str::FromStr;
-use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;

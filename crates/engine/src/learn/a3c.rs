@@ -22,10 +22,11 @@
 //! With one worker a seed names one run exactly; with several, the order in
 //! which their updates reach the global network depends on the scheduler.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::Rng;
 

@@ -213,7 +213,7 @@ fn choose(
     }
     let cut_short = stop
         .deadline()
-        .is_some_and(|d| std::time::Instant::now() >= d);
+        .is_some_and(|d| crate::clock::Instant::now() >= d);
     Ok((choice, cut_short))
 }
 

@@ -3,8 +3,9 @@
 //! budget ([`from_search`]). A search can report what it has proved so far
 //! as it goes ([`from_search_observed`], [`OnUpdate`]).
 
+use crate::clock::Instant;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 

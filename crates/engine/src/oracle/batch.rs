@@ -3,7 +3,7 @@
 //! package's numpy arrays, training loops), and one position's value
 //! alone by a short search (the leaves of a Monte Carlo tree search).
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;

@@ -6,8 +6,8 @@
 //! atomically), a stopped solve returns its proven bounds and writes its
 //! checkpoint, a stopped match or grading returns [`Error::Stopped`].
 
+use crate::clock::Instant;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use super::*;
 use crate::play::arena::{self, MatchOptions, MatchReport, RepetitionScore};

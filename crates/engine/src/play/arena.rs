@@ -27,11 +27,12 @@
 //! 6): the result is decided by the seeds captured, equal is a draw. Kalah
 //! positions never repeat and Kalah games always end by the rules.
 
+use crate::clock::Instant;
 use crate::progress::{Event, Observer};
 use crate::side::side_index;
 use crate::side::Side;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::rng::SeededRng;
 

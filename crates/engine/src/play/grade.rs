@@ -28,8 +28,9 @@
 //! the stores; Awari and Oware: the seeds captured), so a loss of 2 is two
 //! seeds of final margin given away.
 
+use crate::clock::Instant;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::seq::index::sample as sample_indices;
 use rand::Rng;

@@ -4,9 +4,10 @@
 //! position (value or proven bounds, every move's value, a principal
 //! variation that replays to the value).
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::awari::game::banked;
 use crate::awari::position::{format_awari_line, AwariPosition};
@@ -268,7 +269,12 @@ pub fn solve_awari(
 }
 
 /// Run `f` on a thread with a [`STACK_BYTES`] stack.
+/// The browser build (wasm32) has no threads: `f` runs on the caller's
+/// stack, whose size the module sets when it is linked.
 fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
+    if cfg!(target_arch = "wasm32") {
+        return Ok(f());
+    }
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("exact-search".into())

@@ -7,9 +7,10 @@
 //! where [`crate::tablebase::verify`] checks one step (an entry against its
 //! children).
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::Rng;
 use rayon::prelude::*;

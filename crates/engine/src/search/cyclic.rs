@@ -45,10 +45,10 @@
 //! 1024 nodes; a stopped search returns the bounds its completed MTD(f)
 //! passes proved and never an estimate as a value.
 
+use crate::clock::Instant;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Most moves of a board the search handles (Awari: 6).
 pub const MAX_MOVES: usize = 8;

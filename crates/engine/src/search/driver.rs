@@ -2,9 +2,10 @@
 //! iterative deepening around MTD(f), progress, and the principal
 //! variation.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::kalah::packed;
@@ -115,6 +116,7 @@ pub fn solve(
         stopped: AtomicBool::new(false),
         state: Mutex::new(resumed.unwrap_or_else(|| DriveState::new(s, first_guess))),
         resume: resumed,
+        started: Instant::now(),
     };
     if let (Some(ck), Some(tt)) = (resume, &sh.tt) {
         tt.restore(&ck.entries);
@@ -157,7 +159,9 @@ pub fn solve(
         start,
     });
     let run = std::thread::scope(|scope| -> Result<Run> {
-        if options.progress.is_active() {
+        // The browser build has no threads: its search reports each pass
+        // itself ([`Searcher::drive`]).
+        if options.progress.is_active() && !cfg!(target_arch = "wasm32") {
             let sh = &sh;
             let done = &done;
             scope.spawn(move || progress(sh, done, start));
@@ -458,6 +462,21 @@ impl<const M: usize> Searcher<'_, M> {
                 st.guess = g.clamp(-s, s);
                 if r.lower_move != NO_MOVE {
                     st.best = r.lower_move;
+                }
+                drop(st);
+                // The browser build has no progress thread: each pass of
+                // the exact search reports the bounds it proved.
+                if cfg!(target_arch = "wasm32") && self.sh.opts.progress.is_active() {
+                    let nodes = self.sh.nodes.load(Ordering::Relaxed);
+                    let seconds = self.sh.started.elapsed().as_secs_f64();
+                    self.sh.opts.progress.event(&Event::Search {
+                        seconds,
+                        depth: None,
+                        lower: r.lower.max(-s) + sd,
+                        upper: r.upper.min(s) + sd,
+                        nodes,
+                        rate: nodes as f64 / seconds.max(1e-9),
+                    });
                 }
             }
         }

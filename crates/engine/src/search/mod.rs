@@ -38,7 +38,7 @@
 //!
 //! # Time budget
 //!
-//! [`SolveOptions::deadline`] (an [`std::time::Instant`]),
+//! [`SolveOptions::deadline`] (a [`crate::clock::Instant`]),
 //! [`SolveOptions::node_limit`] (a budget of work) and [`SolveOptions::stop`]
 //! (an `Arc<AtomicBool>` another thread may set) stop the search; they are
 //! checked every 1024 nodes, and honoured once the first iterative-deepening

@@ -1,9 +1,9 @@
 //! What a solve is asked to do ([`SolveOptions`]) and what it returns
 //! ([`Solution`], [`SearchStats`]).
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde::Serialize;
 

@@ -2,8 +2,9 @@
 //! periodically while the search runs, the last one when it stops or
 //! finishes, and the start of a resumed solve from one.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::progress::Event;
 

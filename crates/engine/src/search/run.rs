@@ -10,9 +10,10 @@
 //! The run never prints and never installs signal handlers: a caller that
 //! wants SIGINT to stop the search raises [`SolveOptions::stop`] itself.
 
+use crate::clock::Instant;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::checkpoint::{Checkpoint, CheckpointReason, Checkpointing, Identity};
 use super::driver::solve;

@@ -2,9 +2,9 @@
 //! tables, counters, bounds and stop flags, and the chain of stop flags of
 //! split nodes.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use crate::kalah::rules::KalahRules;
 use crate::tablebase::TableSet;
@@ -41,6 +41,8 @@ pub(super) struct Shared<'t> {
     pub(super) state: Mutex<DriveState>,
     /// Where a resumed solve starts ([`super::SolveOptions::resume`]).
     pub(super) resume: Option<DriveState>,
+    /// When the solve started (the browser build's reports).
+    pub(super) started: Instant,
 }
 
 /// Where the driver stands, in active values (stores excluded): what a

@@ -207,6 +207,42 @@ const RANKS: usize = 1 << 13;
 /// Size of a huge page, the alignment of the slot array.
 const HUGE_PAGE: usize = 2 << 20;
 
+/// The memory of a table's slots: an anonymous memory map.
+#[cfg(not(target_arch = "wasm32"))]
+type Slots = memmap2::MmapMut;
+
+/// The memory of a table's slots in the browser build: zeroed words on
+/// the heap.
+#[cfg(target_arch = "wasm32")]
+struct Slots(Vec<u64>);
+
+#[cfg(target_arch = "wasm32")]
+impl Slots {
+    fn zeroed(bytes: usize) -> std::io::Result<Slots> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(bytes.div_ceil(8))
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e.to_string()))?;
+        v.resize(bytes.div_ceil(8), 0);
+        Ok(Slots(v))
+    }
+
+    fn as_ptr(&self) -> *const u8 {
+        self.0.as_ptr() as *const u8
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+trait Zeroed: Sized {
+    fn zeroed(bytes: usize) -> std::io::Result<Self>;
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Zeroed for memmap2::MmapMut {
+    fn zeroed(bytes: usize) -> std::io::Result<Self> {
+        memmap2::MmapMut::map_anon(bytes)
+    }
+}
+
 /// The shared transposition table.
 ///
 /// The slots live in an anonymous memory map (zero-filled lazily by the
@@ -214,8 +250,11 @@ const HUGE_PAGE: usize = 2 << 20;
 /// and advised to use transparent huge pages: with 4 KiB pages nearly every
 /// probe of a table of hundreds of MiB also misses the TLB, and measured on
 /// Kalah(6,4) those page walks were most of the search time.
+///
+/// The browser build (wasm32) has no memory maps: its slots are a zeroed
+/// vector on the heap.
 pub struct TransTable {
-    map: memmap2::MmapMut,
+    map: Slots,
     offset: usize,
     len: usize,
     buckets: u64,
@@ -273,8 +312,7 @@ impl TransTable {
         check_memory(bytes as u64).map_err(refused)?;
         let buckets = (bytes / (16 * WAYS)).max(1);
         let len = buckets * WAYS * 2;
-        let map =
-            memmap2::MmapMut::map_anon(len * 8 + HUGE_PAGE).map_err(|e| refused(e.to_string()))?;
+        let map = Slots::zeroed(len * 8 + HUGE_PAGE).map_err(|e| refused(e.to_string()))?;
         let offset = map.as_ptr().align_offset(HUGE_PAGE);
         #[cfg(target_os = "linux")]
         {

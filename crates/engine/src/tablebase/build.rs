@@ -150,7 +150,7 @@ pub struct GroupReport {
 pub fn build_group<G: TableGame>(opts: &BuildOptions<G>, sums: &[usize]) -> Result<GroupReport> {
     check_build(opts)?;
     let k = opts.max_seeds;
-    let start = std::time::Instant::now();
+    let start = crate::clock::Instant::now();
     let set = TableSet::open(&opts.dir, opts.game, opts.pits, k - 1)?;
     // Shared with the other groups' tasks; a build or assembly of the
     // whole table waits for them.
@@ -175,7 +175,7 @@ pub fn build_group<G: TableGame>(opts: &BuildOptions<G>, sums: &[usize]) -> Resu
 pub fn assemble<G: TableGame>(opts: &BuildOptions<G>) -> Result<TableReport> {
     check_build(opts)?;
     let k = opts.max_seeds;
-    let start = std::time::Instant::now();
+    let start = crate::clock::Instant::now();
     let set = TableSet::open(&opts.dir, opts.game, opts.pits, k - 1)?;
     let spec = set.spec(k);
     let lock = TableLock::acquire(&opts.dir, spec, |path| {

@@ -2,8 +2,8 @@
 //! thread pool, and the loop over seed counts that keeps the sound tables
 //! found on disk and builds, writes and reopens the others.
 
+use crate::clock::Instant;
 use std::path::Path;
-use std::time::Instant;
 
 use crate::error::{Error, MemoryUse, Result};
 use crate::progress::{Event, Observer};

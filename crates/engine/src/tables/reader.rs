@@ -39,7 +39,13 @@ impl Table {
         // in its place would block the open until a writer came.
         let file = match crate::files::open_regular(&path) {
             Ok(f) => f,
-            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            // A platform without files (the browser build) has no tables.
+            Err(Error::Io { source, .. })
+                if matches!(
+                    source.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::Unsupported
+                ) =>
+            {
                 return Err(Error::MissingTable {
                     path: path.clone(),
                     table: spec.label(),

@@ -32,6 +32,8 @@
 // the side to move, `exact` or proven `lower`/`upper` bounds, `source` one
 // of "tables", "search", "book" (an opening book: exact) or "game_over".
 
+import { wasmBackend } from "./wasmBackend.js";
+
 /** An Error carrying an HTTP-like status. */
 export function backendError(message, status) {
   const e = new Error(message);
@@ -130,9 +132,17 @@ function parseEvent(block) {
   return { name, data: JSON.parse(data.join("\n")) };
 }
 
-/** The back end the page uses: the server it came from. A page built for
- *  a static host sets `window.MANCALA_BACKEND` to another object with the
- *  same interface before this module runs. */
+/** The back end the page uses, chosen at start-up: an object set in
+ *  `window.MANCALA_BACKEND` (a test's); else the engine in the browser
+ *  (wasmBackend.js) when the link says `backend=wasm` or the page was built
+ *  for a static host (dist/site.sh marks its index.html with
+ *  `<meta name="mancala-backend" content="wasm">`); else the server the page
+ *  came from (`backend=server` insists on it). */
 export function chooseBackend() {
-  return window.MANCALA_BACKEND || httpBackend("");
+  if (window.MANCALA_BACKEND) return window.MANCALA_BACKEND;
+  const asked = new URLSearchParams(window.location.search).get("backend");
+  const meta = document.querySelector('meta[name="mancala-backend"]');
+  const built = meta ? meta.getAttribute("content") : null;
+  if (asked === "wasm" || (asked !== "server" && built === "wasm")) return wasmBackend();
+  return httpBackend("");
 }

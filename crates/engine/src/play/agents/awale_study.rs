@@ -31,7 +31,7 @@
 //! did not choose, another game) it starts afresh. Without `:keep` every
 //! move starts afresh.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use rand::Rng;
 

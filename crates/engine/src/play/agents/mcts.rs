@@ -9,9 +9,9 @@
 //! so far (the seeds left on the board split evenly, as at a match's ply
 //! cap).
 
+use crate::clock::Instant;
 use crate::side::side_index;
 use crate::side::Side;
-use std::time::Instant;
 
 use crate::rng::SeededRng;
 use rand::Rng;

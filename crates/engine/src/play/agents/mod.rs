@@ -46,7 +46,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 use crate::play::state::State;
 
@@ -232,7 +233,7 @@ impl Budget {
     /// Whether a search that started at `start` and has run `iterations`
     /// is done (a timed search always runs one iteration).
     #[inline]
-    pub fn spent(&self, iterations: u64, start: std::time::Instant) -> bool {
+    pub fn spent(&self, iterations: u64, start: crate::clock::Instant) -> bool {
         match *self {
             Budget::Iterations(n) => iterations >= n,
             Budget::Time(t) => iterations > 0 && start.elapsed() >= t,

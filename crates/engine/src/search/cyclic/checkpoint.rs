@@ -209,7 +209,7 @@ impl CyclicCheckpoint {
 /// A solve's checkpointing state.
 pub(super) struct Saving {
     to: super::CheckpointTo,
-    last: std::time::Instant,
+    last: crate::clock::Instant,
     /// Nodes of the solves before this one (from the checkpoint resumed).
     pub(super) prior_nodes: u64,
     /// Checkpoints written.
@@ -222,7 +222,7 @@ impl Saving {
     pub(super) fn new(to: super::CheckpointTo) -> Saving {
         Saving {
             to,
-            last: std::time::Instant::now(),
+            last: crate::clock::Instant::now(),
             prior_nodes: 0,
             written: 0,
             error: None,
@@ -256,7 +256,7 @@ impl<G: super::CyclicGame> super::Searcher<'_, G> {
             }
             Err(e) => saving.error = Some(e.to_string()),
         }
-        saving.last = std::time::Instant::now();
+        saving.last = crate::clock::Instant::now();
     }
 
     /// Checkpoints written, and why the last one failed (if it did).

@@ -1,9 +1,9 @@
 //! How a search runs ([`CyclicOptions`]) and where it saves its
 //! checkpoints ([`CheckpointTo`]).
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::CyclicCheckpoint;
 

@@ -1,7 +1,7 @@
 //! A whole solve of one board by the exact search: its value (or the
 //! bounds proven), each move's value, and a principal variation.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use crate::tablebase::PvEnd;
 

@@ -1,9 +1,10 @@
 //! Running tasks: one question proven or split ([`run_task`]), and whole
 //! proofs from a ledger ([`prove`], [`prove_value`]).
 
+use crate::clock::Instant;
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{children, program, Entry, Ledger, Proof, Question, Split};
 use crate::error::{Error, Result};

@@ -27,9 +27,9 @@
 //! no horizon); without tables, matches report the agent as "search only"
 //! so that no result is mistaken for table play.
 
+use crate::clock::Instant;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::time::Instant;
 
 use super::{deepen, PerfectPlay, SearchOutcome};
 use crate::awari::game::banked;

@@ -18,9 +18,9 @@
 //! whose positions can repeat, a position from which play can cycle never
 //! proves, so the agent then uses its budget.
 
+use crate::clock::Instant;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::time::Instant;
 
 use super::{deepen, BoardHasher, PerfectPlay, SearchOutcome};
 use crate::game::{Board, Game};

@@ -9,8 +9,8 @@
 //! (boards wider than 6 pits, beyond the solver, keep a plain
 //! iterative-deepening alpha-beta).
 
+use crate::clock::Instant;
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::{deepen, PerfectPlay};
 use crate::kalah::position::Position;

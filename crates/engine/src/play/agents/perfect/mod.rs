@@ -12,8 +12,9 @@
 //! time the value is proven and the move is perfect too. Tables of another
 //! board width are never used on this one.
 
+use crate::clock::Instant;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{Agent, Choice, Stop};
 use crate::error::Result;
