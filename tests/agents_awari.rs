@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::Error;
+use mancala_solver::game::PlayError;
 use mancala_solver::play::agents::{Agent, AgentSpec, Choice};
 use mancala_solver::play::arena::GameSpec;
 use mancala_solver::play::arena::{play_agents, run_match, GameEnd, MatchOptions};
@@ -291,7 +292,11 @@ fn an_illegal_awari_move_stops_the_game_naming_agent_and_position() {
             assert_eq!(agent, "leftmost");
             assert_eq!(*pit, 0);
             assert!(position.starts_with("1 0 2 0 0 0"), "{position}");
-            assert!(reason.contains("does not feed"), "{reason}");
+            assert!(
+                matches!(reason, PlayError::DoesNotFeed { pit: 0, .. }),
+                "{reason:?}"
+            );
+            assert!(reason.to_string().contains("does not feed"), "{reason}");
         }
         other => panic!("{other:?}"),
     }

@@ -88,6 +88,8 @@ mod output;
 mod partition;
 #[path = "perfect_paths.rs"]
 mod perfect_paths;
+#[path = "play_error.rs"]
+mod play_error;
 #[path = "probe_faults.rs"]
 mod probe_faults;
 #[path = "profile.rs"]

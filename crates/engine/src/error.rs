@@ -144,7 +144,7 @@ pub enum Error {
         /// The pit it chose.
         pit: usize,
         /// Why the move is illegal.
-        reason: String,
+        reason: crate::moves::PlayError,
     },
     /// An input file (the course assignment's `input.txt`) is malformed.
     #[error("{}{}: {reason}", path.display(), if *line > 0 { format!(", line {line}") } else { String::new() })]

@@ -22,7 +22,7 @@ use crate::error::Result;
 use crate::side::Side;
 use crate::tables::index::Layout;
 
-pub use crate::moves::{Moves, Step};
+pub use crate::moves::{Moves, PlayError, Step};
 
 /// What every position shows without knowing the rule set: its board, its
 /// width, the side to move and the scores. Each game's position type
@@ -142,11 +142,11 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'st
     fn is_over(self, pos: &Self::Position) -> bool;
     /// The legal moves (none when the game is over).
     fn legal_moves(self, pos: &Self::Position) -> Moves;
-    /// Play `pit`; an illegal move is refused with the reason and leaves the
-    /// position as it was. When the turn passes the position turns to the
-    /// other side's view; when the game ends the seeds left go where the
-    /// rules say.
-    fn play(self, pos: &mut Self::Position, pit: usize) -> std::result::Result<Step, String>;
+    /// Play `pit`; an illegal move is refused with the reason
+    /// ([`PlayError`]) and leaves the position as it was. When the turn
+    /// passes the position turns to the other side's view; when the game
+    /// ends the seeds left go where the rules say.
+    fn play(self, pos: &mut Self::Position, pit: usize) -> std::result::Result<Step, PlayError>;
     /// Play a line of moves in the game's notation; the number of moves
     /// played. A bad line leaves the position as it was. By default the
     /// Kalah-style grammar (the moves of one turn written together, a dash

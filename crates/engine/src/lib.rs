@@ -116,7 +116,7 @@ pub mod vai_lung_thlan;
 pub use awari::{AwariGame, AwariPosition};
 pub use error::{Error, Result};
 pub use family::Rules;
-pub use game::{Game, Step};
+pub use game::{Game, PlayError, Step};
 pub use kalah::{KalahRules, Position};
 pub use play::state::GameSpec;
 pub use progress::{Event, Observer};
@@ -143,7 +143,7 @@ pub mod prelude {
     pub use crate::book::{Book, Books};
     pub use crate::error::{Error, Result};
     pub use crate::family::Rules;
-    pub use crate::game::{Game, Step};
+    pub use crate::game::{Game, PlayError, Step};
     pub use crate::kalah::{KalahRules, Position};
     pub use crate::oracle::{Oracle, OracleConfig};
     pub use crate::play::state::GameSpec;

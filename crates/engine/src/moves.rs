@@ -1,5 +1,8 @@
-//! What a move did and the legal moves of a position: the one move record
-//! every game, the agents and the front ends share.
+//! What a move did, the legal moves of a position and why a move was
+//! refused: the one move record every game, the agents and the front ends
+//! share.
+
+use std::fmt;
 
 use crate::sow::MAX_PITS;
 
@@ -53,3 +56,94 @@ impl Moves {
         self.pits[..self.len as usize].iter().map(|&p| p as usize)
     }
 }
+
+/// Why a move was refused: what [`crate::game::Game::play`] returns for an
+/// illegal move in every game, the position left as it was. `Display`
+/// says it in words (`pit 3 is empty`); a front end that wants the cause
+/// matches on the variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// The game is over: no move can be played.
+    GameOver,
+    /// The round is over (Ohvalhu, played in rounds): no move can be
+    /// played in it.
+    RoundOver,
+    /// There is no such pit: the mover's pits are numbered `0..pits`.
+    NoSuchPit {
+        /// The pit asked for.
+        pit: usize,
+        /// Pits per side.
+        pits: usize,
+    },
+    /// The pit holds no seed.
+    EmptyPit {
+        /// The pit asked for.
+        pit: usize,
+    },
+    /// The opponent's row is empty and the move puts no seed into it
+    /// (Awari and Oware: a move must feed an empty row when one can).
+    DoesNotFeed {
+        /// The pit asked for.
+        pit: usize,
+        /// The moves that do feed the row.
+        feeding: Moves,
+    },
+    /// The move would capture every seed of the opponent's row, a grand
+    /// slam, which Awari and Oware refuse while another move is not one.
+    GrandSlam {
+        /// The pit asked for.
+        pit: usize,
+        /// The legal moves.
+        legal: Moves,
+    },
+}
+
+impl PlayError {
+    /// The pit the move named, when the refusal is about one.
+    pub fn pit(&self) -> Option<usize> {
+        match *self {
+            PlayError::GameOver | PlayError::RoundOver => None,
+            PlayError::NoSuchPit { pit, .. }
+            | PlayError::EmptyPit { pit }
+            | PlayError::DoesNotFeed { pit, .. }
+            | PlayError::GrandSlam { pit, .. } => Some(pit),
+        }
+    }
+}
+
+/// The pits of `moves` as `0, 2, 5`.
+fn list(moves: &Moves) -> String {
+    moves
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::GameOver => write!(f, "the game is over"),
+            PlayError::RoundOver => write!(f, "the round is over"),
+            PlayError::NoSuchPit { pit, pits } => write!(
+                f,
+                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
+                pits.saturating_sub(1)
+            ),
+            PlayError::EmptyPit { pit } => write!(f, "pit {pit} is empty"),
+            PlayError::DoesNotFeed { pit, feeding } => write!(
+                f,
+                "pit {pit} does not feed the opponent's empty row (moves that do: {})",
+                list(feeding)
+            ),
+            PlayError::GrandSlam { pit, legal } => write!(
+                f,
+                "pit {pit} would capture every seed of the opponent's row (a grand slam), which is illegal while another move is not one (legal: {})",
+                list(legal)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}

@@ -152,7 +152,7 @@ pub fn format_turns<T: AsRef<[usize]>>(turns: &[T]) -> String {
 pub(crate) fn play_line_with<P: Copy, M>(
     pos: &mut P,
     line: &str,
-    mut play: impl FnMut(&mut P, usize) -> std::result::Result<M, String>,
+    mut play: impl FnMut(&mut P, usize) -> std::result::Result<M, crate::moves::PlayError>,
     is_over: impl Fn(&P) -> bool,
     turn: impl Fn(&M) -> (bool, bool),
 ) -> Result<Vec<(usize, M)>> {
@@ -205,7 +205,7 @@ pub(crate) fn play_line_with<P: Copy, M>(
                             expect = Expect::Dash;
                         }
                     }
-                    Err(reason) => return fail(pos, at, reason),
+                    Err(refused) => return fail(pos, at, refused.to_string()),
                 }
             }
             Err(reason) => return fail(pos, at, reason),

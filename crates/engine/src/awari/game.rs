@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
 use crate::error::{Error, Result};
-use crate::game::{Game, Moves, Step};
+use crate::game::{Game, Moves, PlayError, Step};
 
 use crate::tables::index::Layout;
 
@@ -124,7 +124,7 @@ impl Game for AwariGame {
         moves
     }
 
-    fn play(self, pos: &mut AwariPosition, pit: usize) -> std::result::Result<Step, String> {
+    fn play(self, pos: &mut AwariPosition, pit: usize) -> std::result::Result<Step, PlayError> {
         pos.play(pit, self)
     }
 

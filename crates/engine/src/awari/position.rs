@@ -32,12 +32,21 @@ use crate::side::Side;
 use std::fmt;
 
 use crate::awari::rules::{
-    awari_turn, AwariGame, AwariMove, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
+    awari_turn, AwariGame, AwariMove, AwariMoves, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
 };
 use crate::error::{Error, Result};
 use crate::game::Board;
-use crate::moves::Step;
+use crate::moves::{Moves, PlayError, Step};
 use crate::notation::{self, CountRules, Token};
+
+/// The pits of a list of moves.
+fn pits_of(moves: &AwariMoves) -> Moves {
+    let mut pits = Moves::default();
+    for mv in moves.as_slice() {
+        pits.push(mv.pit as usize);
+    }
+    pits
+}
 
 /// Most seeds an Awari position may hold (board and captured together).
 pub const AWARI_MAX_SEEDS: usize = 255;
@@ -272,10 +281,10 @@ impl AwariPosition {
     }
 
     /// The legal moves (pits), none when the game is over.
-    pub fn legal_moves(&self, game: AwariGame) -> Vec<usize> {
+    pub fn legal_moves(&self, game: AwariGame) -> Moves {
         match self.turn(game) {
-            AwariTurn::Play(moves) => moves.as_slice().iter().map(|mv| mv.pit as usize).collect(),
-            AwariTurn::Over { .. } => Vec::new(),
+            AwariTurn::Play(moves) => pits_of(&moves),
+            AwariTurn::Over { .. } => Moves::default(),
         }
     }
 
@@ -283,17 +292,14 @@ impl AwariPosition {
     /// ends, the seeds left go to the players as the rules say and the board
     /// is left empty. An illegal move is an error naming the reason and
     /// leaves the position as it was.
-    pub fn play(&mut self, pit: usize, game: AwariGame) -> Result<Step, String> {
+    pub fn play(&mut self, pit: usize, game: AwariGame) -> Result<Step, PlayError> {
         let m = self.m as usize;
         let moves = match self.turn(game) {
-            AwariTurn::Over { .. } => return Err("the game is over".to_string()),
+            AwariTurn::Over { .. } => return Err(PlayError::GameOver),
             AwariTurn::Play(moves) => moves,
         };
         if pit >= m {
-            return Err(format!(
-                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
-                m - 1
-            ));
+            return Err(PlayError::NoSuchPit { pit, pits: m });
         }
         let Some(&mv) = moves.find(pit) else {
             return Err(self.why_illegal(pit, &moves));
@@ -306,37 +312,43 @@ impl AwariPosition {
         })
     }
 
-    fn why_illegal(&self, pit: usize, moves: &crate::awari::rules::AwariMoves) -> String {
+    // Out of line: only a refused move needs the reason.
+    #[cold]
+    #[inline(never)]
+    fn why_illegal(&self, pit: usize, moves: &AwariMoves) -> PlayError {
         if self.board[pit] == 0 {
-            return format!("pit {pit} is empty");
+            return PlayError::EmptyPit { pit };
         }
         if self.opponent_pits().iter().all(|&c| c == 0) {
-            let legal: Vec<String> = moves
-                .as_slice()
-                .iter()
-                .map(|mv| mv.pit.to_string())
-                .collect();
-            return format!(
-                "pit {pit} does not feed the opponent's empty row (moves that do: {})",
-                legal.join(", ")
-            );
+            return PlayError::DoesNotFeed {
+                pit,
+                feeding: pits_of(moves),
+            };
         }
-        let legal: Vec<String> = moves
-            .as_slice()
-            .iter()
-            .map(|mv| mv.pit.to_string())
-            .collect();
-        format!(
-            "pit {pit} would capture every seed of the opponent's row (a grand slam), which is illegal while another move is not one (legal: {})",
-            legal.join(", ")
-        )
+        PlayError::GrandSlam {
+            pit,
+            legal: pits_of(moves),
+        }
     }
 
     fn apply(&mut self, mv: &AwariMove) {
+        *self = self.after(mv);
+    }
+
+    /// The position after `mv`, a legal move of this one, before the end
+    /// of the game is settled: the move's board, the seeds it captured
+    /// (and took at a forced grand slam's end) added to the mover's, the
+    /// other side to move. No check is needed: a move keeps the seeds, and
+    /// its board's cells past `2m` are 0.
+    #[inline]
+    pub(crate) fn after(&self, mv: &AwariMove) -> AwariPosition {
         let gain = mv.captured + mv.end_gain;
-        self.captured = [self.captured[1], self.captured[0] + gain];
-        self.board = mv.board;
-        self.to_move = self.to_move.other();
+        AwariPosition {
+            m: self.m,
+            to_move: self.to_move.other(),
+            board: mv.board,
+            captured: [self.captured[1], self.captured[0] + gain],
+        }
     }
 
     /// Settle a finished game: when the mover cannot move, give the seeds
@@ -400,7 +412,7 @@ impl AwariPosition {
                     }
                     match self.play(pit, game) {
                         Ok(p) => played.push(p),
-                        Err(reason) => return fail(self, at, reason),
+                        Err(refused) => return fail(self, at, refused.to_string()),
                     }
                     need_dash = true;
                 }
@@ -567,9 +579,10 @@ mod tests {
         // 0 is a quiet move. Pit 0 sows pits 1 and 2: 0 3 | 3 2, last seed in
         // cell 2 holding 3: captured.
         let mut p = AwariPosition::start(2, 2).unwrap();
-        assert_eq!(p.legal_moves(A), vec![0]);
+        assert_eq!(p.legal_moves(A).iter().collect::<Vec<_>>(), vec![0]);
         let err = { p }.play(1, A).unwrap_err();
-        assert!(err.contains("grand slam"), "{err}");
+        assert!(matches!(err, PlayError::GrandSlam { pit: 1, .. }), "{err}");
+        assert!(err.to_string().contains("grand slam"), "{err}");
         let played = p.play_line("0", A).unwrap();
         assert_eq!(played[0].captured, 3);
         assert_eq!(p.to_move(), Side::North);
@@ -647,7 +660,7 @@ mod tests {
         }
         // Feeding: South 1 0 1 | 0 0 0 — pit 0 does not feed.
         let mut p = AwariPosition::from_board(&[1, 0, 1, 0, 0, 0], [0, 0], Side::South).unwrap();
-        let err = p.play(0, A).unwrap_err();
+        let err = p.play(0, A).unwrap_err().to_string();
         assert!(
             err.contains("does not feed") && err.contains("moves that do: 2"),
             "{err}"

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::game::Game;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
-use crate::moves::{Moves, Step};
+use crate::moves::{Moves, PlayError, Step};
 use crate::sow::MAX_PITS;
 use crate::tables::index::Layout;
 
@@ -94,7 +94,7 @@ impl Game for KalahRules {
         moves
     }
 
-    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, PlayError> {
         pos.play(pit, self)
     }
 

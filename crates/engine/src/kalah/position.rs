@@ -15,7 +15,7 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::game::Board;
 use crate::kalah::rules::{self, KalahRules};
-use crate::moves::{Moves, Step};
+use crate::moves::{Moves, PlayError, Step};
 use crate::notation::{self, play_line_with, CountRules};
 use crate::side::Side;
 
@@ -202,10 +202,10 @@ impl Position {
     /// Play `pit` and return what the move did. When the turn passes, the
     /// position turns to the other side's view. An illegal move is an error
     /// and leaves the position as it was.
-    pub fn play(&mut self, pit: usize, rules: KalahRules) -> Result<Step, String> {
+    pub fn play(&mut self, pit: usize, rules: KalahRules) -> Result<Step, PlayError> {
         let m = self.m as usize;
         if self.is_game_over(rules) {
-            return Err("the game is over".to_string());
+            return Err(PlayError::GameOver);
         }
         self.check_pit(pit)?;
         let mv = rules::kalah_move(&mut self.cells[..2 * m + 2], m, pit, rules);
@@ -233,16 +233,13 @@ impl Position {
 
     /// Whether `pit` is one of the mover's pits and holds seeds (the reason
     /// when not).
-    pub(crate) fn check_pit(&self, pit: usize) -> Result<(), String> {
+    pub(crate) fn check_pit(&self, pit: usize) -> Result<(), PlayError> {
         let m = self.m as usize;
         if pit >= m {
-            return Err(format!(
-                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
-                m - 1
-            ));
+            return Err(PlayError::NoSuchPit { pit, pits: m });
         }
         if self.cells[pit] == 0 {
-            return Err(format!("pit {pit} is empty"));
+            return Err(PlayError::EmptyPit { pit });
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::kalah::position::{diagram, Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
-use crate::moves::Step;
+use crate::moves::{PlayError, Step};
 use crate::notation::play_line_with;
 use crate::notation::{self, CountRules};
 use crate::side::Side;
@@ -221,19 +221,16 @@ impl WidePosition {
     /// Play `pit` (from the mover's left). When the turn passes the position
     /// turns to the other side's view; when the game ends each row goes to
     /// its owner's store. An illegal move is an error and changes nothing.
-    pub fn play(&mut self, pit: usize, rules: KalahRules) -> std::result::Result<Step, String> {
+    pub fn play(&mut self, pit: usize, rules: KalahRules) -> std::result::Result<Step, PlayError> {
         let m = self.m as usize;
         if self.is_game_over(rules) {
-            return Err("the game is over".to_string());
+            return Err(PlayError::GameOver);
         }
         if pit >= m {
-            return Err(format!(
-                "pit {pit} does not exist: pits are numbered 0..{} from the mover's left",
-                m - 1
-            ));
+            return Err(PlayError::NoSuchPit { pit, pits: m });
         }
         if self.cells[pit] == 0 {
-            return Err(format!("pit {pit} is empty"));
+            return Err(PlayError::EmptyPit { pit });
         }
         // The ring: the mover's pits, the mover's store, the opponent's pits
         // (the opponent's store is passed over).

@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 use crate::error::Result;
 use crate::game::Game;
 use crate::kalah::position::{check_width, moves_of, start_of, Position};
-use crate::moves::{Moves, Step};
+use crate::moves::{Moves, PlayError, Step};
 use crate::ohvalhu::{is_over, ohvalhu_move, settle, Ohvalhu};
 use crate::sow::MAX_PITS;
 use crate::tables::index::Layout;
@@ -16,9 +16,9 @@ pub const OHVALHU_MIN_PITS: usize = 2;
 
 /// Play `pit` of `pos`: the rules of [`crate::ohvalhu`], the view turned
 /// when the turn passes.
-pub fn play(pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+pub fn play(pos: &mut Position, pit: usize) -> std::result::Result<Step, PlayError> {
     if is_over(pos) {
-        return Err("the round is over".to_string());
+        return Err(PlayError::RoundOver);
     }
     pos.check_pit(pit)?;
     let m = pos.pits_per_side();
@@ -98,7 +98,7 @@ impl Game for Ohvalhu {
         moves_of(pos, is_over(pos))
     }
 
-    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, PlayError> {
         play(pos, pit)
     }
 

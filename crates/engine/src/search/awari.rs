@@ -230,7 +230,8 @@ pub fn solve_awari(
             // The line entered the tables: their line goes on from there.
             let mut q = *pos;
             for &pit in &sol.pv {
-                q.play(pit, game).map_err(Error::Unsupported)?;
+                q.play(pit, game)
+                    .map_err(|e| Error::Unsupported(e.to_string()))?;
             }
             if let Some(line) = tb.principal_variation(&q) {
                 if !line.moves.is_empty() {

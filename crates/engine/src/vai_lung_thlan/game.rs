@@ -7,7 +7,7 @@ use std::ops::RangeInclusive;
 use crate::error::Result;
 use crate::game::Game;
 use crate::kalah::position::{check_width, moves_of, start_of, Position};
-use crate::moves::{Moves, Step};
+use crate::moves::{Moves, PlayError, Step};
 use crate::sow::MAX_PITS;
 use crate::tables::index::Layout;
 use crate::vai_lung_thlan::{is_over, normalize, play, VaiLungThlan};
@@ -87,7 +87,7 @@ impl Game for VaiLungThlan {
         moves_of(pos, is_over(pos))
     }
 
-    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, String> {
+    fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, PlayError> {
         play(pos, pit)
     }
 

@@ -36,6 +36,7 @@
 use std::fmt;
 
 use crate::kalah::position::Position;
+use crate::moves::PlayError;
 use crate::sow::{sow, MAX_PITS};
 
 pub mod build;
@@ -114,17 +115,17 @@ pub fn normalize(pos: &mut Position) {
 
 /// Play `pit` of `pos`: the turn passes unless the opponent is left with
 /// no seed (it passes: an extra turn) or the game ends.
-pub fn play(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, String> {
+pub fn play(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, PlayError> {
     apply(pos, pit, true)
 }
 
 /// Play `pit` of `pos` as the tables do, without the early end: the game
 /// ends only when the board is empty.
-pub fn play_on(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, String> {
+pub fn play_on(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, PlayError> {
     apply(pos, pit, false)
 }
 
-fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::moves::Step, String> {
+fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::moves::Step, PlayError> {
     let over = |p: &Position| {
         if early_end {
             is_over(p)
@@ -133,7 +134,7 @@ fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::moves
         }
     };
     if over(pos) {
-        return Err("the game is over".to_string());
+        return Err(PlayError::GameOver);
     }
     pos.check_pit(pit)?;
     let m = pos.pits_per_side();

@@ -265,3 +265,17 @@ fn only_the_first_2m_cells_are_read() {
     let b = play(&[1, 2, 3, 4], 2, AwariGame::Awari);
     assert_eq!(a, b);
 }
+
+#[test]
+fn turned_boards_put_the_opponent_first() {
+    for m in AWARI_MIN_PITS..=AWARI_MAX_PITS {
+        let mut b = [0u8; 12];
+        for (i, c) in b[..2 * m].iter_mut().enumerate() {
+            *c = 10 + i as u8;
+        }
+        let mut want = [0u8; 12];
+        want[..m].copy_from_slice(&b[m..2 * m]);
+        want[m..2 * m].copy_from_slice(&b[..m]);
+        assert_eq!(turned(&b, m), want, "{m} pits");
+    }
+}

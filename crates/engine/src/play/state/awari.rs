@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::Step;
+use super::{PlayError, Step};
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{
     AwariGame, AwariMove, AwariMoves, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS,
@@ -65,15 +65,7 @@ impl AwariState {
     /// The state after legal move `mv` of this state.
     #[inline]
     pub(super) fn after(&self, mv: &AwariMove) -> AwariState {
-        let m = self.pos.pits_per_side();
-        let [mine, theirs] = self.pos.captured_by_mover_opponent();
-        let gain = mv.captured + mv.end_gain;
-        let pos = AwariPosition::from_board(
-            &mv.board[..2 * m],
-            [theirs, mine + gain],
-            self.pos.to_move().other(),
-        )
-        .expect("a move keeps the seeds");
+        let pos = self.pos.after(mv);
         if mv.game_over {
             return AwariState {
                 game: self.game,
@@ -151,9 +143,9 @@ impl AwariState {
 
     /// Play `pit`; an illegal move is refused with the reason and leaves the
     /// state as it was.
-    pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
+    pub fn play(&mut self, pit: usize) -> std::result::Result<Step, PlayError> {
         if self.over {
-            return Err("the game is over".to_string());
+            return Err(PlayError::GameOver);
         }
         let step = self.pos.play(pit, self.game)?;
         self.over = step.game_over;

@@ -31,7 +31,7 @@ use crate::game::Game;
 use crate::kalah::position::{Position, MAX_SEEDS};
 use crate::kalah::rules::KalahRules;
 use crate::kalah::wide::WidePosition;
-pub use crate::moves::Step;
+pub use crate::moves::{PlayError, Step};
 use crate::ohvalhu::Ohvalhu;
 use crate::vai_lung_thlan::VaiLungThlan;
 
@@ -298,7 +298,7 @@ impl State {
     /// state as it was. When the turn passes, the state turns to the other
     /// side's view.
     #[inline]
-    pub fn play(&mut self, pit: usize) -> std::result::Result<Step, String> {
+    pub fn play(&mut self, pit: usize) -> std::result::Result<Step, PlayError> {
         match self {
             State::Kalah(p, r) => p.play(pit, *r),
             State::KalahWide(p, r) => p.play(pit, *r),
@@ -520,19 +520,23 @@ mod tests {
         s.play(5).unwrap();
         assert_eq!(s.to_move(), Side::North);
         assert_eq!(s.board(), &[5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 0]);
-        assert!(s.play(6).unwrap_err().contains("does not exist"));
+        assert!(s
+            .play(6)
+            .unwrap_err()
+            .to_string()
+            .contains("does not exist"));
         // Feeding: opponent's row empty, pit 0 does not reach it.
         let mut s =
             AwariState::from_board(AwariGame::Awari, &[1, 0, 1, 0, 0, 0], Side::South, [10, 12])
                 .unwrap();
         let before = s;
-        assert!(s.play(0).unwrap_err().contains("does not feed"));
-        assert!(s.play(1).unwrap_err().contains("empty"));
+        assert!(s.play(0).unwrap_err().to_string().contains("does not feed"));
+        assert!(s.play(1).unwrap_err().to_string().contains("empty"));
         assert_eq!(s, before);
         // Grand slam refused while another move exists.
         let mut s =
             AwariState::from_board(AwariGame::Awari, &[1, 5, 0, 1], Side::South, [0, 0]).unwrap();
-        assert!(s.play(1).unwrap_err().contains("grand slam"));
+        assert!(s.play(1).unwrap_err().to_string().contains("grand slam"));
     }
 
     #[test]
@@ -551,7 +555,7 @@ mod tests {
         assert_eq!(step.captured, 5);
         assert_eq!(s.captured(), [6, 0]);
         assert_eq!(s.board(), &[0, 0, 0, 0]);
-        assert!(s.play(0).unwrap_err().contains("over"));
+        assert!(s.play(0).unwrap_err().to_string().contains("over"));
     }
 
     #[test]
