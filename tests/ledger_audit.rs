@@ -111,6 +111,29 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
     assert_eq!(ours, cli);
 }
 
+/// The capture-needs-opposite Kalah(6,6) proof, committed as it grows
+/// (docs/kalah-6-6.md, "Under capture-needs-opposite"): both readings
+/// agree on it, every line is reached from the root, and the bounds it
+/// proves never contradict the published "first player wins by at least 4"
+/// (an upper bound below 4 would).
+#[test]
+fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kalah-6-6/capture-needs-opposite.jsonl");
+    let (code, report, err) = audit(&path);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(report["unreached_lines"], serde_json::json!([]));
+    let ledger = Ledger::read(&path).unwrap();
+    assert_eq!(ledger.header.rules, "capture-needs-opposite");
+    let reading = audited(&report);
+    assert_eq!(reading, engine(&ledger));
+    assert!(reading.0 .1 >= 4, "root bounds {:?}", reading.0);
+    let totals = ledger.totals();
+    assert_eq!(report["proofs"], totals.proofs as u64);
+    assert_eq!(report["splits"], totals.splits as u64);
+    assert_eq!(report["nodes"], totals.nodes);
+}
+
 /// Tasks of 3,000 nodes on one thread under `rules`: Kalah(4,3) becomes a
 /// tree of 12 to 24 splits (Kalah(3,3), a few proofs of the root's
 /// children).
