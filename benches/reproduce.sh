@@ -186,6 +186,8 @@ case $DOC in
         python3 benches/study-000/always.py "$BIN"
       part plotreads "The rates read off the lost plots (50 games a match)" \
         python3 benches/study-000/plotreads.py "$BIN" --raw "$OUT/plots-raw"
+      part readings "Vai Lung Thlan's differing matches under its other readings (200 games a match)" \
+        python3 benches/study-000/readings.py "$BIN" --raw "$OUT/readings-raw"
     fi
     summary=$OUT/study-000.md
     # The summary and the rows that differ; with --quick every table too.

@@ -27,7 +27,7 @@ fn rule_sets(pits: usize, seeds: usize) -> Vec<String> {
         let rules = if g.rules.is_empty() {
             vec!["default"]
         } else {
-            g.rules.clone()
+            g.table_rules.clone()
         };
         for r in rules {
             let tail = if r == "default" {

@@ -264,6 +264,8 @@ fn tables_agree_with_each_games_reference_solver() {
                     banked + vlt[&board]
                 });
             }
+            // Not in with_tables(): only the default reading has tables.
+            Rules::VaiLungThlanReading(r) => panic!("{r:?} has no tables"),
         }
     }
 }

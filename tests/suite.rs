@@ -124,6 +124,8 @@ mod study004;
 mod study004_readings;
 #[path = "tables_vs_minimax.rs"]
 mod tables_vs_minimax;
+#[path = "vlt_readings.rs"]
+mod vlt_readings;
 #[path = "wide_play.rs"]
 mod wide_play;
 

@@ -32,7 +32,7 @@ def rule_sets():
     for g in ms.games():
         if g["table_pits"] is None:
             continue
-        for rules in g["rules"] or [None]:
+        for rules in g["table_rules"] or [None]:
             out.append(f"{g['name']}:3:2" + (f":{rules}" if rules and rules != "default" else ""))
     return out
 
@@ -58,6 +58,9 @@ def test_the_registry_lists_every_game():
     kalah = next(g for g in ms.games() if g["name"] == "kalah")
     assert kalah["pits"] == [1, 10]
     assert "capture-needs-opposite" in kalah["rules"]
+    assert kalah["table_rules"] == kalah["rules"]
+    vlt = next(g for g in ms.games() if g["name"] == "vai-lung-thlan")
+    assert "skip-origin" in vlt["rules"] and vlt["table_rules"] == ["default"]
     assert ms.version()
 
 

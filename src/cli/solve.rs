@@ -254,6 +254,9 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         Rules::Awari(game) => return solve_tables::solve_by_tables(game, &how),
         Rules::Ohvalhu => return solve_tables::solve_by_tables(Ohvalhu, &how),
         Rules::VaiLungThlan => return solve_tables::solve_by_tables(VaiLungThlan, &how),
+        Rules::VaiLungThlanReading(r) => {
+            return solve_tables::solve_by_tables(VaiLungThlan::read_as(r), &how)
+        }
     };
     let pos = parse_board(&args.board)?;
     let m = pos.pits_per_side();

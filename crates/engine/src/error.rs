@@ -54,6 +54,16 @@ pub enum Error {
     /// An unknown rule-set name.
     #[error("unknown rules \"{0}\": use default, capture-needs-opposite or end-when-mover-empty")]
     UnknownRules(String),
+    /// A rule-set name that is not one of a (non-Kalah) game's readings.
+    #[error("unknown rules \"{rules}\" for {game}: use {names}")]
+    UnknownReading {
+        /// The rule set named.
+        rules: String,
+        /// The game.
+        game: String,
+        /// Its rule sets, comma-separated.
+        names: String,
+    },
     /// A table needed for the job is not on disk.
     #[error("missing table {path}")]
     MissingTable {
@@ -312,6 +322,7 @@ impl Error {
                 | Error::UnknownAgent { .. }
                 | Error::BadMoves { .. }
                 | Error::UnknownRules(_)
+                | Error::UnknownReading { .. }
                 | Error::RulesNotFor { .. }
                 | Error::BadInputFile { .. }
                 | Error::NotAFile { .. }

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::kalah::rules::KalahRules;
 use crate::tables::index::Layout;
+use crate::vai_lung_thlan::VltReading;
 
 /// A game of the family and its rule set, whatever the board size: the
 /// registry of every rule set the library serves. Tables carry it in their
@@ -55,8 +56,11 @@ pub enum Rules {
     Awari(AwariGame),
     /// Ohvalhu's first round (Kalah's board, relay sowing; no cycles).
     Ohvalhu,
-    /// Vai Lung Thlan (captures of single seeds on both sides; cycles).
+    /// Vai Lung Thlan (captures of single seeds on both sides; cycles),
+    /// the default reading of its rules.
     VaiLungThlan,
+    /// Vai Lung Thlan under another reading of its rules (no tables).
+    VaiLungThlanReading(VltReading),
 }
 
 /// Call generic code with the concrete rule set of a [`Rules`]:
@@ -74,6 +78,10 @@ macro_rules! with_rules {
             }
             $crate::family::Rules::VaiLungThlan => {
                 let $g = $crate::vai_lung_thlan::VaiLungThlan;
+                $body
+            }
+            $crate::family::Rules::VaiLungThlanReading(r) => {
+                let $g = $crate::vai_lung_thlan::VaiLungThlan::read_as(r);
                 $body
             }
         }
@@ -94,6 +102,9 @@ impl Rules {
         Rules::Awari(AwariGame::OwareGrandSlamCapturesNothing),
         Rules::Awari(AwariGame::AwariGrandSlamCapturesNothing),
         Rules::VaiLungThlan,
+        Rules::VaiLungThlanReading(VltReading::SkipOrigin),
+        Rules::VaiLungThlanReading(VltReading::ChainOwnRow),
+        Rules::VaiLungThlanReading(VltReading::PlayToEnd),
         Rules::Ohvalhu,
     ];
 
@@ -205,8 +216,9 @@ impl Rules {
 
     /// The rule set named `game` (`kalah`, `awari`, `oware`, ...) with the
     /// rule set `rules` where the game has several (Kalah: `default`,
-    /// `capture-needs-opposite`, `end-when-mover-empty`; `None` is the
-    /// default).
+    /// `capture-needs-opposite`, `end-when-mover-empty`; Vai Lung Thlan:
+    /// `default`, `skip-origin`, `chain-own-row`, `play-to-end`; `None` is
+    /// the default).
     pub fn from_name(game: &str, rules: Option<&str>) -> Result<Rules> {
         let game_l = game.trim().to_ascii_lowercase();
         let sets = Rules::of_game(&game_l);
@@ -229,6 +241,12 @@ impl Rules {
         if first.rules_name().is_some() {
             // The game has several rule sets: name them.
             Err(Error::UnknownRules(asked.to_string()))
+        } else if sets.len() > 1 {
+            Err(Error::UnknownReading {
+                rules: asked.to_string(),
+                game: first.to_string(),
+                names: Rules::rule_names(&game_l).join(", "),
+            })
         } else {
             Err(Error::RulesNotFor {
                 rules: asked.to_string(),

@@ -145,6 +145,9 @@ pub struct GameInfo {
     pub table_pits: Option<[usize; 2]>,
     /// Its rule sets (empty when it has one).
     pub rules: Vec<&'static str>,
+    /// Those of its rule sets that have tables (all of `rules` but Vai
+    /// Lung Thlan's other readings; empty when it has one rule set).
+    pub table_rules: Vec<&'static str>,
     /// Whether positions write the stores (captured totals) in brackets,
     /// `3 0 2 [5] 1 1 0 [4]`.
     pub stores_in_brackets: bool,
@@ -167,6 +170,7 @@ pub fn games() -> Vec<GameInfo> {
                     pits: [*p.start(), *p.end()],
                     table_pits: (!t.is_empty()).then(|| [*t.start(), *t.end()]),
                     rules: Rules::rule_names(rules.game_name()),
+                    table_rules: table_rules(rules.game_name()),
                     stores_in_brackets: g.stores_in_brackets(),
                     value_includes_scores: value_includes_scores(g),
                 }
@@ -179,6 +183,18 @@ pub fn games() -> Vec<GameInfo> {
             }
             out
         })
+}
+
+/// The rule sets of the game named `game` that have tables, when it has
+/// several.
+fn table_rules(game: &str) -> Vec<&'static str> {
+    let names = Rules::rule_names(game);
+    Rules::of_game(game)
+        .into_iter()
+        .zip(names)
+        .filter(|&(r, _)| with_rules!(r, g => !g.table_pits_range().is_empty()))
+        .map(|(_, name)| name)
+        .collect()
 }
 
 fn value_includes_scores<G: TableGame>(_g: G) -> bool {

@@ -104,6 +104,11 @@ pub trait TableGame: Game {
 
     /// Pits per side the tables and builders handle (empty: no tables).
     fn table_pits_range(self) -> RangeInclusive<usize>;
+    /// Why a rule set whose [`TableGame::table_pits_range`] is empty has
+    /// no tables, for the message that refuses them.
+    fn no_tables_reason(self) -> &'static str {
+        "its end depends on more than the board"
+    }
     /// Which tables the game uses (identity in the file header, layout).
     fn table_game(self) -> Rules;
 

@@ -101,9 +101,9 @@ impl<G: TableGame> TableSet<G> {
         let range = game.table_pits_range();
         if range.is_empty() {
             return Err(Error::Unsupported(format!(
-                "{} has no endgame tables: its end depends on more than the board \
-                 (play it with match, tournament or play)",
-                game.name()
+                "{} has no endgame tables: {} (play it with match, tournament or play)",
+                game.table_game(),
+                game.no_tables_reason()
             )));
         }
         if !range.contains(&pits) {

@@ -10,7 +10,7 @@ use crate::kalah::position::{check_width, moves_of, start_of, Position};
 use crate::moves::{Moves, PlayError, Step};
 use crate::sow::MAX_PITS;
 use crate::tables::index::Layout;
-use crate::vai_lung_thlan::{is_over, normalize, play, VaiLungThlan};
+use crate::vai_lung_thlan::{VaiLungThlan, VltReading};
 
 /// Fewest pits per side of a Vai Lung Thlan board.
 pub const VLT_MIN_PITS: usize = 2;
@@ -34,7 +34,7 @@ impl Game for VaiLungThlan {
     }
 
     fn rules_name(self) -> Option<&'static str> {
-        None
+        self.reading.map(VltReading::name)
     }
 
     fn pits_range(self) -> RangeInclusive<usize> {
@@ -50,7 +50,7 @@ impl Game for VaiLungThlan {
     }
 
     fn table_ids(self) -> (u8, u8) {
-        (VaiLungThlan::ID, 0)
+        (VaiLungThlan::ID, self.reading.map_or(0, VltReading::id))
     }
 
     fn table_layout(self) -> Layout {
@@ -68,31 +68,31 @@ impl Game for VaiLungThlan {
     fn parse(self, text: &str) -> Result<Position> {
         let mut pos = Position::parse(text)?;
         check_pits(pos.pits_per_side())?;
-        normalize(&mut pos);
+        self.normalize(&mut pos);
         Ok(pos)
     }
 
     fn position_from_counts(self, counts: &[u8]) -> Result<Position> {
         let mut pos = Position::from_cells(counts, crate::side::Side::South)?;
         check_pits(pos.pits_per_side())?;
-        normalize(&mut pos);
+        self.normalize(&mut pos);
         Ok(pos)
     }
 
     fn is_over(self, pos: &Position) -> bool {
-        is_over(pos)
+        self.ends(pos)
     }
 
     fn legal_moves(self, pos: &Position) -> Moves {
-        moves_of(pos, is_over(pos))
+        moves_of(pos, self.ends(pos))
     }
 
     fn play(self, pos: &mut Position, pit: usize) -> std::result::Result<Step, PlayError> {
-        play(pos, pit)
+        self.play_move(pos, pit)
     }
 
     fn settle(self, pos: &mut Position) -> bool {
-        normalize(pos);
-        is_over(pos)
+        self.normalize(pos);
+        self.ends(pos)
     }
 }

@@ -32,6 +32,15 @@
 //! play goes on until the board is empty, endless play adding 0. A player
 //! past half keeps the majority whatever follows, so this never changes
 //! who wins, only the margin. `play`, matches and agents use the early end.
+//!
+//! # Other readings
+//!
+//! The rules above are one reading of a description that leaves three
+//! points open; the others are rule sets of their own ([`VltReading`],
+//! `vai-lung-thlan:6:5:skip-origin` and so on), played by `play`, matches
+//! and the agents. They have no tables (the tables and `solve` refuse
+//! them, the perfect agent searches without them): only the default
+//! reading's values are computed.
 
 use std::fmt;
 
@@ -44,20 +53,130 @@ pub mod game;
 pub mod tables;
 
 /// Vai Lung Thlan: the rule-set type of the family core
-/// ([`crate::game::Game`]). It has one rule set.
+/// ([`crate::game::Game`]): the default reading of the rules, or another
+/// one ([`VltReading`]). The constant [`VaiLungThlan`](const@VaiLungThlan)
+/// is the default reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct VaiLungThlan;
+pub struct VaiLungThlan {
+    /// `None` for the default reading (the rules above).
+    pub reading: Option<VltReading>,
+}
+
+/// The default reading of Vai Lung Thlan's rules (the module's rules).
+#[allow(non_upper_case_globals)]
+pub const VaiLungThlan: VaiLungThlan = VaiLungThlan { reading: None };
+
+/// A reading of Vai Lung Thlan's rules other than the default, where the
+/// description leaves a point open (`docs/RULES.md`). Each changes one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VltReading {
+    /// `skip-origin`: a lap of sowing skips the pit it started from.
+    SkipOrigin,
+    /// `chain-own-row`: the capture chain stays in the row where the last
+    /// seed fell; it does not cross into the other row.
+    ChainOwnRow,
+    /// `play-to-end`: no early end past half of the seeds; the game ends
+    /// when the board is empty (or in endless play).
+    PlayToEnd,
+}
+
+impl VltReading {
+    /// Every other reading, in the registry's order.
+    pub const ALL: [VltReading; 3] = [
+        VltReading::SkipOrigin,
+        VltReading::ChainOwnRow,
+        VltReading::PlayToEnd,
+    ];
+
+    /// The name after the board (`vai-lung-thlan:6:5:skip-origin`).
+    pub fn name(self) -> &'static str {
+        match self {
+            VltReading::SkipOrigin => "skip-origin",
+            VltReading::ChainOwnRow => "chain-own-row",
+            VltReading::PlayToEnd => "play-to-end",
+        }
+    }
+
+    /// The rules id in table headers (the default reading's is 0).
+    pub fn id(self) -> u8 {
+        match self {
+            VltReading::SkipOrigin => 1,
+            VltReading::ChainOwnRow => 2,
+            VltReading::PlayToEnd => 3,
+        }
+    }
+}
 
 impl VaiLungThlan {
     /// The game id in table headers.
     pub const ID: u8 = 6;
     /// The name on the command line and in file names.
     pub const NAME: &'static str = "vai-lung-thlan";
+
+    /// The game under `reading`.
+    pub fn read_as(reading: VltReading) -> VaiLungThlan {
+        VaiLungThlan {
+            reading: Some(reading),
+        }
+    }
+
+    /// The registry's name of this reading ([`crate::Rules`]).
+    pub fn rules(self) -> crate::family::Rules {
+        match self.reading {
+            Some(r) => crate::family::Rules::VaiLungThlanReading(r),
+            None => crate::family::Rules::VaiLungThlan,
+        }
+    }
+
+    /// Sow `pit` of `ring` (as [`sow_and_capture`]) under this reading.
+    #[inline]
+    pub fn sow_and_capture(self, ring: &mut [u8], pit: usize) -> u8 {
+        match self.reading {
+            Some(VltReading::SkipOrigin) => {
+                let last = sow(ring, pit, true);
+                capture_from(ring, last, false)
+            }
+            Some(VltReading::ChainOwnRow) => {
+                let last = sow(ring, pit, false);
+                capture_from(ring, last, true)
+            }
+            _ => sow_and_capture(ring, pit),
+        }
+    }
+
+    /// Whether the game is over under this reading (as [`is_over`]).
+    pub fn ends(self, pos: &Position) -> bool {
+        match self.reading {
+            Some(VltReading::PlayToEnd) => pos.active_seeds() == 0,
+            _ => is_over(pos),
+        }
+    }
+
+    /// Turn a position whose mover has no seed to the other side (as
+    /// [`normalize`]) under this reading.
+    pub fn normalize(self, pos: &mut Position) {
+        if !self.ends(pos) && pos.mover_pits().iter().all(|&c| c == 0) {
+            pos.turn_over();
+        }
+    }
+
+    /// Play `pit` of `pos` (as [`play`]) under this reading.
+    pub fn play_move(
+        self,
+        pos: &mut Position,
+        pit: usize,
+    ) -> Result<crate::moves::Step, PlayError> {
+        let early_end = self.reading != Some(VltReading::PlayToEnd);
+        apply(self, pos, pit, early_end)
+    }
 }
 
 impl fmt::Display for VaiLungThlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(VaiLungThlan::NAME)
+        match self.reading {
+            Some(r) => write!(f, "{}:{}", VaiLungThlan::NAME, r.name()),
+            None => f.write_str(VaiLungThlan::NAME),
+        }
     }
 }
 
@@ -67,15 +186,26 @@ impl fmt::Display for VaiLungThlan {
 /// lands in an occupied pit).
 #[inline]
 pub fn sow_and_capture(ring: &mut [u8], pit: usize) -> u8 {
-    let len = ring.len();
     let last = sow(ring, pit, false);
+    capture_from(ring, last, false)
+}
+
+/// The capture of a sowing whose last seed fell in `last`: it, then the
+/// single seeds going back clockwise, across the rows unless `own_row`.
+#[inline]
+fn capture_from(ring: &mut [u8], last: usize, own_row: bool) -> u8 {
+    let len = ring.len();
     if ring[last] != 1 {
         return 0;
     }
+    let row_start = if last < len / 2 { 0 } else { len / 2 };
     let mut captured = 1;
     ring[last] = 0;
     let mut at = last;
     for _ in 1..len {
+        if own_row && at == row_start {
+            break;
+        }
         at = if at == 0 { len - 1 } else { at - 1 };
         if ring[at] != 1 {
             break;
@@ -116,16 +246,21 @@ pub fn normalize(pos: &mut Position) {
 /// Play `pit` of `pos`: the turn passes unless the opponent is left with
 /// no seed (it passes: an extra turn) or the game ends.
 pub fn play(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, PlayError> {
-    apply(pos, pit, true)
+    apply(VaiLungThlan, pos, pit, true)
 }
 
 /// Play `pit` of `pos` as the tables do, without the early end: the game
 /// ends only when the board is empty.
 pub fn play_on(pos: &mut Position, pit: usize) -> Result<crate::moves::Step, PlayError> {
-    apply(pos, pit, false)
+    apply(VaiLungThlan, pos, pit, false)
 }
 
-fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::moves::Step, PlayError> {
+fn apply(
+    game: VaiLungThlan,
+    pos: &mut Position,
+    pit: usize,
+    early_end: bool,
+) -> Result<crate::moves::Step, PlayError> {
     let over = |p: &Position| {
         if early_end {
             is_over(p)
@@ -139,7 +274,7 @@ fn apply(pos: &mut Position, pit: usize, early_end: bool) -> Result<crate::moves
     pos.check_pit(pit)?;
     let m = pos.pits_per_side();
     let (mut ring, len) = ring_of(pos);
-    let captured = sow_and_capture(&mut ring[..len], pit);
+    let captured = game.sow_and_capture(&mut ring[..len], pit);
     let cells = pos.cells_mut();
     cells[..m].copy_from_slice(&ring[..m]);
     cells[m + 1..2 * m + 1].copy_from_slice(&ring[m..2 * m]);

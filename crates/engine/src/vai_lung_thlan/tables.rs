@@ -218,11 +218,21 @@ impl TableGame for VaiLungThlan {
     const TABLE_SEEDS: &'static str = "seeds on the board";
 
     fn table_pits_range(self) -> RangeInclusive<usize> {
-        VLT_MIN_PITS..=MAX_TABLE_PITS
+        match self.reading {
+            // Only the default reading has tables: the builder and the
+            // look-ups play its rules.
+            #[allow(clippy::reversed_empty_ranges)] // no board has tables
+            Some(_) => 1..=0,
+            None => VLT_MIN_PITS..=MAX_TABLE_PITS,
+        }
+    }
+
+    fn no_tables_reason(self) -> &'static str {
+        "only the default reading of Vai Lung Thlan's rules has tables"
     }
 
     fn table_game(self) -> Rules {
-        Rules::VaiLungThlan
+        self.rules()
     }
 
     fn table_seeds(pos: &Position) -> usize {

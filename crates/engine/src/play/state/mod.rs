@@ -72,8 +72,8 @@ impl Playable for Ohvalhu {
 
 impl Playable for VaiLungThlan {
     fn state(self, mut pos: Position) -> State {
-        crate::vai_lung_thlan::normalize(&mut pos);
-        State::VaiLungThlan(pos)
+        self.normalize(&mut pos);
+        State::VaiLungThlan(pos, self)
     }
 }
 
@@ -90,8 +90,9 @@ pub enum State {
     /// An Ohvalhu position (Kalah's board).
     Ohvalhu(Position),
     /// A Vai Lung Thlan position (Kalah's board, the stores holding the
-    /// captures), never with an empty mover row unless the game is over.
-    VaiLungThlan(Position),
+    /// captures), never with an empty mover row unless the game is over,
+    /// and the reading of the rules it is played under.
+    VaiLungThlan(Position, VaiLungThlan),
 }
 
 impl State {
@@ -107,7 +108,13 @@ impl State {
             Rules::Kalah(r) => State::Kalah(Position::start(pits, seeds)?, r),
             Rules::Awari(g) => State::Awari(AwariState::start(g, pits, seeds)?),
             Rules::Ohvalhu => State::Ohvalhu(Ohvalhu.start(pits, seeds)?),
-            Rules::VaiLungThlan => State::VaiLungThlan(VaiLungThlan.start(pits, seeds)?),
+            Rules::VaiLungThlan => {
+                State::VaiLungThlan(VaiLungThlan.start(pits, seeds)?, VaiLungThlan)
+            }
+            Rules::VaiLungThlanReading(r) => {
+                let g = VaiLungThlan::read_as(r);
+                State::VaiLungThlan(g.start(pits, seeds)?, g)
+            }
         })
     }
 
@@ -117,7 +124,7 @@ impl State {
             State::Kalah(_, r) | State::KalahWide(_, r) => Rules::Kalah(*r),
             State::Awari(s) => Rules::Awari(s.game),
             State::Ohvalhu(_) => Rules::Ohvalhu,
-            State::VaiLungThlan(_) => Rules::VaiLungThlan,
+            State::VaiLungThlan(_, g) => g.rules(),
         }
     }
 
@@ -125,7 +132,7 @@ impl State {
     #[inline]
     pub fn to_move(&self) -> Side {
         match self {
-            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => p.to_move(),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p, _) => p.to_move(),
             State::KalahWide(p, _) => p.to_move(),
             State::Awari(s) => s.to_move(),
         }
@@ -135,7 +142,7 @@ impl State {
     #[inline]
     pub fn pits_per_side(&self) -> usize {
         match self {
-            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => p.pits_per_side(),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p, _) => p.pits_per_side(),
             State::KalahWide(p, _) => p.pits_per_side(),
             State::Awari(s) => s.pits_per_side(),
         }
@@ -145,7 +152,7 @@ impl State {
     #[inline]
     pub fn mover_pits(&self) -> Pits<'_> {
         match self {
-            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => {
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p, _) => {
                 Pits::Narrow(p.mover_pits())
             }
             State::KalahWide(p, _) => Pits::Wide(p.mover_pits()),
@@ -157,7 +164,7 @@ impl State {
     #[inline]
     pub fn opponent_pits(&self) -> Pits<'_> {
         match self {
-            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => {
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p, _) => {
                 Pits::Narrow(p.opponent_pits())
             }
             State::KalahWide(p, _) => Pits::Wide(p.opponent_pits()),
@@ -184,7 +191,7 @@ impl State {
             State::KalahWide(p, r) => p.is_game_over(*r),
             State::Awari(s) => s.over,
             State::Ohvalhu(p) => crate::ohvalhu::is_over(p),
-            State::VaiLungThlan(p) => crate::vai_lung_thlan::is_over(p),
+            State::VaiLungThlan(p, g) => g.ends(p),
         }
     }
 
@@ -193,7 +200,7 @@ impl State {
     #[inline(always)]
     pub fn scores(&self) -> [u16; 2] {
         match self {
-            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => {
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p, _) => {
                 p.stores().map(u16::from)
             }
             State::KalahWide(p, _) => p.stores_by_side(),
@@ -246,7 +253,7 @@ impl State {
                     }
                 }
             }
-            State::Ohvalhu(_) | State::VaiLungThlan(_) => {
+            State::Ohvalhu(_) | State::VaiLungThlan(..) => {
                 let moves = self.family_moves();
                 for pit in moves.iter() {
                     out[n] = pit;
@@ -286,7 +293,7 @@ impl State {
                 parent: *s,
                 moves: s.moves(),
             }),
-            State::Ohvalhu(pos) | State::VaiLungThlan(pos) => Children(ChildList::Family {
+            State::Ohvalhu(pos) | State::VaiLungThlan(pos, _) => Children(ChildList::Family {
                 rules: self.rules(),
                 pos: *pos,
                 pits: self.family_moves(),
@@ -304,7 +311,7 @@ impl State {
             State::KalahWide(p, r) => p.play(pit, *r),
             State::Awari(s) => s.play(pit),
             State::Ohvalhu(p) => Ohvalhu.play(p, pit),
-            State::VaiLungThlan(p) => VaiLungThlan.play(p, pit),
+            State::VaiLungThlan(p, g) => g.play_move(p, pit),
         }
     }
 
@@ -315,7 +322,7 @@ impl State {
         let mut key = [0u8; 2 * MAX_PITS + 2];
         match self {
             State::Awari(s) => key[..12].copy_from_slice(&s.cells()),
-            State::VaiLungThlan(p) => key[..p.cells().len()].copy_from_slice(p.cells()),
+            State::VaiLungThlan(p, _) => key[..p.cells().len()].copy_from_slice(p.cells()),
             _ => return None,
         }
         Some((key, self.to_move()))
@@ -326,7 +333,7 @@ impl State {
     fn family_moves(&self) -> crate::moves::Moves {
         match self {
             State::Ohvalhu(p) => Ohvalhu.legal_moves(p),
-            State::VaiLungThlan(p) => VaiLungThlan.legal_moves(p),
+            State::VaiLungThlan(p, g) => g.legal_moves(p),
             _ => unreachable!("a game with a move list of its own"),
         }
     }
@@ -336,7 +343,7 @@ impl fmt::Display for State {
     /// The position in its game's notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p) => write!(f, "{p}"),
+            State::Kalah(p, _) | State::Ohvalhu(p) | State::VaiLungThlan(p, _) => write!(f, "{p}"),
             State::KalahWide(p, _) => write!(f, "{p}"),
             State::Awari(s) => write!(f, "{s}"),
         }
@@ -350,7 +357,7 @@ impl fmt::Debug for State {
             State::KalahWide(p, r) => write!(f, "{p:?} [{r}]"),
             State::Awari(s) => write!(f, "{s:?}"),
             State::Ohvalhu(p) => write!(f, "{p:?} [ohvalhu]"),
-            State::VaiLungThlan(p) => write!(f, "{p:?} [vai-lung-thlan]"),
+            State::VaiLungThlan(p, g) => write!(f, "{p:?} [{g}]"),
         }
     }
 }
@@ -494,7 +501,10 @@ impl Children {
                 let pit = pits.pit(i);
                 let mut state = match rules {
                     Rules::Ohvalhu => State::Ohvalhu(*pos),
-                    _ => State::VaiLungThlan(*pos),
+                    Rules::VaiLungThlanReading(r) => {
+                        State::VaiLungThlan(*pos, VaiLungThlan::read_as(*r))
+                    }
+                    _ => State::VaiLungThlan(*pos, VaiLungThlan),
                 };
                 let step = state.play(pit).expect("legal move");
                 Child { pit, state, step }

@@ -314,7 +314,7 @@ impl PerfectPlay for VaiLungThlan {
 
     fn position(state: &State) -> Option<Position> {
         match state {
-            State::VaiLungThlan(p) => Some(*p),
+            State::VaiLungThlan(p, _) => Some(*p),
             _ => None,
         }
     }
