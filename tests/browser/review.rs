@@ -513,6 +513,11 @@ async fn what_the_trial_found_and_the_legend() {
             ),
             ("awari:3:2", "#awari", "Awari"),
             ("vai-lung-thlan:3:2", "#vai-lung-thlan", "Vai Lung Thlan"),
+            (
+                "vai-lung-thlan:3:2:chain-own-row",
+                "#variant-chain-own-row",
+                "Variant chain-own-row",
+            ),
         ] {
             goto_ready(&c, &s, &format!("game={game}")).await;
             let href = js(&c, "return document.getElementById('rules-link').href").await;
