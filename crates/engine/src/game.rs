@@ -5,7 +5,7 @@
 //!
 //! A rule set is a small `Copy` value ([`crate::kalah::KalahRules`],
 //! [`crate::awari::AwariGame`], [`crate::ohvalhu::Ohvalhu`],
-//! [`crate::vai_lung_thlan::VaiLungThlan`]) implementing [`Game`]: the
+//! [`VaiLungThlan`](struct@crate::vai_lung_thlan::VaiLungThlan)) implementing [`Game`]: the
 //! board widths it plays, its start position, its moves (extra turns,
 //! passes, multi-lap sowing, forced moves), the end of the game and its
 //! score, its notation, and what the registry and the table files know of

@@ -1,5 +1,5 @@
 //! Vai Lung Thlan's rules on the family core: [`Game`] for
-//! [`VaiLungThlan`] (its boards on Kalah's [`Position`], the stores holding
+//! [`VaiLungThlan`](struct@VaiLungThlan) (its boards on Kalah's [`Position`], the stores holding
 //! the captures).
 
 use std::ops::RangeInclusive;

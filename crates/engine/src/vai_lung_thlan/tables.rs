@@ -1,5 +1,5 @@
 //! Vai Lung Thlan's tables on the family core: [`TableGame`] for
-//! [`VaiLungThlan`], and its look-ups on a [`TableSet`].
+//! [`VaiLungThlan`](struct@VaiLungThlan), and its look-ups on a [`TableSet`].
 //!
 //! A table for `k` seeds holds, for every board with `k` seeds whose mover
 //! row is not empty, the seeds the mover will still capture minus the
