@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::kalah::rules::KalahRules;
 use crate::tables::index::Layout;
-use crate::vai_lung_thlan::VltReading;
+use crate::vai_lung_thlan::{VaiLungThlan, VltReading};
 
 /// A game of the family and its rule set, whatever the board size: the
 /// registry of every rule set the library serves. Tables carry it in their
@@ -316,6 +316,16 @@ impl From<KalahRules> for Rules {
 impl From<AwariGame> for Rules {
     fn from(g: AwariGame) -> Rules {
         Rules::Awari(g)
+    }
+}
+
+/// The registry's name of a Vai Lung Thlan reading.
+impl From<VaiLungThlan> for Rules {
+    fn from(g: VaiLungThlan) -> Rules {
+        match g.reading {
+            Some(r) => Rules::VaiLungThlanReading(r),
+            None => Rules::VaiLungThlan,
+        }
     }
 }
 

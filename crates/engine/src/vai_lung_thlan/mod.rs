@@ -120,14 +120,6 @@ impl VaiLungThlan {
         }
     }
 
-    /// The registry's name of this reading ([`crate::Rules`]).
-    pub fn rules(self) -> crate::family::Rules {
-        match self.reading {
-            Some(r) => crate::family::Rules::VaiLungThlanReading(r),
-            None => crate::family::Rules::VaiLungThlan,
-        }
-    }
-
     /// Sow `pit` of `ring` (as [`sow_and_capture`]) under this reading.
     #[inline]
     pub fn sow_and_capture(self, ring: &mut [u8], pit: usize) -> u8 {

@@ -232,7 +232,7 @@ impl TableGame for VaiLungThlan {
     }
 
     fn table_game(self) -> Rules {
-        self.rules()
+        Rules::from(self)
     }
 
     fn table_seeds(pos: &Position) -> usize {

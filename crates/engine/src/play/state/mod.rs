@@ -124,7 +124,7 @@ impl State {
             State::Kalah(_, r) | State::KalahWide(_, r) => Rules::Kalah(*r),
             State::Awari(s) => Rules::Awari(s.game),
             State::Ohvalhu(_) => Rules::Ohvalhu,
-            State::VaiLungThlan(_, g) => g.rules(),
+            State::VaiLungThlan(_, g) => Rules::from(*g),
         }
     }
 
