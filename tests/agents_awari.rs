@@ -408,7 +408,7 @@ fn cli_awari_match_json_games_file_and_perfect_note() {
         (vec!["--game", "awari:7:4"], "7 pits per side"),
         (
             vec!["--game", "awari:6:4:capture-needs-opposite"],
-            "is a Kalah rule set",
+            "unknown rules \"capture-needs-opposite\" for awari: use default, grand-slam-captures-nothing",
         ),
         (vec!["--game", "awari:6:4", "--max-plies", "0"], "max-plies"),
     ] {

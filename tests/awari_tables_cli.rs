@@ -342,6 +342,22 @@ fn bad_input_and_bad_tables_get_one_line_errors() {
         ],
         d,
         2,
+        "unknown rules \"capture-needs-opposite\" for oware: use default, grand-slam-captures-nothing",
+    );
+    // A game with one rule set: the option has nothing to choose.
+    expect_error(
+        &[
+            "build",
+            "ohvalhu",
+            "--pits",
+            "3",
+            "--max-seeds",
+            "4",
+            "--rules",
+            "capture-needs-opposite",
+        ],
+        d,
+        2,
         "leave --rules out",
     );
     expect_error(
