@@ -82,12 +82,18 @@ export function sowMove(before, pit) {
       for (const i of chain) score[mine] += take(i);
     }
   } else if (game === "vai-lung-thlan") {
-    last = sow(seeds, pit, false);
+    // The readings (docs/RULES.md): skip-origin skips the emptied pit on a
+    // lap; chain-own-row stops the chain at the start of its row.
+    last = sow(seeds, pit, rules === "skip-origin");
     if (seeds[last] === 1) {
+      const rowStart = last < m ? 0 : m;
       score[mine] += take(last);
       // Back against the sowing, every pit of exactly one seed, never
       // round to the pit it started from.
-      for (let k = 1, i = (last - 1 + 2 * m) % (2 * m); k < 2 * m && seeds[i] === 1; k++, i = (i - 1 + 2 * m) % (2 * m)) {
+      for (let k = 1, i = last; k < 2 * m; k++) {
+        if (rules === "chain-own-row" && i === rowStart) break;
+        i = (i - 1 + 2 * m) % (2 * m);
+        if (seeds[i] !== 1) break;
         score[mine] += take(i);
       }
     }
