@@ -337,7 +337,7 @@ pub fn loss(
     let mut child = *pos;
     let step = child
         .play(pit, *rules)
-        .map_err(|e| crate::error::Error::Unsupported(format!("graded an illegal move: {e}")))?;
+        .map_err(|e| crate::error::Error::Internal(format!("graded an illegal move: {e}")))?;
     let sol = solve(&child, set, &options)?;
     if !sol.exact {
         return Ok(Graded::Skipped);
@@ -384,7 +384,7 @@ fn awari_loss(
         return Ok(Graded::Skipped);
     };
     let chosen = sol.moves.iter().find(|m| m.pit == pit).ok_or_else(|| {
-        crate::error::Error::Unsupported(format!("graded an illegal move: pit {}", pit + 1))
+        crate::error::Error::Internal(format!("graded an illegal move: pit {}", pit + 1))
     })?;
     Ok(if chosen.lower >= value {
         Graded::Loss(0, ValueSource::Search)
@@ -490,10 +490,9 @@ pub fn grade_decisions(decisions: &[Decision], opts: &GradeOptions) -> Result<Ve
                     if opts.progress.should_stop() {
                         return Err(crate::error::Error::Stopped("the grading stopped".into()));
                     }
-                    let tt = tt.as_ref().map_err(|e| {
-                        crate::error::Error::Unsupported(format!(
-                            "no memory for the transposition table: {e}"
-                        ))
+                    let tt = tt.as_ref().map_err(|e| crate::error::Error::Memory {
+                        message: format!("no memory for the transposition table: {e}"),
+                        kind: crate::error::MemoryUse::TranspositionTable,
                     })?;
                     let g = loss(
                         &d.state,

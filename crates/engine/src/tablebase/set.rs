@@ -100,14 +100,17 @@ impl<G: TableGame> TableSet<G> {
     pub fn empty(dir: &Path, game: G, pits: usize) -> Result<TableSet<G>> {
         let range = game.table_pits_range();
         if range.is_empty() {
-            return Err(Error::Unsupported(format!(
-                "{} has no endgame tables: {} (play it with match, tournament or play)",
-                game.table_game(),
-                game.no_tables_reason()
-            )));
+            return Err(Error::NoTables {
+                game: game.table_game().to_string(),
+                at: None,
+                reason: format!(
+                    "{} (play it with match, tournament or play)",
+                    game.no_tables_reason()
+                ),
+            });
         }
         if !range.contains(&pits) {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "{pits} pits per side: {} tables exist for {} to {} pits per side",
                 game.name(),
                 range.start(),
