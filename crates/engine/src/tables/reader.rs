@@ -1,6 +1,9 @@
-//! The memory-mapped reader of table files (format in [`super::format`]).
+//! The reader of table files (format in [`super::format`]): through a
+//! memory map, or from bytes already in memory (a file fetched by the
+//! browser, which has no files to map), checked alike.
 
-use std::path::Path;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
@@ -11,15 +14,35 @@ use crate::error::{Error, Result};
 use crate::family::Rules;
 use crate::tables::index::Indexer;
 
-/// A table file opened through a memory map. Look-ups read the map, or,
-/// after [`Table::load_into_memory`], a copy decoded at a fixed width.
+/// A table file's bytes: mapped from disk, or held in memory.
+#[derive(Debug)]
+enum Bytes {
+    Mapped(Mmap),
+    Held(Box<[u8]>),
+}
+
+impl Deref for Bytes {
+    type Target = [u8];
+
+    #[inline(always)]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Held(b) => b,
+        }
+    }
+}
+
+/// A table file opened through a memory map (or given as bytes,
+/// [`Table::from_bytes`]). Look-ups read the file's bytes, or, after
+/// [`Table::load_into_memory`], a copy decoded at a fixed width.
 #[derive(Debug)]
 pub struct Table {
     pub(super) spec: TableSpec,
     /// `value = scale * share - k`.
     scale: i32,
     indexer: Indexer,
-    map: Mmap,
+    map: Bytes,
     directory_offset: usize,
     resident: Option<memory::Resident>,
 }
@@ -60,6 +83,24 @@ impl Table {
         // rename, never written in place, so its contents cannot change under
         // the map while this process holds it.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
+        Table::check(path, spec, Bytes::Mapped(map))
+    }
+
+    /// The table for `spec` from the bytes of its file (`name`: where they
+    /// came from, for messages), checked as [`Table::open`] checks a file:
+    /// header, sizes, rules, checksums and the chunk directory. For a
+    /// platform without files, or a file read some other way.
+    pub fn from_bytes(name: impl Into<PathBuf>, spec: TableSpec, bytes: Vec<u8>) -> Result<Table> {
+        Table::check(name.into(), spec, Bytes::Held(bytes.into_boxed_slice()))
+    }
+
+    /// [`Table::open`]'s checks of a file's bytes.
+    fn check(path: PathBuf, spec: TableSpec, map: Bytes) -> Result<Table> {
+        let bad = |reason: String| Error::BadTable {
+            path: path.clone(),
+            reason,
+            table: spec.label(),
+        };
         if map.len() < HEADER_LEN {
             return Err(bad(format!(
                 "{} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)",
