@@ -91,7 +91,12 @@ fi
 mkdir -p "$TABLE_DIR"
 for t in "${TABLES[@]}"; do
   read -r game rules pits seeds <<< "$t"
-  "$MANCALA" build "$game" --rules "$rules" --pits "$pits" --max-seeds "$seeds" --db "$TABLE_DIR" > /dev/null
+  # Its words only when it fails (tables already built are kept).
+  if ! out=$("$MANCALA" build "$game" --rules "$rules" --pits "$pits" --max-seeds "$seeds" --db "$TABLE_DIR" 2>&1); then
+    echo "$out" >&2
+    echo "dist/site.sh: mancala build $game --rules $rules --pits $pits --max-seeds $seeds failed" >&2
+    exit 1
+  fi
 done
 
 STAGE=$(mktemp -d)

@@ -158,7 +158,7 @@ impl Engine {
     /// corrupt or truncated file, another table than its name says, not
     /// the next one of its set).
     #[wasm_bindgen(js_name = addTable)]
-    pub fn add_table(&self, name: &str, bytes: Vec<u8>) -> String {
+    pub fn add_table(&self, name: &str, bytes: &[u8]) -> String {
         answer(self.oracle.add_table(name, bytes))
     }
 
@@ -340,7 +340,7 @@ mod tests {
         assert_eq!(names, all);
         for (i, name) in names.iter().enumerate() {
             let bytes = std::fs::read(dir.path().join(name)).unwrap();
-            assert_eq!(ok(&e.add_table(name, bytes)), serde_json::Value::Null);
+            assert_eq!(ok(&e.add_table(name, &bytes)), serde_json::Value::Null);
             assert_eq!(wanted(&e, "kalah:3:2", ""), names[i + 1..]);
         }
         let got = e
@@ -370,27 +370,30 @@ mod tests {
         let mut bad = read(1);
         let last = bad.len() - 1;
         bad[last] ^= 1;
-        let (error, status) = refused(&e.add_table(&names[0], bad));
+        let (error, status) = refused(&e.add_table(&names[0], &bad));
         assert_eq!(status, 500);
         assert!(error.contains("page/tables/ohvalhu-m2-k1.tbl"), "{error}");
         assert!(error.contains("checksum"), "{error}");
         // Cut short: the header's size says so.
-        let (error, _) = refused(&e.add_table(&names[0], read(1)[..40].to_vec()));
+        let (error, _) = refused(&e.add_table(&names[0], &read(1)[..40]));
         assert!(error.contains("shorter than the 64-byte header"), "{error}");
         // Another table's bytes under this name.
-        let (error, _) = refused(&e.add_table(&names[0], read(2)));
+        let (error, _) = refused(&e.add_table(&names[0], &read(2)));
         assert!(error.contains("holds 2 pits and 2 seeds"), "{error}");
         // Not the next one of its set.
-        let (error, _) = refused(&e.add_table(&names[1], read(2)));
+        let (error, _) = refused(&e.add_table(&names[1], &read(2)));
         assert!(error.contains("ohvalhu-m2-k1.tbl next"), "{error}");
         // No table's name.
-        let (error, status) = refused(&e.add_table("kalah-m6-k3.tbl", read(1)));
+        let (error, status) = refused(&e.add_table("kalah-m6-k3.tbl", &read(1)));
         assert_eq!(status, 400);
         assert!(error.contains("not the name of a table file"), "{error}");
         // Nothing was added: the set still wants all of them.
         assert_eq!(wanted(&e, "ohvalhu:2:2", ""), names);
         for (k, name) in names.iter().enumerate() {
-            assert_eq!(ok(&e.add_table(name, read(k + 1))), serde_json::Value::Null);
+            assert_eq!(
+                ok(&e.add_table(name, &read(k + 1))),
+                serde_json::Value::Null
+            );
         }
         let a = ok(&e.known("ohvalhu:2:2", ""));
         assert_eq!(a["source"], "tables");

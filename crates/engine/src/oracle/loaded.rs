@@ -44,7 +44,7 @@ impl Oracle {
     /// `bytes`, checked as [`Table::open`] checks a file: it must be the
     /// next table of its set (the one after the largest open), and no
     /// query may be running on that set.
-    pub fn add_table(&self, name: &str, bytes: Vec<u8>) -> Result<()> {
+    pub fn add_table(&self, name: &str, bytes: &[u8]) -> Result<()> {
         let spec = TableSpec::from_file_name(name).ok_or_else(|| {
             Error::Unsupported(format!(
                 "{name:?} is not the name of a table file (GAME-mPITS-kSEEDS.tbl, \

@@ -2,7 +2,6 @@
 //! memory map, or from bytes already in memory (a file fetched by the
 //! browser, which has no files to map), checked alike.
 
-use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -14,22 +13,35 @@ use crate::error::{Error, Result};
 use crate::family::Rules;
 use crate::tables::index::Indexer;
 
-/// A table file's bytes: mapped from disk, or held in memory.
-#[derive(Debug)]
-enum Bytes {
-    Mapped(Mmap),
-    Held(Box<[u8]>),
+/// A table file's bytes: natively a memory map (of the file, or of
+/// anonymous memory holding bytes given, so that look-ups read one type
+/// either way); in the browser build, which has no memory maps, a boxed
+/// slice.
+#[cfg(not(target_arch = "wasm32"))]
+type Bytes = Mmap;
+#[cfg(target_arch = "wasm32")]
+type Bytes = Box<[u8]>;
+
+/// `bytes` as [`Bytes`].
+#[cfg(not(target_arch = "wasm32"))]
+fn hold(bytes: &[u8]) -> std::io::Result<Bytes> {
+    let mut map = memmap2::MmapMut::map_anon(bytes.len())?;
+    map.copy_from_slice(bytes);
+    map.make_read_only()
 }
 
-impl Deref for Bytes {
-    type Target = [u8];
+/// `bytes` as [`Bytes`].
+#[cfg(target_arch = "wasm32")]
+fn hold(bytes: &[u8]) -> std::io::Result<Bytes> {
+    Ok(bytes.into())
+}
 
-    #[inline(always)]
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(m) => m,
-            Bytes::Held(b) => b,
-        }
+/// The error for a file of `len` bytes, shorter than a header.
+fn too_short(path: PathBuf, spec: TableSpec, len: usize) -> Error {
+    Error::BadTable {
+        path,
+        reason: format!("{len} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)"),
+        table: spec.label(),
     }
 }
 
@@ -83,15 +95,24 @@ impl Table {
         // rename, never written in place, so its contents cannot change under
         // the map while this process holds it.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
-        Table::check(path, spec, Bytes::Mapped(map))
+        // The browser build opens no file (it has none); were one opened,
+        // its bytes would be copied.
+        #[cfg(target_arch = "wasm32")]
+        let map = hold(&map).map_err(|e| Error::io(&path, e))?;
+        Table::check(path, spec, map)
     }
 
     /// The table for `spec` from the bytes of its file (`name`: where they
     /// came from, for messages), checked as [`Table::open`] checks a file:
     /// header, sizes, rules, checksums and the chunk directory. For a
     /// platform without files, or a file read some other way.
-    pub fn from_bytes(name: impl Into<PathBuf>, spec: TableSpec, bytes: Vec<u8>) -> Result<Table> {
-        Table::check(name.into(), spec, Bytes::Held(bytes.into_boxed_slice()))
+    pub fn from_bytes(name: impl Into<PathBuf>, spec: TableSpec, bytes: &[u8]) -> Result<Table> {
+        let path = name.into();
+        if bytes.len() < HEADER_LEN {
+            return Err(too_short(path, spec, bytes.len()));
+        }
+        let held = hold(bytes).map_err(|e| Error::io(&path, e))?;
+        Table::check(path, spec, held)
     }
 
     /// [`Table::open`]'s checks of a file's bytes.
@@ -102,10 +123,7 @@ impl Table {
             table: spec.label(),
         };
         if map.len() < HEADER_LEN {
-            return Err(bad(format!(
-                "{} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)",
-                map.len()
-            )));
+            return Err(too_short(path.clone(), spec, map.len()));
         }
         let h = &map[..HEADER_LEN];
         if h[..8] != MAGIC {
