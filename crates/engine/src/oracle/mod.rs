@@ -19,6 +19,7 @@ mod agents;
 pub mod analysis;
 mod batch;
 mod book;
+mod loaded;
 pub mod proven;
 mod work;
 

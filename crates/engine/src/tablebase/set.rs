@@ -249,6 +249,26 @@ impl<G: TableGame> TableSet<G> {
         TableSet::open_available(dir, game, pits)
     }
 
+    /// Add `table`, which must be this set's table for the next seed count
+    /// ([`TableSet::max_seeds`] + 1): a set is consecutive from 1 seed up.
+    /// For tables opened some other way than from the set's directory
+    /// ([`Table::from_bytes`]).
+    pub fn add(&mut self, table: Table) -> Result<()> {
+        let next = self.spec(self.max_seeds() + 1);
+        if table.spec() != next {
+            return Err(Error::Unsupported(format!(
+                "the table {} given where the set of {} on {} pits a side needs {} next \
+                 (tables are added from 1 seed up)",
+                table.spec().file_name(),
+                self.game,
+                self.pits,
+                next.file_name()
+            )));
+        }
+        self.push(table);
+        Ok(())
+    }
+
     /// Add the table for the next seed count (used by the builder).
     pub(crate) fn push(&mut self, table: Table) {
         debug_assert_eq!(table.spec().seeds, self.tables.len());
