@@ -220,13 +220,14 @@ fn committed(rules: KalahRules, seeds: u8) -> &'static Book {
 /// The committed books against the published openings of another program
 /// (CMancala's README, "Discoveries", capture-needs-opposite rules, its
 /// pits numbered from 1): three seeds a pit, the first player wins by 2,
-/// best first move IDX 5 (pit 4 here); four seeds, by 8, IDX 3 (pit 2).
+/// best first move IDX 5 (pit 4 here); four seeds, by 8, IDX 3 (pit 2);
+/// five seeds, by 10, IDX 2 (pit 1).
 /// Kalah(6,6) under the default rules is this project's own proof
 /// (docs/kalah-6-6.md): +2, moves 0 and 1 the best, move 5 -2.
 #[test]
 fn the_committed_books_give_the_published_openings() {
     let cno = KalahRules::CaptureNeedsOpposite;
-    for (seeds, value, best) in [(3, 2, 4), (4, 8, 2)] {
+    for (seeds, value, best) in [(3, 2, 4), (4, 8, 2), (5, 10, 1)] {
         let book = committed(cno, seeds);
         assert_eq!(book.value(&book.root()), Some(value), "{seeds} seeds");
         let books = Books::new(vec![book.clone()]);

@@ -12,6 +12,10 @@ pub(super) const BOOKS: &[(&str, &[u8])] = &[
         include_bytes!("../../books/kalah-6-4-capture-needs-opposite.book"),
     ),
     (
+        "kalah-6-5-capture-needs-opposite.book",
+        include_bytes!("../../books/kalah-6-5-capture-needs-opposite.book"),
+    ),
+    (
         "kalah-6-3-default.book",
         include_bytes!("../../books/kalah-6-3-default.book"),
     ),
