@@ -44,6 +44,8 @@ mod checkpoint;
 mod checkpoint_stress;
 #[path = "cli.rs"]
 mod cli;
+#[path = "cmancala.rs"]
+mod cmancala;
 #[path = "cross_check.rs"]
 mod cross_check;
 #[path = "distributed.rs"]
