@@ -50,6 +50,8 @@ mod cross_check;
 mod distributed;
 #[path = "doc_links.rs"]
 mod doc_links;
+#[path = "errors.rs"]
+mod errors;
 #[path = "family.rs"]
 mod family;
 #[path = "faults.rs"]

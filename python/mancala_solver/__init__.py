@@ -25,6 +25,7 @@ from . import _native
 from .errors import (
     BadInput,
     CheckpointError,
+    InternalError,
     MancalaError,
     OutOfMemoryBudget,
     Stopped,
@@ -67,6 +68,7 @@ __all__ = [
     "games",
     "books",
     "version",
+    "InternalError",
     "MancalaError",
     "BadInput",
     "TablesError",

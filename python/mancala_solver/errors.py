@@ -13,6 +13,12 @@ class BadInput(MancalaError, ValueError):
     of its range."""
 
 
+class InternalError(MancalaError):
+    """A fault of the engine, not of the input or the data: a bug (a check
+    that should have held) or a worker thread that failed. Not a
+    ``BadInput``: the same call may work again; report it."""
+
+
 class TablesError(MancalaError):
     """Endgame tables missing, damaged, built under other rules, or too
     large to build here."""

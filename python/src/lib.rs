@@ -73,6 +73,7 @@ fn kind(e: &Error) -> &'static str {
         | Error::BuildTooLarge { .. } => "TablesError",
         Error::IllegalMove { .. } => "BadInput",
         Error::Stopped(_) => "Stopped",
+        Error::Internal(_) => "InternalError",
         e if e.is_usage() => "BadInput",
         _ => "MancalaError",
     }
@@ -618,6 +619,24 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// A test hook: raise the exception an engine error of `kind` raises
+/// (`internal`: a fault of the engine, such as a failed worker thread,
+/// which no input can provoke at will; `usage`: bad input), so that the
+/// tests check the mapping of each kind.
+#[pyfunction]
+fn _raise_error_of_kind(py: Python<'_>, kind: &str) -> PyResult<()> {
+    let e = match kind {
+        "internal" => Error::Internal("a search thread failed (raised by the test hook)".into()),
+        "usage" => Error::Conflict("the game says 4 and --pits 5: give one".into()),
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "unknown kind \"{other}\": internal or usage"
+            )))
+        }
+    };
+    Err(to_py(py, e))
+}
+
 /// Most worker threads a call may ask for on this machine.
 #[pyfunction]
 fn max_threads() -> usize {
@@ -631,6 +650,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(books, m)?)?;
     m.add_function(wrap_pyfunction!(max_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(_raise_error_of_kind, m)?)?;
     m.add(
         "MAX_TABLE_SEEDS",
         mancala_solver::tables::index::MAX_INDEX_SEEDS,

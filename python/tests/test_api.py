@@ -277,3 +277,31 @@ def test_the_readmes_python_examples_run(tmp_path):
         shown = [line.split("# ", 1)[1].split(":")[0].strip() for line in block.splitlines() if line.startswith("print(") and "# " in line]
         for want in shown:
             assert any(line.startswith(want) for line in lines), (want, out.stdout)
+
+
+def test_an_internal_fault_is_not_bad_input():
+    """A fault of the engine (a failed worker thread, a bug) raises
+    InternalError, a MancalaError that is not a BadInput (nor a
+    ValueError): the input was not at fault. Bad input stays BadInput."""
+    from mancala_solver import _native
+
+    with pytest.raises(ms.InternalError) as e:
+        _native._raise_error_of_kind("internal")
+    assert isinstance(e.value, ms.MancalaError)
+    assert not isinstance(e.value, (ms.BadInput, ValueError))
+    assert "internal error: a search thread failed" in str(e.value)
+    with pytest.raises(ms.BadInput, match="give one"):
+        _native._raise_error_of_kind("usage")
+
+
+def test_a_bad_game_name_has_the_command_lines_message(oracle):
+    """One reader of game names: the package's message is the engine's,
+    the one the command line shows."""
+    for name, words in [
+        ("chess:8:8", 'unknown game "chess"'),
+        ("kalah:x:4", 'pits per side "x" is not a whole number'),
+        ("kalah:6:4:nonesuch", 'unknown rules "nonesuch"'),
+    ]:
+        with pytest.raises(ms.BadInput) as e:
+            oracle.play(name)
+        assert f'bad game "{name}": {words}' in str(e.value)

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::tasks::TaskArgs;
-use super::{progress, GameName};
+use super::{progress, GameName, GameNameFlags};
 use mancala_solver::book::{build_book, Book, BookProgress, Books};
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;

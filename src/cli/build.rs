@@ -94,7 +94,7 @@ pub fn run(mut args: BuildArgs) -> Result<ExitCode> {
 
 fn run_game<G: TableGame>(game: G, args: &BuildArgs) -> Result<ExitCode> {
     if args.max_seeds == 0 || args.max_seeds > MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "--max-seeds {}: tables are built for 1 to {MAX_INDEX_SEEDS} seeds",
             args.max_seeds
         )));

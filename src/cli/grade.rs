@@ -180,7 +180,7 @@ fn check_gradable(game: &GameSpec, start: &State, agent: &str) -> Result<()> {
         } else {
             ""
         };
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{game} is beyond any table: grading values every move exactly, and the {name} \
              tables{solver} handle {low} to {high} pits per side, not {}; grade on a board of \
              {low} to {high} pits (e.g. --game {name}:{high}:{}), {instead}",
@@ -189,7 +189,7 @@ fn check_gradable(game: &GameSpec, start: &State, agent: &str) -> Result<()> {
         )));
     }
     if start.is_wide() {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{game} is beyond any table: its {} seeds are more than a table ({MAX_INDEX_SEEDS} \
              seeds at most) or the solver ({MAX_SEEDS} seeds at most) holds, so no move on it \
              can be valued exactly; grade on a board of at most {MAX_SEEDS} seeds (e.g. \

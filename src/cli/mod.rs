@@ -120,70 +120,29 @@ pub struct TablesArg {
     pub db: PathBuf,
 }
 
-/// A game as every command names it: its name (`kalah`, `awari`, `oware`,
-/// `awale`, `vai-lung-thlan`, `ohvalhu`), optionally followed by the board
-/// and the rule set: `kalah:6:4`, `kalah:6:4:capture-needs-opposite`,
-/// `awari:6:4`, `kalah:6` (pits only), `kalah:capture-needs-opposite`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameName {
-    /// The game's name.
-    pub name: String,
-    /// Pits per side, when given.
-    pub pits: Option<usize>,
-    /// Seeds per pit, when given.
-    pub seeds: Option<usize>,
-    /// The rule set, when given.
-    pub rules: Option<String>,
-}
+/// A game as every command names it: the engine's [`GameName`] (its name,
+/// optionally followed by the board and the rule set: `kalah:6:4`,
+/// `kalah:6:4:capture-needs-opposite`, `awari:6:4`, `kalah:6` (pits only),
+/// `kalah:capture-needs-opposite`), one grammar and one message with the
+/// library's `GameSpec`.
+pub use mancala_solver::GameName;
 
-impl GameName {
-    /// Parse `NAME[:M[:N]][:RULES]` (a clap value parser).
-    pub fn parse(text: &str) -> std::result::Result<GameName, String> {
-        let parts: Vec<&str> = text.trim().split(':').collect();
-        let name = parts[0].to_ascii_lowercase();
-        let names = Rules::game_names();
-        if !names.contains(&name.as_str()) {
-            return Err(format!(
-                "unknown game \"{}\": the games are {} (NAME, or NAME:M:N[:RULES] \
-                 such as kalah:6:4 or kalah:6:4:capture-needs-opposite)",
-                parts[0],
-                names.join(", ")
-            ));
-        }
-        let mut g = GameName {
-            name,
-            pits: None,
-            seeds: None,
-            rules: None,
-        };
-        let last = parts.len() - 1;
-        for (i, part) in parts.iter().enumerate().skip(1) {
-            match part.parse::<usize>() {
-                Ok(n) if g.pits.is_none() && g.rules.is_none() => g.pits = Some(n),
-                Ok(n) if g.seeds.is_none() && g.rules.is_none() => g.seeds = Some(n),
-                // A number that is not a count (-3, 2.5) is not a rule set.
-                Err(_) if i == last && !part.is_empty() && !looks_numeric(part) => {
-                    g.rules = Some(part.to_string())
-                }
-                _ => {
-                    return Err(format!(
-                        "\"{text}\": write NAME, NAME:M:N or NAME:M:N:RULES (M pits per side \
-                         and N seeds per pit, whole numbers), e.g. kalah:6:4"
-                    ))
-                }
-            }
-        }
-        if let Some(r) = &g.rules {
-            Rules::from_name(&g.name, Some(r)).map_err(|e| e.to_string())?;
-        }
-        Ok(g)
-    }
-
+/// What the command line adds to a [`GameName`]: the options that may
+/// give its parts apart (`--rules`, `--pits`, ...), which must agree.
+pub trait GameNameFlags {
     /// The rule set: the one the name gives, or `--rules` (`flag`); both
     /// given must agree.
-    pub fn rules(&self, flag: &str) -> Result<Rules> {
+    fn rules(&self, flag: &str) -> Result<Rules>;
+
+    /// A count the name and an option both may give (`what`: the option,
+    /// for the message); they must agree.
+    fn with(given: Option<usize>, flag: Option<usize>, what: &str) -> Result<Option<usize>>;
+}
+
+impl GameNameFlags for GameName {
+    fn rules(&self, flag: &str) -> Result<Rules> {
         match &self.rules {
-            Some(r) if flag != "default" && flag != r => Err(Error::Unsupported(format!(
+            Some(r) if flag != "default" && flag != r => Err(Error::Conflict(format!(
                 "the game names the rules {r} and --rules {flag}: give one"
             ))),
             Some(r) => Rules::from_name(&self.name, Some(r)),
@@ -191,11 +150,9 @@ impl GameName {
         }
     }
 
-    /// A count the name and an option both may give (`what`: the option,
-    /// for the message); they must agree.
-    pub fn with(given: Option<usize>, flag: Option<usize>, what: &str) -> Result<Option<usize>> {
+    fn with(given: Option<usize>, flag: Option<usize>, what: &str) -> Result<Option<usize>> {
         match (given, flag) {
-            (Some(a), Some(b)) if a != b => Err(Error::Unsupported(format!(
+            (Some(a), Some(b)) if a != b => Err(Error::Conflict(format!(
                 "the game says {a} and {what} {b}: give one"
             ))),
             (a, b) => Ok(a.or(b)),
@@ -264,13 +221,6 @@ impl BoardWords {
             BoardWords::Position(text) => game.parse(text),
         }
     }
-}
-
-/// Whether `part` of a game's name was meant as a number (`-3`, `2.5`,
-/// `+4`), not a rule set's name.
-fn looks_numeric(part: &str) -> bool {
-    part.trim_start_matches(['-', '+'])
-        .starts_with(|c: char| c.is_ascii_digit() || c == '.')
 }
 
 /// The game and the table directory, shared by the table commands.
@@ -439,11 +389,7 @@ pub fn main() -> ExitCode {
             // No panic when standard error is a closed pipe (the server
             // ignores SIGPIPE).
             let _ = writeln!(std::io::stderr(), "error: {}", render::error_message(&e));
-            if e.is_usage() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
+            ExitCode::from(render::exit_code(&e))
         }
     }
 }

@@ -19,7 +19,7 @@ use mancala_solver::tablebase::TableGame;
 use mancala_solver::with_rules;
 
 use super::arena::{self, VsArgs};
-use super::GameName;
+use super::{GameName, GameNameFlags};
 
 /// Arguments of `mancala play`.
 #[derive(Args, Clone, Debug)]
@@ -63,7 +63,7 @@ pub fn run(mut args: PlayArgs) -> Result<ExitCode> {
     args.pits = GameName::with(args.game.pits, args.pits, "pits per side")?;
     args.seeds = GameName::with(args.game.seeds, args.seeds, "seeds per pit")?;
     if args.position.is_some() && (args.pits.is_some() || args.seeds.is_some()) {
-        return Err(Error::Unsupported(
+        return Err(Error::Conflict(
             "--position gives the board: drop the pits and seeds".into(),
         ));
     }

@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::tasks::TaskArgs;
-use super::{progress, GameName};
+use super::{progress, GameName, GameNameFlags};
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;

@@ -175,8 +175,11 @@ fn query_one<G: TableGame>(
         // Tables that cannot be built here (or on first use): the
         // oracle's search above the tables, where the game has one.
         Err(
-            e @ (Error::BeyondTables { .. } | Error::BuildTooLarge { .. } | Error::Unsupported(_)),
-        ) if beyond_index || !matches!(e, Error::Unsupported(_)) => {
+            e @ (Error::BeyondTables { .. }
+            | Error::BuildTooLarge { .. }
+            | Error::Unsupported(_)
+            | Error::OutOfRange(_)),
+        ) if beyond_index || !matches!(e, Error::Unsupported(_) | Error::OutOfRange(_)) => {
             let oracle = Oracle::new(OracleConfig {
                 dir: args.game.tables.db.clone(),
                 search: SearchBudget {
@@ -190,7 +193,9 @@ fn query_one<G: TableGame>(
             let a = match oracle.query(&spec.to_string(), Some(&text)) {
                 Ok(a) => a,
                 // No search for this game: the tables' own message.
-                Err(Error::Unsupported(_)) => return Err(e),
+                Err(Error::Unsupported(_) | Error::OutOfRange(_) | Error::NoTables { .. }) => {
+                    return Err(e)
+                }
                 Err(other) => return Err(other),
             };
             eprintln!(
@@ -222,7 +227,7 @@ fn query_one<G: TableGame>(
 const MAX_QUERY_SECONDS: f64 = 86_400.0;
 
 fn index_limit<G: TableGame>(pos: &G::Position) -> Error {
-    Error::Unsupported(format!(
+    Error::OutOfRange(format!(
         "{} {}: tables go up to {MAX_INDEX_SEEDS} seeds",
         G::table_seeds(pos),
         G::TABLE_SEEDS

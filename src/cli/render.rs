@@ -85,6 +85,17 @@ fn dir_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// The exit code of a run that failed with `e`: 2 for bad usage (what was
+/// typed: a bad game, position, option or agent), 1 for a failure of the
+/// run or its data (tables, files, memory, a fault of the program).
+pub fn exit_code(e: &Error) -> u8 {
+    if e.is_usage() {
+        2
+    } else {
+        1
+    }
+}
+
 /// An error as the command line prints it: the library's message and, where
 /// a command or an option fixes it, that command or option.
 pub fn error_message(e: &Error) -> String {
@@ -246,4 +257,20 @@ pub fn parse_output_file(s: &str) -> Result<std::path::PathBuf, String> {
         ));
     }
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fault of the program (a failed search thread) is no usage error:
+    /// exit 1, and the message says what it is; bad input is exit 2.
+    #[test]
+    fn an_internal_error_exits_1_and_bad_input_2() {
+        let e = Error::Internal("a search thread failed".into());
+        assert_eq!(exit_code(&e), 1);
+        assert!(error_message(&e).starts_with("internal error: a search thread failed"));
+        let e = Error::Conflict("the game says 4 and --pits 5: give one".into());
+        assert_eq!(exit_code(&e), 2);
+    }
 }

@@ -1,7 +1,7 @@
 //! `mancala solve`: solve Kalah(m, n) or any Kalah position exactly.
 
 use super::solve_tables::{self, SolveHow};
-use super::{progress, BoardWords, GameName, TablesArg};
+use super::{progress, BoardWords, GameName, GameNameFlags, TablesArg};
 use mancala_solver::tables::MAX_TABLE_PITS;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -218,7 +218,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         }
         (false, None, None) => {}
         (false, _, _) => {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::Conflict(format!(
                 "the game's name gives the board ({}:M:N): drop the board after it",
                 args.game.name
             )))
@@ -255,7 +255,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
     let pos = parse_board(&args.board)?;
     let m = pos.pits_per_side();
     if m > MAX_TABLE_PITS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{m} pits per side: the solver handles 1 to {MAX_TABLE_PITS} pits per side"
         )));
     }
@@ -265,7 +265,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         ));
     }
     if let Some(want) = args.max_table_seeds.filter(|&k| k > MAX_INDEX_SEEDS) {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
         )));
     }

@@ -61,7 +61,7 @@ impl TaskArgs {
     /// Refuse options that cannot work, before anything runs.
     pub fn check(&self) -> Result<()> {
         if let Some(want) = self.max_table_seeds.filter(|&k| k > MAX_INDEX_SEEDS) {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "--max-table-seeds {want}: tables go up to {MAX_INDEX_SEEDS} seeds"
             )));
         }

@@ -206,7 +206,7 @@ fn run_awari_by_search(game: AwariGame, probe: usize, args: &VerifyArgs) -> Resu
 fn open<G: TableGame>(game: G, args: &VerifyArgs) -> Result<TableSet<G>> {
     TableSet::empty(&args.game.tables.db, game, args.pits)?;
     check_seeds(args.seeds)
-        .map_err(|e| Error::Unsupported(format!("--seeds {}: {e}", args.seeds)))?;
+        .map_err(|e| Error::OutOfRange(format!("--seeds {}: {e}", args.seeds)))?;
     TableSet::open(&args.game.tables.db, game, args.pits, args.seeds)
 }
 

@@ -4,12 +4,15 @@
 //! values the page shows are checked against the engine's oracle called in
 //! this test's process (the library, the same code the module runs): the
 //! books' starts of Kalah under every rule set, moves played from them,
-//! the small Awari games valued by the search without tables, and a
-//! search that streams its bounds and is stopped.
+//! the small Awari games valued by the search without tables, late Kalah
+//! positions and small Ohvalhu and Vai Lung Thlan games valued from the
+//! folder's tables (the oracle's built here), a corrupt or missing table
+//! file named in words, and a search that streams its bounds and is
+//! stopped.
 //!
 //! The folder is `MANCALA_SITE` when set (.ci/run builds it first), else
 //! built here into target/site-test (a release build for wasm32: minutes
-//! on a fresh clone).
+//! on a fresh clone; its tables by the tests' `mancala` binary).
 //!
 //! What it cannot prove: the time to the first value on a player's laptop
 //! (it measures this machine's and bounds it loosely, see
@@ -40,9 +43,11 @@ fn site_dir() -> PathBuf {
         Some(d) => PathBuf::from(d),
         None => {
             let d = repository().join("target/site-test");
+            // Its tables built by the tests' mancala binary.
             let status = Command::new("bash")
                 .arg(repository().join("dist/site.sh"))
                 .arg(&d)
+                .env("MANCALA_BIN", mancala_browser_test::mancala_bin())
                 .status()
                 .expect("run dist/site.sh");
             assert!(status.success(), "dist/site.sh failed");
@@ -114,14 +119,30 @@ fn oracle() -> Oracle {
     })
 }
 
+/// The engine with tables: those of `dir`, built there on demand (up to
+/// 50 million entries: the 6-pit Kalah tables to 13 seeds), natively, as
+/// `mancala serve --db DIR` answers.
+fn table_oracle(dir: &std::path::Path) -> Oracle {
+    Oracle::new(OracleConfig {
+        dir: dir.to_path_buf(),
+        search: SearchBudget {
+            time: Duration::from_secs(30),
+            tt_mb: 32,
+        },
+        build_limit: 50_000_000,
+        agent_time: Duration::from_secs(2),
+        build_threads: Some(1),
+    })
+}
+
 /// The exact move values of `position` (`None`: the start) as the page
-/// writes them (final differences: in Awari the captures so far added),
-/// from the oracle.
+/// writes them (final differences: in Awari and Vai Lung Thlan the
+/// captures so far added), from the oracle.
 fn values(o: &Oracle, game: &str, position: Option<&str>) -> Vec<(u64, String)> {
     let a = serde_json::to_value(o.query(game, position).unwrap()).unwrap();
     assert_eq!(a["exact"], true, "{game} {position:?}: {a}");
     let r = serde_json::to_value(o.play(game, position, "").unwrap()).unwrap();
-    let banked = if game.starts_with("kalah") {
+    let banked = if game.starts_with("kalah") || game.starts_with("ohvalhu") {
         0
     } else {
         let (s, n) = (
@@ -440,5 +461,150 @@ async fn agents_play_in_the_worker_and_bad_ones_are_refused() {
     }
     let err = text_of(&c, "error").await;
     assert!(err.contains("foo") && err.chars().count() < 200, "{err}");
+    c.close().await.unwrap();
+}
+
+/// A late Kalah(6,4) position (9 seeds in play, South to move): the 6-pit
+/// tables hold it.
+const LATE_KALAH: &str = "0 1 0 2 0 1 20 1 0 0 3 0 1 19";
+
+/// The page's link to `position` (`None`: the start) of `game`.
+fn link(s: &Static, game: &str, position: Option<&str>) -> String {
+    match position {
+        Some(p) => format!(
+            "http://{}/?game={game}&position={}",
+            s.addr,
+            p.replace(' ', "%20")
+        ),
+        None => format!("http://{}/?game={game}", s.addr),
+    }
+}
+
+/// The folder's tables answer at once, exactly, as the engine's own
+/// (built natively here): a late Kalah position under every rule set, and
+/// the starts of small Ohvalhu and Vai Lung Thlan games (whose only values
+/// are their tables), a best move played from each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_static_folder_values_endgames_from_its_tables() {
+    let s = serve_static();
+    let (_driver, c) = connect().await;
+    let dir = tempfile::tempdir().unwrap();
+    let o = table_oracle(dir.path());
+    for (game, position) in [
+        ("kalah:6:4", Some(LATE_KALAH)),
+        ("kalah:6:4:capture-needs-opposite", Some(LATE_KALAH)),
+        ("kalah:6:4:end-when-mover-empty", Some(LATE_KALAH)),
+        ("ohvalhu:3:2", None),
+        ("vai-lung-thlan:3:2", None),
+        ("ohvalhu:4:2", None),
+    ] {
+        // Timed from the navigation: the page, the module, the tables
+        // fetched, gunzipped and checked (printed, bounded loosely: this
+        // machine runs other builds at once).
+        let t = Instant::now();
+        c.goto(&link(&s, game, position)).await.unwrap();
+        let shown = shown_values(&c).await;
+        let first = t.elapsed();
+        println!(
+            "{game}: values from the tables {} ms after goto",
+            first.as_millis()
+        );
+        assert!(first < Duration::from_secs(10), "{game}: {first:?}");
+        assert_eq!(shown, values(&o, game, position), "{game} {position:?}");
+        assert_eq!(
+            text_of(&c, "source").await,
+            "the endgame tables (exact)",
+            "{game}"
+        );
+        play_best_from(&c, &o, game, position).await;
+        let shown = shown_values(&c).await;
+        let r = serde_json::to_value(o.play(game, position, &line_of(&c).await).unwrap()).unwrap();
+        if r["game_over"] != true {
+            let pos = r["position"].as_str().unwrap();
+            assert_eq!(shown, values(&o, game, Some(pos)), "{game} {pos}");
+            assert_eq!(
+                text_of(&c, "source").await,
+                "the endgame tables (exact)",
+                "{game}"
+            );
+        }
+        no_problems(&c, VALUE_BOXES, game).await;
+    }
+    no_server(&c, &s).await;
+    c.close().await.unwrap();
+}
+
+/// [`play_best`] from a set-up position.
+async fn play_best_from(c: &Client, o: &Oracle, game: &str, start: Option<&str>) {
+    let r = serde_json::to_value(o.play(game, start, &line_of(c).await).unwrap()).unwrap();
+    let pos = r["position"].as_str().unwrap();
+    let best = o.query(game, Some(pos)).unwrap().best_move.unwrap();
+    let side = r["to_move"].as_str().unwrap();
+    let before = line_of(c).await;
+    css(
+        c,
+        &format!(".pit[data-side=\"{side}\"][data-pit=\"{best}\"]"),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_line_change(c, &before).await;
+}
+
+/// A folder whose table file is corrupt (a changed byte, gzipped again:
+/// the table's own checksum finds it) or missing: the page says which
+/// file and what to do, in words, at once, and goes on playing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_with_a_corrupt_or_missing_table_says_so() {
+    let broken = tempfile::tempdir().unwrap();
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(site_dir().join("."))
+        .arg(broken.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let tables = broken.path().join("page/tables");
+    let gz = tables.join("kalah-default-m6-k5.tbl.gz");
+    let out = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
+    assert!(out.status.success());
+    let mut bytes = out.stdout;
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    let plain = tables.join("corrupt.tbl");
+    std::fs::write(&plain, &bytes).unwrap();
+    let out = Command::new("gzip").arg("-c").arg(&plain).output().unwrap();
+    std::fs::write(&gz, out.stdout).unwrap();
+    std::fs::remove_file(tables.join("kalah-capture-needs-opposite-m6-k3.tbl.gz")).unwrap();
+    let s = serve_dir(broken.path());
+    let (_driver, c) = connect().await;
+    for (game, words) in [
+        (
+            "kalah:6:4",
+            "table page/tables/kalah-default-m6-k5.tbl is unusable: data checksum mismatch \
+             (corrupted); build the folder again with dist/site.sh",
+        ),
+        (
+            "kalah:6:4:capture-needs-opposite",
+            "the table file page/tables/kalah-capture-needs-opposite-m6-k3.tbl.gz is missing \
+             (404)",
+        ),
+    ] {
+        c.goto(&link(&s, game, Some(LATE_KALAH))).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let status = text_of(&c, "status").await;
+            if status.contains(words) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{game}: {status}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        ready(&c).await;
+        // The board still plays.
+        let line = click_and_wait(&c, ".pit.playable").await;
+        assert!(!line.is_empty());
+    }
     c.close().await.unwrap();
 }

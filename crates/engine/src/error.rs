@@ -16,9 +16,60 @@ pub enum Error {
         /// What is wrong with it and how to write it instead.
         reason: String,
     },
-    /// A board size or seed count outside what the engine supports.
+    /// A request the engine or the game does not support (an agent that
+    /// cannot play this game, a feature this game lacks, a setting out of
+    /// its range): the caller is to ask something else.
     #[error("{0}")]
     Unsupported(String),
+    /// A board, a position, a seed count or a table beyond what the engine
+    /// or the game handles (pits per side, seeds in play, a table's size).
+    #[error("{0}")]
+    OutOfRange(String),
+    /// Two things the caller gave that contradict each other (the rules a
+    /// game's name gives and the rules asked for apart, two limits that
+    /// cannot both hold): give one.
+    #[error("{0}")]
+    Conflict(String),
+    /// A game (or rule set) that has no endgame tables, or none at the
+    /// board asked about, asked for work that needs them.
+    #[error("{game} has no endgame tables{}: {reason}", at.map(|m| format!(" at {m} pits a side")).unwrap_or_default())]
+    NoTables {
+        /// The game (`awale`, `kalah:7:4`).
+        game: String,
+        /// The width asked about, when the game has tables at others.
+        at: Option<usize>,
+        /// Why, and what to do instead.
+        reason: String,
+    },
+    /// A name that is not one of the registry's games.
+    #[error("unknown game \"{}\": the games are {games}", clip(name))]
+    UnknownGame {
+        /// The name given.
+        name: String,
+        /// The games that could be meant, comma-separated.
+        games: String,
+    },
+    /// A game's name (`NAME[:M[:N]][:RULES]`) that cannot be read: the
+    /// one message of every front end for it.
+    #[error(
+        "bad game \"{}\": {reason}; write NAME, NAME:M:N or NAME:M:N:RULES (M pits per side and \
+         N seeds per pit, whole numbers), e.g. kalah:6:4; the games: {forms}",
+        clip(text)
+    )]
+    BadGame {
+        /// The name as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+        /// Every game's form of its name (`kalah:M:N[:RULES] (RULES: ...),
+        /// awari:M:N, ...`).
+        forms: String,
+    },
+    /// A fault of the program, not of its input or its data: a bug (a
+    /// check that should have held) or a worker thread that failed. Exit
+    /// code 1, HTTP 500.
+    #[error("internal error: {0} (a fault of this program, not of its input: please report it)")]
+    Internal(String),
     /// An agent spec that names no agent.
     #[error(
         "bad agent \"{}\": unknown agent \"{}\"; agents: {agents}",
@@ -313,12 +364,18 @@ pub enum Error {
 
 impl Error {
     /// Whether the error comes from what the user typed (exit code 2) rather
-    /// than from data on disk or the machine (exit code 1).
+    /// than from data on disk, the machine or a fault of the program
+    /// ([`Error::Internal`]; exit code 1).
     pub fn is_usage(&self) -> bool {
         matches!(
             self,
             Error::BadPosition { .. }
                 | Error::Unsupported(_)
+                | Error::OutOfRange(_)
+                | Error::Conflict(_)
+                | Error::NoTables { .. }
+                | Error::UnknownGame { .. }
+                | Error::BadGame { .. }
                 | Error::UnknownAgent { .. }
                 | Error::BadMoves { .. }
                 | Error::UnknownRules(_)
@@ -455,4 +512,72 @@ fn visible(chars: impl Iterator<Item = char>) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fault of the program is neither the user's (exit 2) nor the
+    /// caller's to change (HTTP 400), and says it is one.
+    #[test]
+    fn an_internal_error_is_not_the_callers() {
+        let e = Error::Internal("the search thread failed".into());
+        assert!(!e.is_usage());
+        assert!(!e.is_callers());
+        let text = e.to_string();
+        assert!(
+            text.starts_with("internal error: the search thread failed"),
+            "{text}"
+        );
+        assert!(text.contains("please report it"), "{text}");
+    }
+
+    /// The typed kinds of bad input are usage errors, with their words.
+    #[test]
+    fn the_typed_usage_errors_are_usage_errors() {
+        let cases = [
+            (
+                Error::OutOfRange("9 pits per side: 1 to 6".into()),
+                "9 pits per side",
+            ),
+            (Error::Conflict("give one".into()), "give one"),
+            (
+                Error::NoTables {
+                    game: "awale".into(),
+                    at: None,
+                    reason: "why".into(),
+                },
+                "awale has no endgame tables: why",
+            ),
+            (
+                Error::NoTables {
+                    game: "kalah:7:4".into(),
+                    at: Some(7),
+                    reason: "why".into(),
+                },
+                "kalah:7:4 has no endgame tables at 7 pits a side: why",
+            ),
+            (
+                Error::UnknownGame {
+                    name: "chess".into(),
+                    games: "kalah, awari".into(),
+                },
+                "unknown game \"chess\": the games are kalah, awari",
+            ),
+            (
+                Error::BadGame {
+                    text: "kalah:x".into(),
+                    reason: "pits per side \"x\" is not a whole number".into(),
+                    forms: "kalah:M:N[:RULES]".into(),
+                },
+                "bad game \"kalah:x\": pits per side \"x\" is not a whole number; write NAME",
+            ),
+        ];
+        for (e, words) in cases {
+            assert!(e.is_usage(), "{e}");
+            assert!(e.is_callers(), "{e}");
+            assert!(e.to_string().contains(words), "{e}");
+        }
+    }
 }

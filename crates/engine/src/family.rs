@@ -241,11 +241,10 @@ impl Rules {
         let game_l = game.trim().to_ascii_lowercase();
         let sets = Rules::of_game(&game_l);
         let Some(&first) = sets.first() else {
-            return Err(Error::Unsupported(format!(
-                "unknown game \"{}\": the games are {}",
-                crate::error::clip(game),
-                Rules::game_names().join(", ")
-            )));
+            return Err(Error::UnknownGame {
+                name: game.to_string(),
+                games: Rules::game_names().join(", "),
+            });
         };
         let Some(asked) = rules else {
             return Ok(first);

@@ -44,7 +44,7 @@ pub fn pool(requested: Option<usize>) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .build()
-        .map_err(|e| Error::Unsupported(format!("cannot start {n} worker threads: {e}")))
+        .map_err(|e| Error::Internal(format!("cannot start {n} worker threads: {e}")))
 }
 
 #[cfg(test)]

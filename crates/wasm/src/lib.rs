@@ -14,9 +14,12 @@
 //! narrower bounds) by calling the global JavaScript function
 //! `mancalaUpdate(json)`, which the Web Worker defines (it posts the update
 //! to the page). The browser build has no threads and no files: searches
-//! run on the caller's thread (the worker's), with no endgame tables; the
-//! opening books compiled into the engine answer their openings at once.
-//! A search is stopped by ending its worker.
+//! run on the caller's thread (the worker's); the opening books compiled
+//! into the engine answer their openings at once; the endgame tables are
+//! files of the folder (`page/tables/*.tbl.gz`) that the worker fetches
+//! when a position needs them ([`Engine::tables_wanted`] names them) and
+//! hands over as bytes ([`Engine::add_table`], checked as a file on disk
+//! is). A search is stopped by ending its worker.
 //!
 //! Everything but the `#[wasm_bindgen]` glue is plain Rust ([`Engine`]'s
 //! `*_json` methods), tested natively.
@@ -49,8 +52,12 @@ extern "C" {
     fn mancala_update(json: &str);
 }
 
-/// The oracle of the browser build: no tables, no on-demand builds; the
-/// books and the searches.
+/// Where the folder's tables are, relative to its `index.html` (for
+/// messages: the browser reads no directory).
+pub const TABLES_DIR: &str = "page/tables";
+
+/// The oracle of the browser build: no on-demand builds; the books, the
+/// tables the worker hands over, and the searches.
 #[wasm_bindgen]
 pub struct Engine {
     oracle: Oracle,
@@ -97,8 +104,9 @@ impl Engine {
     pub fn new() -> Engine {
         Engine {
             oracle: Oracle::new(OracleConfig {
-                // No file system: every table is missing, and none is built.
-                dir: PathBuf::from("the browser (no tables)"),
+                // No file system: the tables are added as bytes
+                // (`add_table`), and none is built.
+                dir: PathBuf::from(TABLES_DIR),
                 search: SearchBudget {
                     time: Duration::from_millis(DEFAULT_SEARCH_MS as u64),
                     tt_mb: TT_MB,
@@ -135,6 +143,23 @@ impl Engine {
     /// not search.
     pub fn known(&self, game: &str, position: &str) -> String {
         answer(self.known_now(game, position))
+    }
+
+    /// The table files (`kalah-default-m6-k9.tbl`, ...) a query of
+    /// `position` would read that are not added yet, from the fewest
+    /// seeds up: `{"ok": [names]}` (empty when none is needed).
+    #[wasm_bindgen(js_name = tablesWanted)]
+    pub fn tables_wanted(&self, game: &str, position: &str) -> String {
+        answer(self.oracle.tables_wanted(game, given(position)))
+    }
+
+    /// Add the table file `name` from its bytes (decompressed), checked
+    /// as a file on disk is: `{"ok": null}`, or why it is refused (a
+    /// corrupt or truncated file, another table than its name says, not
+    /// the next one of its set).
+    #[wasm_bindgen(js_name = addTable)]
+    pub fn add_table(&self, name: &str, bytes: &[u8]) -> String {
+        answer(self.oracle.add_table(name, bytes))
     }
 
     /// `/api/v1/agent`: the move `agent` plays (its seed `seed`).
@@ -271,5 +296,107 @@ mod tests {
         // A small Awari game is searched without tables.
         let a = ok(&e.query("awari:3:2", "", 0, false));
         assert_eq!(a["exact"], true, "{a}");
+    }
+
+    /// The server's oracle over `dir`, building tables of up to a million
+    /// entries on demand.
+    fn server(dir: &std::path::Path) -> Oracle {
+        Oracle::new(OracleConfig {
+            dir: dir.to_path_buf(),
+            search: SearchBudget {
+                time: Duration::from_secs(2),
+                tt_mb: 8,
+            },
+            build_limit: 1_000_000,
+            agent_time: Duration::from_secs(2),
+            build_threads: Some(1),
+        })
+    }
+
+    /// The answer's error and status.
+    fn refused(text: &str) -> (String, u64) {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let error = v["error"].as_str().unwrap_or_else(|| panic!("{text}"));
+        (error.to_string(), v["status"].as_u64().unwrap())
+    }
+
+    fn wanted(e: &Engine, game: &str, position: &str) -> Vec<String> {
+        serde_json::from_value(ok(&e.tables_wanted(game, position))).unwrap()
+    }
+
+    #[test]
+    fn tables_given_as_bytes_answer_as_the_servers() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = server(dir.path());
+        // Kalah(3,2): 12 seeds; the server builds its tables 1..=12.
+        let want = server.query("kalah:3:2", None).unwrap();
+        assert_eq!(serde_json::to_value(&want).unwrap()["source"], "tables");
+        let e = Engine::new();
+        assert_eq!(e.known_now("kalah:3:2", "").unwrap(), None);
+        let names = wanted(&e, "kalah:3:2", "");
+        let all: Vec<String> = (1..=12)
+            .map(|k| format!("kalah-default-m3-k{k}.tbl"))
+            .collect();
+        assert_eq!(names, all);
+        for (i, name) in names.iter().enumerate() {
+            let bytes = std::fs::read(dir.path().join(name)).unwrap();
+            assert_eq!(ok(&e.add_table(name, &bytes)), serde_json::Value::Null);
+            assert_eq!(wanted(&e, "kalah:3:2", ""), names[i + 1..]);
+        }
+        let got = e
+            .known_now("kalah:3:2", "")
+            .unwrap()
+            .expect("from the tables");
+        assert_eq!(
+            serde_json::to_value(&got).unwrap(),
+            serde_json::to_value(&want).unwrap()
+        );
+        // The books' positions and a game without tables want none.
+        assert!(wanted(&e, "kalah:6:4", "").is_empty());
+        assert!(wanted(&e, "awale:3:2", "").is_empty());
+        // A Vai Lung Thlan reading without tables wants none either.
+        assert!(wanted(&e, "vai-lung-thlan:3:2:play-to-end", "").is_empty());
+    }
+
+    #[test]
+    fn a_corrupt_or_misnamed_table_is_refused_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        server(dir.path()).query("ohvalhu:2:2", None).unwrap();
+        let e = Engine::new();
+        let names = wanted(&e, "ohvalhu:2:2", "");
+        assert_eq!(names.len(), 8, "{names:?}");
+        let read = |k: usize| std::fs::read(dir.path().join(&names[k - 1])).unwrap();
+        // One byte of the data changed: the data checksum says so.
+        let mut bad = read(1);
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        let (error, status) = refused(&e.add_table(&names[0], &bad));
+        assert_eq!(status, 500);
+        assert!(error.contains("page/tables/ohvalhu-m2-k1.tbl"), "{error}");
+        assert!(error.contains("checksum"), "{error}");
+        // Cut short: the header's size says so.
+        let (error, _) = refused(&e.add_table(&names[0], &read(1)[..40]));
+        assert!(error.contains("shorter than the 64-byte header"), "{error}");
+        // Another table's bytes under this name.
+        let (error, _) = refused(&e.add_table(&names[0], &read(2)));
+        assert!(error.contains("holds 2 pits and 2 seeds"), "{error}");
+        // Not the next one of its set.
+        let (error, _) = refused(&e.add_table(&names[1], &read(2)));
+        assert!(error.contains("ohvalhu-m2-k1.tbl next"), "{error}");
+        // No table's name.
+        let (error, status) = refused(&e.add_table("kalah-m6-k3.tbl", &read(1)));
+        assert_eq!(status, 400);
+        assert!(error.contains("not the name of a table file"), "{error}");
+        // Nothing was added: the set still wants all of them.
+        assert_eq!(wanted(&e, "ohvalhu:2:2", ""), names);
+        for (k, name) in names.iter().enumerate() {
+            assert_eq!(
+                ok(&e.add_table(name, &read(k + 1))),
+                serde_json::Value::Null
+            );
+        }
+        let a = ok(&e.known("ohvalhu:2:2", ""));
+        assert_eq!(a["source"], "tables");
+        assert_eq!(a["exact"], true);
     }
 }

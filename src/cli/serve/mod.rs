@@ -538,7 +538,7 @@ fn layered(routes: Router, idle: Duration) -> Router {
 
 fn app_from(args: &ServeArgs) -> Result<App> {
     if args.solve_ms >= args.timeout_ms {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::Conflict(format!(
             "--solve-ms {} is not below --timeout-ms {}: a search must end before its request's \
              time is up; give a shorter --solve-ms or a longer --timeout-ms",
             args.solve_ms, args.timeout_ms

@@ -197,3 +197,19 @@ async fn a_stopping_server_answers_503_and_stops_the_work_under_way() {
     assert!(ran < Duration::from_secs(1), "{ran:?}");
     assert!(slots_all_free(&app).await);
 }
+
+/// A fault of the server's program (a failed search thread) answers 500,
+/// not 400: the request was not at fault. Bad input answers 400.
+#[test]
+fn an_internal_error_answers_500_and_bad_input_400() {
+    let e = ApiError::from(Error::Internal("a search thread failed".into()));
+    assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(
+        e.message
+            .starts_with("internal error: a search thread failed"),
+        "{}",
+        e.message
+    );
+    let e = ApiError::from(Error::Conflict("give one".into()));
+    assert_eq!(e.status, StatusCode::BAD_REQUEST);
+}

@@ -112,7 +112,7 @@ pub fn check_awari_build(game: AwariGame, pits: usize, max_seeds: usize) -> Resu
             })
             .last()
             .unwrap_or(0);
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "the {pits}-pit {game} table for {max_seeds} seeds would hold {largest} boards, more than the builder indexes \
              (2^32 per table): {pits}-pit tables go up to {most} seeds"
         )));
@@ -133,8 +133,10 @@ pub(crate) fn build_awari_layer(
         4 => AwariLayer::<4>::new(tb, k)?.run(progress),
         5 => AwariLayer::<5>::new(tb, k)?.run(progress),
         6 => AwariLayer::<6>::new(tb, k)?.run(progress),
-        m => Err(Error::Unsupported(format!(
-            "{m} pits per side: Awari tables are built for 2 to 6 pits per side"
+        // The table set checked the width when it was made.
+        m => Err(Error::Internal(format!(
+            "a table of {m} pits per side reached the Awari builder, which builds 2 to 6 pits \
+             per side"
         ))),
     }
 }

@@ -18,7 +18,7 @@ use crate::tables::index::Layout;
 /// Check that `pits` is a board width Awari and Oware are played on.
 pub fn check_awari_pits(pits: usize) -> Result<()> {
     if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&pits) {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{pits} pits per side: Awari and Oware are played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
         )));
     }

@@ -399,7 +399,7 @@ impl PerfectPlay for AwariGame {
             return Ok(SearchLoss::Unknown);
         };
         let chosen = sol.moves.iter().find(|m| m.pit == pit).ok_or_else(|| {
-            Error::Unsupported(format!("graded an illegal move: pit {}", pit + 1))
+            Error::Internal(format!("graded an illegal move: pit {}", pit + 1))
         })?;
         Ok(if chosen.lower >= value {
             SearchLoss::Search(0)

@@ -71,7 +71,7 @@ impl AwariPosition {
     pub fn start(m: usize, n: usize) -> Result<AwariPosition> {
         check_pits(m)?;
         if 2 * m * n > AWARI_MAX_SEEDS {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "{m} pits of {n} seeds per side make {} seeds; the engine holds at most {AWARI_MAX_SEEDS}: use fewer seeds per pit",
                 2 * m * n
             )));
@@ -102,7 +102,7 @@ impl AwariPosition {
         check_pits(m)?;
         let total: usize = cells.iter().chain(&captured).map(|&c| c as usize).sum();
         if total > AWARI_MAX_SEEDS {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "the position holds {total} seeds; the engine holds at most {AWARI_MAX_SEEDS}"
             )));
         }
@@ -490,7 +490,7 @@ pub fn format_awari_line(pits: &[usize]) -> String {
 
 fn check_pits(m: usize) -> Result<()> {
     if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&m) {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{m} pits per side: Awari and Oware are played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
         )));
     }

@@ -38,7 +38,7 @@ impl AwariState {
     /// South to move.
     pub fn start(game: AwariGame, m: usize, n: usize) -> Result<AwariState> {
         if !(AWARI_MIN_PITS..=AWARI_MAX_PITS).contains(&m) {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "{m} pits per side: {game} is played on {AWARI_MIN_PITS} to {AWARI_MAX_PITS} pits per side"
             )));
         }

@@ -241,18 +241,18 @@ pub fn seeds_needed(pits: usize, seeds: usize) -> usize {
 /// work: 1..=6 pits, at least one seed, at most the indexer's seed count.
 pub fn check_instance(pits: usize, seeds: usize) -> Result<()> {
     if pits == 0 || pits > MAX_TABLE_PITS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "Kalah({pits},{seeds}): game graphs are enumerated for 1 to {MAX_TABLE_PITS} pits per side"
         )));
     }
     if seeds == 0 {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "Kalah({pits},0) has no seeds: give at least 1 seed per pit"
         )));
     }
     let k = seeds_needed(pits, seeds);
     if k > crate::tables::index::MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "Kalah({pits},{seeds}) has {k} seeds; the tables go up to {} seeds in play: use fewer seeds per pit",
             crate::tables::index::MAX_INDEX_SEEDS
         )));

@@ -53,7 +53,7 @@ impl ConfigIndex {
         let count = configurations(pits, seeds)
             .filter(|_| (1..=MAX_PITS).contains(&pits))
             .ok_or_else(|| {
-                Error::Unsupported(format!(
+                Error::OutOfRange(format!(
                     "Kalah({pits},{seeds}): too many configurations to index"
                 ))
             })?;

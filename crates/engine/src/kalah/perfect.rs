@@ -407,7 +407,7 @@ impl PerfectPlay for KalahRules {
         let mut child = *pos;
         let step = child
             .play(pit, self)
-            .map_err(|e| Error::Unsupported(format!("graded an illegal move: {e}")))?;
+            .map_err(|e| Error::Internal(format!("graded an illegal move: {e}")))?;
         let sol = solve(&child, tables, &options)?;
         if !sol.exact {
             return Ok(SearchLoss::Unknown);

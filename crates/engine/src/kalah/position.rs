@@ -39,7 +39,7 @@ impl Position {
     pub fn start(m: usize, n: usize) -> Result<Position> {
         check_pits(m)?;
         if 2 * m * n > MAX_SEEDS {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "Kalah({m},{n}) has {} seeds; the solver and the tables hold at most {MAX_SEEDS}: use fewer \
                  seeds per pit (boards of up to 1000 seeds a pit can be played, not solved)",
                 2 * m * n
@@ -66,7 +66,7 @@ impl Position {
         check_pits(m)?;
         let total: usize = cells.iter().map(|&c| c as usize).sum();
         if total > MAX_SEEDS {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "the position holds {total} seeds; the engine holds at most {MAX_SEEDS}"
             )));
         }
@@ -275,7 +275,7 @@ impl Position {
 pub(crate) fn start_of(name: &str, min: usize, m: usize, n: usize) -> Result<Position> {
     check_width(name, min, m)?;
     if 2 * m * n > MAX_SEEDS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{name}:{m}:{n} has {} seeds; the engine holds at most {MAX_SEEDS}",
             2 * m * n
         )));
@@ -286,7 +286,7 @@ pub(crate) fn start_of(name: &str, min: usize, m: usize, n: usize) -> Result<Pos
 /// Whether `name` is played on `m` pits a side (`min..=MAX_PITS`).
 pub(crate) fn check_width(name: &str, min: usize, m: usize) -> Result<()> {
     if !(min..=MAX_PITS).contains(&m) {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{m} pits per side: {name} is played on {min} to {MAX_PITS} pits per side"
         )));
     }
@@ -371,7 +371,7 @@ pub fn format_line(turns: &[Vec<usize>]) -> String {
 
 fn check_pits(m: usize) -> Result<()> {
     if m == 0 || m > MAX_PITS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{m} pits per side: the engine plays 1 to {MAX_PITS} pits per side"
         )));
     }

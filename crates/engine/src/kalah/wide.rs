@@ -44,7 +44,7 @@ impl WidePosition {
     /// The start of Kalah(m, n), South to move.
     pub fn start(m: usize, n: usize) -> Result<WidePosition> {
         if n > MAX_SEEDS_PER_PIT {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "{n} seeds per pit: the engine plays at most {MAX_SEEDS_PER_PIT}"
             )));
         }

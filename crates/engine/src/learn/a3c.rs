@@ -361,7 +361,7 @@ pub fn train(
                 }
                 Err(_) => {
                     first_error
-                        .get_or_insert(Error::Unsupported("an A3C worker thread panicked".into()));
+                        .get_or_insert(Error::Internal("an A3C worker thread panicked".into()));
                 }
             }
         }

@@ -199,7 +199,7 @@ impl Oracle {
                 (sol.lower - b, sol.upper - b)
             }
             _ => {
-                return Err(Error::Unsupported(format!(
+                return Err(Error::OutOfRange(format!(
                     "{spec}: this position is above the tables in {}, and {} has no search \
                      above the tables",
                     self.config.dir.display(),

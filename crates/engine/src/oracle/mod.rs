@@ -19,6 +19,7 @@ mod agents;
 pub mod analysis;
 mod batch;
 mod book;
+mod loaded;
 pub mod proven;
 mod work;
 
@@ -510,7 +511,7 @@ impl Oracle {
         if let Some(answer) = g.search_above(pos, tables, budget, stop, on_update) {
             return answer;
         }
-        Err(Error::Unsupported(format!(
+        Err(Error::OutOfRange(format!(
             "{} {} in this position: the {} tables in {} go up to {} (building more on demand \
              is above this oracle's limit of {} entries), and {} has no search above the tables",
             seeds_of(g, pos),
@@ -562,7 +563,7 @@ fn no_values(spec: &GameSpec, position: Option<&str>) -> Error {
         Some(Ok(pos)) => pos.total_seeds(),
         _ => 2 * spec.pits * spec.seeds,
     };
-    Error::Unsupported(format!(
+    Error::OutOfRange(format!(
         "{spec}: valuing a position of {seeds} seeds needs a solve, and the tables hold at most \
          {MAX_INDEX_SEEDS} seeds and the solver {MAX_SEEDS}; this game can be played, and agents \
          that need no tables or solve (greedy, alphabeta:D, heuristic:D, mcts:BUDGET, ...) \

@@ -379,8 +379,21 @@ fn check_checkpoint_path(path: &Path) -> Result<()> {
 
 /// `spec`'s game has no tables at its width.
 fn no_tables(spec: &GameSpec) -> Error {
-    Error::Unsupported(format!(
-        "{spec}: this game has no endgame tables at {} pits a side",
-        spec.pits
-    ))
+    let (range, why) = with_rules!(spec.rules, g => (g.table_pits_range(), g.no_tables_reason()));
+    if range.is_empty() {
+        return Error::NoTables {
+            game: spec.to_string(),
+            at: None,
+            reason: why.to_string(),
+        };
+    }
+    Error::NoTables {
+        game: spec.to_string(),
+        at: Some(spec.pits),
+        reason: format!(
+            "its tables are for {} to {} pits a side, of at most {MAX_INDEX_SEEDS} seeds",
+            range.start(),
+            range.end()
+        ),
+    }
 }

@@ -421,10 +421,9 @@ pub fn grade_decisions(decisions: &[Decision], opts: &GradeOptions) -> Result<Ve
                     if opts.progress.should_stop() {
                         return Err(crate::error::Error::Stopped("the grading stopped".into()));
                     }
-                    let tt = tt.as_ref().map_err(|e| {
-                        crate::error::Error::Unsupported(format!(
-                            "no memory for the transposition table: {e}"
-                        ))
+                    let tt = tt.as_ref().map_err(|e| crate::error::Error::Memory {
+                        message: format!("no memory for the transposition table: {e}"),
+                        kind: crate::error::MemoryUse::TranspositionTable,
                     })?;
                     let g = loss(
                         &d.state,

@@ -230,8 +230,9 @@ pub fn solve_awari(
             // The line entered the tables: their line goes on from there.
             let mut q = *pos;
             for &pit in &sol.pv {
-                q.play(pit, game)
-                    .map_err(|e| Error::Unsupported(e.to_string()))?;
+                q.play(pit, game).map_err(|e| {
+                    Error::Internal(format!("the searched line does not replay: {e}"))
+                })?;
             }
             if let Some(line) = tb.principal_variation(&q) {
                 if !line.moves.is_empty() {
@@ -281,9 +282,9 @@ fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
             .name("exact-search".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(s, f)
-            .map_err(|e| Error::Unsupported(format!("cannot start the search thread: {e}")))?
+            .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?
             .join()
-            .map_err(|_| Error::Unsupported("the search thread failed".into()))
+            .map_err(|_| Error::Internal("the search thread failed".into()))
     })
 }
 
@@ -340,12 +341,12 @@ pub fn cross_check_awari(
                 .name(format!("cross-check-{t}"))
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(s, work)
-                .map_err(|e| Error::Unsupported(format!("cannot start a search thread: {e}")))?;
+                .map_err(|e| Error::Internal(format!("cannot start a search thread: {e}")))?;
             handles.push(h);
         }
         for h in handles {
             h.join()
-                .map_err(|_| Error::Unsupported("a search thread failed".into()))?;
+                .map_err(|_| Error::Internal("a search thread failed".into()))?;
         }
         Ok(())
     })?;

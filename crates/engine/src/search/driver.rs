@@ -50,7 +50,7 @@ pub fn solve(
 ) -> Result<Solution> {
     let m = position.pits_per_side();
     if m > MAX_TABLE_PITS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{m} pits per side: the solver handles 1 to {MAX_TABLE_PITS} pits per side"
         )));
     }

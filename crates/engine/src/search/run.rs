@@ -158,7 +158,7 @@ pub fn prepare(pos: &Position, options: RunOptions) -> Result<PreparedRun> {
     let m = pos.pits_per_side();
     let rules = options.search.rules;
     if m > MAX_TABLE_PITS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "{m} pits per side: the solver handles 1 to {MAX_TABLE_PITS} pits per side"
         )));
     }
@@ -248,7 +248,7 @@ fn open_tables(
 ) -> Result<TableSet<crate::kalah::rules::KalahRules>> {
     let want = max_seeds.unwrap_or_else(|| default_table_seeds(m, in_play));
     if want > MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "tables up to {want} seeds: tables go up to {MAX_INDEX_SEEDS} seeds"
         )));
     }

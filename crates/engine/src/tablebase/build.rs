@@ -41,7 +41,7 @@ pub struct BuildOptions<G: TableGame> {
 pub fn check_build<G: TableGame>(opts: &BuildOptions<G>) -> Result<u64> {
     TableSet::empty(&opts.dir, opts.game, opts.pits)?;
     if opts.max_seeds == 0 || opts.max_seeds > MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "tables up to {} seeds: tables are built for 1 to {MAX_INDEX_SEEDS} seeds",
             opts.max_seeds
         )));

@@ -100,14 +100,17 @@ impl<G: TableGame> TableSet<G> {
     pub fn empty(dir: &Path, game: G, pits: usize) -> Result<TableSet<G>> {
         let range = game.table_pits_range();
         if range.is_empty() {
-            return Err(Error::Unsupported(format!(
-                "{} has no endgame tables: {} (play it with match, tournament or play)",
-                game.table_game(),
-                game.no_tables_reason()
-            )));
+            return Err(Error::NoTables {
+                game: game.table_game().to_string(),
+                at: None,
+                reason: format!(
+                    "{} (play it with match, tournament or play)",
+                    game.no_tables_reason()
+                ),
+            });
         }
         if !range.contains(&pits) {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "{pits} pits per side: {} tables exist for {} to {} pits per side",
                 game.name(),
                 range.start(),
@@ -244,6 +247,26 @@ impl<G: TableGame> TableSet<G> {
             progress: settings.progress.clone(),
         })?;
         TableSet::open_available(dir, game, pits)
+    }
+
+    /// Add `table`, which must be this set's table for the next seed count
+    /// ([`TableSet::max_seeds`] + 1): a set is consecutive from 1 seed up.
+    /// For tables opened some other way than from the set's directory
+    /// ([`Table::from_bytes`]).
+    pub fn add(&mut self, table: Table) -> Result<()> {
+        let next = self.spec(self.max_seeds() + 1);
+        if table.spec() != next {
+            return Err(Error::Unsupported(format!(
+                "the table {} given where the set of {} on {} pits a side needs {} next \
+                 (tables are added from 1 seed up)",
+                table.spec().file_name(),
+                self.game,
+                self.pits,
+                next.file_name()
+            )));
+        }
+        self.push(table);
+        Ok(())
     }
 
     /// Add the table for the next seed count (used by the builder).

@@ -66,7 +66,7 @@ impl VerifyReport {
 /// Refuse a seed count no table has.
 pub fn check_seeds(k: usize) -> Result<()> {
     if k == 0 || k > MAX_INDEX_SEEDS {
-        return Err(Error::Unsupported(format!(
+        return Err(Error::OutOfRange(format!(
             "no table holds {k} seeds: tables exist for 1 to {MAX_INDEX_SEEDS} seeds"
         )));
     }

@@ -204,12 +204,12 @@ impl Indexer {
     /// The indexer for m pits per side and exactly k seeds.
     pub fn new(m: usize, k: usize, layout: Layout) -> Result<Indexer> {
         if m == 0 || m > 6 {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "{m} pits per side: tables and the indexer support 1 to 6 pits per side"
             )));
         }
         if k > MAX_INDEX_SEEDS {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::OutOfRange(format!(
                 "{k} seeds: the indexer supports at most {MAX_INDEX_SEEDS} seeds in play"
             )));
         }

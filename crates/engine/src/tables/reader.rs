@@ -1,6 +1,8 @@
-//! The memory-mapped reader of table files (format in [`super::format`]).
+//! The reader of table files (format in [`super::format`]): through a
+//! memory map, or from bytes already in memory (a file fetched by the
+//! browser, which has no files to map), checked alike.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
@@ -11,15 +13,48 @@ use crate::error::{Error, Result};
 use crate::family::Rules;
 use crate::tables::index::Indexer;
 
-/// A table file opened through a memory map. Look-ups read the map, or,
-/// after [`Table::load_into_memory`], a copy decoded at a fixed width.
+/// A table file's bytes: natively a memory map (of the file, or of
+/// anonymous memory holding bytes given, so that look-ups read one type
+/// either way); in the browser build, which has no memory maps, a boxed
+/// slice.
+#[cfg(not(target_arch = "wasm32"))]
+type Bytes = Mmap;
+#[cfg(target_arch = "wasm32")]
+type Bytes = Box<[u8]>;
+
+/// `bytes` as [`Bytes`].
+#[cfg(not(target_arch = "wasm32"))]
+fn hold(bytes: &[u8]) -> std::io::Result<Bytes> {
+    let mut map = memmap2::MmapMut::map_anon(bytes.len())?;
+    map.copy_from_slice(bytes);
+    map.make_read_only()
+}
+
+/// `bytes` as [`Bytes`].
+#[cfg(target_arch = "wasm32")]
+fn hold(bytes: &[u8]) -> std::io::Result<Bytes> {
+    Ok(bytes.into())
+}
+
+/// The error for a file of `len` bytes, shorter than a header.
+fn too_short(path: PathBuf, spec: TableSpec, len: usize) -> Error {
+    Error::BadTable {
+        path,
+        reason: format!("{len} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)"),
+        table: spec.label(),
+    }
+}
+
+/// A table file opened through a memory map (or given as bytes,
+/// [`Table::from_bytes`]). Look-ups read the file's bytes, or, after
+/// [`Table::load_into_memory`], a copy decoded at a fixed width.
 #[derive(Debug)]
 pub struct Table {
     pub(super) spec: TableSpec,
     /// `value = scale * share - k`.
     scale: i32,
     indexer: Indexer,
-    map: Mmap,
+    map: Bytes,
     directory_offset: usize,
     resident: Option<memory::Resident>,
 }
@@ -60,11 +95,35 @@ impl Table {
         // rename, never written in place, so its contents cannot change under
         // the map while this process holds it.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
+        // The browser build opens no file (it has none); were one opened,
+        // its bytes would be copied.
+        #[cfg(target_arch = "wasm32")]
+        let map = hold(&map).map_err(|e| Error::io(&path, e))?;
+        Table::check(path, spec, map)
+    }
+
+    /// The table for `spec` from the bytes of its file (`name`: where they
+    /// came from, for messages), checked as [`Table::open`] checks a file:
+    /// header, sizes, rules, checksums and the chunk directory. For a
+    /// platform without files, or a file read some other way.
+    pub fn from_bytes(name: impl Into<PathBuf>, spec: TableSpec, bytes: &[u8]) -> Result<Table> {
+        let path = name.into();
+        if bytes.len() < HEADER_LEN {
+            return Err(too_short(path, spec, bytes.len()));
+        }
+        let held = hold(bytes).map_err(|e| Error::io(&path, e))?;
+        Table::check(path, spec, held)
+    }
+
+    /// [`Table::open`]'s checks of a file's bytes.
+    fn check(path: PathBuf, spec: TableSpec, map: Bytes) -> Result<Table> {
+        let bad = |reason: String| Error::BadTable {
+            path: path.clone(),
+            reason,
+            table: spec.label(),
+        };
         if map.len() < HEADER_LEN {
-            return Err(bad(format!(
-                "{} bytes, shorter than the {HEADER_LEN}-byte header (truncated?)",
-                map.len()
-            )));
+            return Err(too_short(path.clone(), spec, map.len()));
         }
         let h = &map[..HEADER_LEN];
         if h[..8] != MAGIC {

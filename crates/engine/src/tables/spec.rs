@@ -23,6 +23,24 @@ impl TableSpec {
         format!("{}-m{}-k{}.tbl", self.game.name(), self.pits, self.seeds)
     }
 
+    /// The table a file of that name holds ([`TableSpec::file_name`]'s
+    /// inverse): `None` when it names no table of a rule set with tables.
+    pub fn from_file_name(name: &str) -> Option<TableSpec> {
+        let rest = name.strip_suffix(".tbl")?;
+        Rules::ALL.iter().find_map(|&game| {
+            let (pits, seeds) = rest
+                .strip_prefix(&game.name())?
+                .strip_prefix("-m")?
+                .split_once("-k")?;
+            let spec = TableSpec {
+                game,
+                pits: pits.parse().ok()?,
+                seeds: seeds.parse().ok()?,
+            };
+            (spec.file_name() == name).then_some(spec)
+        })
+    }
+
     /// Full path inside `dir`.
     pub fn path(&self, dir: &Path) -> PathBuf {
         dir.join(self.file_name())

@@ -134,8 +134,10 @@ pub(crate) fn build_blocks(
         4 => fill::<4>(tb, k, sums, decoded, stage, progress),
         5 => fill::<5>(tb, k, sums, decoded, stage, progress),
         6 => fill::<6>(tb, k, sums, decoded, stage, progress),
-        m => Err(Error::Unsupported(format!(
-            "{m} pits per side: tables are built for 1 to {MAX_TABLE_PITS} pits per side"
+        // The table set checked the width when it was made.
+        m => Err(Error::Internal(format!(
+            "a table of {m} pits per side reached the builder, which builds 1 to \
+             {MAX_TABLE_PITS} pits per side"
         ))),
     }
 }

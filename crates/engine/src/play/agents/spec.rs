@@ -11,8 +11,10 @@ use crate::play::state::Rules;
 use crate::tablebase::SharedTables;
 
 /// An agent as named on the command line. Parse with [`str::parse`]; the
-/// [`fmt::Display`] form parses back to the same spec.
+/// [`fmt::Display`] form parses back to the same spec. New agents come
+/// with new variants, so a `match` outside the crate ends with a wildcard.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum AgentSpec {
     /// `random`.
     Random,

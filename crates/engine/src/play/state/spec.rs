@@ -72,69 +72,25 @@ impl fmt::Display for GameSpec {
 impl std::str::FromStr for GameSpec {
     type Err = Error;
 
+    /// Read through [`crate::GameName`] (one grammar and one message for
+    /// every front end), then ask for the board: `NAME` and `NAME:RULES`
+    /// are the game's default board.
     fn from_str(text: &str) -> Result<GameSpec> {
-        let bad = |reason: String| {
-            Error::Unsupported(format!(
-                "bad game \"{}\": {reason}; write NAME:M:N (M pits per side, N seeds per \
-                 pit): {}",
-                crate::error::clip(text),
-                Rules::spec_forms()
-            ))
+        let bad = |reason: String| Error::BadGame {
+            text: text.to_string(),
+            reason,
+            forms: Rules::spec_forms(),
         };
-        let mut parts: Vec<&str> = text.trim().split(':').collect();
-        let head = parts[0].to_ascii_lowercase();
-        // A rule set's own name (`oware:grand-slam-captures-nothing`, as the
-        // registry prints it) may come before the board: NAME:RULES[:M:N].
-        if parts.len() == 2 || parts.len() == 4 {
-            let second = parts[1].to_ascii_lowercase();
-            if Rules::rule_names(&head).contains(&second.as_str()) {
-                let rules = parts.remove(1);
-                if parts.len() == 1 {
-                    let rules =
-                        Rules::from_name(&head, Some(rules)).map_err(|e| bad(e.to_string()))?;
-                    let (pits, seeds) = rules.default_size();
-                    return Ok(GameSpec { rules, pits, seeds });
-                }
-                parts.push(rules);
-            }
-        }
-        if !Rules::game_names().contains(&head.as_str()) {
-            return Err(bad(format!(
-                "unknown game \"{}\"",
-                crate::error::clip(&head)
-            )));
-        }
-        if parts.len() == 1 {
-            let rules = Rules::from_name(&head, None).map_err(|e| bad(e.to_string()))?;
-            let (pits, seeds) = rules.default_size();
-            return Ok(GameSpec { rules, pits, seeds });
-        }
-        if parts.len() < 3 {
-            return Err(bad("give the pits per side and seeds per pit".into()));
-        }
-        let max_parts = if Rules::rule_names(&head).is_empty() {
-            3
-        } else {
-            4
+        let name = crate::game_name::GameName::parse(text)?;
+        let rules = name.rule_set().map_err(|e| bad(e.to_string()))?;
+        let (pits, seeds) = match (name.pits, name.seeds) {
+            (Some(m), Some(n)) => (m, n),
+            (None, None) => rules.default_size(),
+            _ => return Err(bad("give the pits per side and seeds per pit".into())),
         };
-        if parts.len() > max_parts {
-            return Err(bad(format!("too many parts for {head}")));
-        }
-        let number = |s: &str, what: &str| {
-            s.parse::<usize>().map_err(|_| {
-                bad(format!(
-                    "{what} \"{}\" is not a whole number",
-                    crate::error::clip(s)
-                ))
-            })
-        };
-        let pits = number(parts[1], "pits per side")?;
-        let seeds = number(parts[2], "seeds per pit")?;
         if seeds == 0 {
             return Err(bad("at least one seed per pit".into()));
         }
-        let rules =
-            Rules::from_name(&head, parts.get(3).copied()).map_err(|e| bad(e.to_string()))?;
         State::start(rules, pits, seeds).map_err(|e| bad(e.to_string()))?;
         Ok(GameSpec { rules, pits, seeds })
     }
