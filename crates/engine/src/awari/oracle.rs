@@ -34,8 +34,8 @@ impl SearchAbove for AwariGame {
 /// search ([`crate::search::awari`], the tables in `tables` probed): the
 /// position and each legal move within the budget (the position gets half
 /// the time, the moves share the rest); what does not finish keeps the
-/// bounds it proved; as [`from_search`], `stop`'s deadline ends it early
-/// and its raised flag with [`Error::Stopped`].
+/// bounds it proved; as [`crate::kalah::oracle::from_search`], `stop`'s
+/// deadline ends it early and its raised flag with [`Error::Stopped`].
 pub fn from_awari_search(
     game: AwariGame,
     pos: &AwariPosition,

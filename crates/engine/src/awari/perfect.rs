@@ -398,9 +398,10 @@ impl PerfectPlay for AwariGame {
         let Some(value) = sol.value else {
             return Ok(SearchLoss::Unknown);
         };
-        let chosen = sol.moves.iter().find(|m| m.pit == pit).ok_or_else(|| {
-            Error::Internal(format!("graded an illegal move: pit {}", pit + 1))
-        })?;
+        let chosen =
+            sol.moves.iter().find(|m| m.pit == pit).ok_or_else(|| {
+                Error::Internal(format!("graded an illegal move: pit {}", pit + 1))
+            })?;
         Ok(if chosen.lower >= value {
             SearchLoss::Search(0)
         } else if chosen.lower == chosen.upper {

@@ -2,7 +2,7 @@
 //! ([`from_tables`]) or, above them, from the game's search with a time
 //! budget (each game's [`crate::oracle::SearchAbove`], in its folder:
 //! `crate::kalah::oracle`, `crate::awari::oracle`). A search can report what
-//! it has proved so far as it goes ([`OnUpdate`], through [`Known`]).
+//! it has proved so far as it goes ([`OnUpdate`], through `Known`).
 
 use crate::clock::Instant;
 use std::sync::{Arc, Mutex};
@@ -230,7 +230,9 @@ pub fn from_tables<G: TableGame>(set: &TableSet<G>, pos: &G::Position) -> Option
     Some(a)
 }
 
-/// How [`from_search`] searches.
+/// How a search above the tables searches (Kalah's
+/// [`crate::kalah::oracle::from_search`], Awari's
+/// [`crate::awari::oracle::from_awari_search`]).
 #[derive(Clone, Debug)]
 pub struct SearchBudget {
     /// Wall-clock time for the whole analysis, shared out between the moves.
@@ -240,7 +242,8 @@ pub struct SearchBudget {
 }
 
 /// Receives an analysis each time a search has proved more
-/// ([`from_search_observed`], [`crate::oracle::Oracle::query_observed`]):
+/// ([`crate::kalah::oracle::from_search_observed`],
+/// [`crate::oracle::Oracle::query_observed`]):
 /// called on the searching thread (or the solver's progress thread), so it
 /// should be quick.
 pub type OnUpdate = Arc<dyn Fn(&Analysis) + Send + Sync>;

@@ -450,7 +450,7 @@ impl Oracle {
     }
 
     /// [`Oracle::query_until`], telling `on_update` what a search above the
-    /// tables has proved as it goes ([`analysis::from_search_observed`]):
+    /// tables has proved as it goes ([`crate::kalah::oracle::from_search_observed`]):
     /// proven bounds that narrow, about once a second and after each move's
     /// search; nothing when the tables answer. The answer is returned, as
     /// by [`Oracle::query_until`]. A front end streams these to show a
