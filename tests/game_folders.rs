@@ -26,6 +26,8 @@ const GAMES: &[(&str, &[&str])] = &[
             "WidePosition",
             "KalahState",
             "KalahChildren",
+            "WideKalahState",
+            "WideKalahChildren",
             "BoardState",
             "BoardChildren",
         ],

@@ -92,13 +92,19 @@ macro_rules! with_rules {
 /// (in scope where `for_each_game!` is called) with every game type as
 /// `Variant => type`, for code generated over all of them, as
 /// [`crate::play::state::State`], whose variants and delegation come from
-/// this list. A new game type adds its line here and its arm in
+/// this list. A game type with a board besides its position type names
+/// it after it, `[Variant => board type]` (Kalah's two-byte cells): the
+/// board's state for the agents (its `PlayBoard::State`, in the game's
+/// folder) is a variant of its own, so that the byte board's state reads
+/// one tag. A new game type adds its line here and its arm in
 /// [`with_rules!`](crate::with_rules).
 #[macro_export]
 macro_rules! for_each_game {
     ($m:ident) => {
         $m! {
-            Kalah => $crate::kalah::rules::KalahRules,
+            Kalah => $crate::kalah::rules::KalahRules [
+                KalahWide => $crate::kalah::wide::WidePosition,
+            ],
             Awari => $crate::awari::rules::AwariGame,
             Ohvalhu => $crate::ohvalhu::Ohvalhu,
             VaiLungThlan => $crate::vai_lung_thlan::VaiLungThlan,

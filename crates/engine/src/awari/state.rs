@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::family::Rules;
 use crate::moves::{PlayError, Step};
 use crate::play::pits::Pits;
-use crate::play::state::{GameState, PlayGame, RepetitionKey, StateChildren};
+use crate::play::state::{GameState, PlayGame, RepetitionKey, State, StateChildren};
 use crate::side::{side_index, Side};
 use crate::sow::MAX_PITS;
 
@@ -286,8 +286,8 @@ impl PlayGame for AwariGame {
         Some(state.pos)
     }
 
-    fn start_state(self, pits: usize, seeds: usize) -> Result<AwariState> {
-        AwariState::start(self, pits, seeds)
+    fn start_state(self, pits: usize, seeds: usize) -> Result<State> {
+        Ok(State::from(AwariState::start(self, pits, seeds)?))
     }
 }
 

@@ -1,7 +1,9 @@
-//! Kalah's state for the agents ([`KalahState`]: byte cells, or two-byte
-//! cells for a game of more than [`MAX_SEEDS`] seeds), and the state of
-//! any game played on Kalah's board through its `Game` alone
-//! ([`BoardState`], Ohvalhu's and Vai Lung Thlan's).
+//! Kalah's states for the agents ([`KalahState`] on byte cells, and
+//! [`WideKalahState`] on two-byte cells for a game of more than
+//! [`MAX_SEEDS`] seeds: two variants of the generic state, so that the
+//! byte board's hot path reads one tag), and the state of any game played
+//! on Kalah's board through its `Game` alone ([`BoardState`], Ohvalhu's
+//! and Vai Lung Thlan's).
 
 use std::fmt;
 
@@ -13,47 +15,62 @@ use crate::kalah::rules::KalahRules;
 use crate::kalah::wide::WidePosition;
 use crate::moves::{Moves, PlayError, Step};
 use crate::play::pits::Pits;
-use crate::play::state::{GameState, PlayGame, RepetitionKey, StateChildren};
+use crate::play::state::{GameState, PlayBoard, PlayGame, RepetitionKey, State, StateChildren};
 use crate::side::Side;
 use crate::sow::MAX_PITS;
 
-/// A Kalah position and the rule set it is played under.
+/// A Kalah position on byte cells and the rule set it is played under:
+/// what the tables, the solver and the perfect agent read.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KalahState {
+    /// The position.
+    pub pos: Position,
+    /// The rule set.
+    pub rules: KalahRules,
+}
+
+/// A Kalah position on two-byte cells (a game of more than [`MAX_SEEDS`]
+/// seeds) and its rule set: no tables or solver read it. The registry
+/// names the two-byte board in Kalah's entry ([`crate::for_each_game!`]),
+/// and this is its state ([`PlayBoard`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub enum KalahState {
-    /// Byte cells: what the tables, the solver and the perfect agent read.
-    Narrow(Position, KalahRules),
-    /// Two-byte cells (a game of more than [`MAX_SEEDS`] seeds). No tables
-    /// or solver.
-    Wide(Box<WidePosition>, KalahRules),
+pub struct WideKalahState {
+    pos: Box<WidePosition>,
+    rules: KalahRules,
+}
+
+impl PlayBoard for WidePosition {
+    type State = WideKalahState;
 }
 
 impl KalahState {
     /// A position on two-byte cells under `rules`.
-    pub fn wide(pos: WidePosition, rules: KalahRules) -> KalahState {
-        KalahState::Wide(Box::new(pos), rules)
+    pub fn wide(pos: WidePosition, rules: KalahRules) -> WideKalahState {
+        WideKalahState {
+            pos: Box::new(pos),
+            rules,
+        }
     }
 }
 
 impl PlayGame for KalahRules {
     type State = KalahState;
 
+    #[inline]
     fn state_of(self, pos: Position) -> KalahState {
-        KalahState::Narrow(pos, self)
+        KalahState { pos, rules: self }
     }
 
     fn position_of(state: &KalahState) -> Option<Position> {
-        match state {
-            KalahState::Narrow(pos, _) => Some(*pos),
-            KalahState::Wide(..) => None,
-        }
+        Some(state.pos)
     }
 
     /// A game of more than [`MAX_SEEDS`] seeds starts on two-byte cells.
-    fn start_state(self, pits: usize, seeds: usize) -> Result<KalahState> {
+    fn start_state(self, pits: usize, seeds: usize) -> Result<State> {
         Ok(if 2 * pits * seeds > MAX_SEEDS {
-            KalahState::wide(WidePosition::start(pits, seeds)?, self)
+            State::from(KalahState::wide(WidePosition::start(pits, seeds)?, self))
         } else {
-            KalahState::Narrow(Position::start(pits, seeds)?, self)
+            State::from(self.state_of(Position::start(pits, seeds)?))
         })
     }
 }
@@ -62,80 +79,46 @@ impl GameState for KalahState {
     type Children = KalahChildren;
 
     fn rules(&self) -> Rules {
-        match self {
-            KalahState::Narrow(_, r) | KalahState::Wide(_, r) => Rules::Kalah(*r),
-        }
+        Rules::Kalah(self.rules)
     }
 
-    #[inline]
+    #[inline(always)]
     fn to_move(&self) -> Side {
-        match self {
-            KalahState::Narrow(p, _) => p.to_move(),
-            KalahState::Wide(p, _) => p.to_move(),
-        }
+        self.pos.to_move()
     }
 
     #[inline]
     fn pits_per_side(&self) -> usize {
-        match self {
-            KalahState::Narrow(p, _) => p.pits_per_side(),
-            KalahState::Wide(p, _) => p.pits_per_side(),
-        }
+        self.pos.pits_per_side()
     }
 
     #[inline]
     fn mover_pits(&self) -> Pits<'_> {
-        match self {
-            KalahState::Narrow(p, _) => Pits::Narrow(p.mover_pits()),
-            KalahState::Wide(p, _) => Pits::Wide(p.mover_pits()),
-        }
+        Pits::Narrow(self.pos.mover_pits())
     }
 
     #[inline]
     fn opponent_pits(&self) -> Pits<'_> {
-        match self {
-            KalahState::Narrow(p, _) => Pits::Narrow(p.opponent_pits()),
-            KalahState::Wide(p, _) => Pits::Wide(p.opponent_pits()),
-        }
-    }
-
-    fn is_wide(&self) -> bool {
-        matches!(self, KalahState::Wide(..))
+        Pits::Narrow(self.pos.opponent_pits())
     }
 
     #[inline]
     fn is_over(&self) -> bool {
-        match self {
-            KalahState::Narrow(p, r) => p.is_game_over(*r),
-            KalahState::Wide(p, r) => p.is_game_over(*r),
-        }
+        self.pos.is_game_over(self.rules)
     }
 
     #[inline(always)]
     fn scores(&self) -> [u16; 2] {
-        match self {
-            KalahState::Narrow(p, _) => p.stores().map(u16::from),
-            KalahState::Wide(p, _) => p.stores_by_side(),
-        }
+        self.pos.stores().map(u16::from)
     }
 
     #[inline]
     fn moves(&self) -> ([usize; MAX_PITS], usize) {
         let mut out = [0; MAX_PITS];
         let mut n = 0;
-        match self {
-            KalahState::Narrow(p, r) => {
-                for pit in p.legal_moves(*r) {
-                    out[n] = pit;
-                    n += 1;
-                }
-            }
-            KalahState::Wide(p, r) => {
-                for pit in p.legal_moves(*r) {
-                    out[n] = pit;
-                    n += 1;
-                }
-            }
+        for pit in self.pos.legal_moves(self.rules) {
+            out[n] = pit;
+            n += 1;
         }
         (out, n)
     }
@@ -143,109 +126,124 @@ impl GameState for KalahState {
     /// Kalah's children are played only when asked for.
     #[inline(always)]
     fn children(&self) -> KalahChildren {
-        match self {
-            KalahState::Narrow(pos, rules) => {
-                let mut pits = [0u8; MAX_PITS];
-                let mut len = 0;
-                if !pos.is_game_over(*rules) {
-                    for (i, &c) in pos.mover_pits().iter().enumerate() {
-                        if c > 0 {
-                            pits[len] = i as u8;
-                            len += 1;
-                        }
-                    }
-                }
-                KalahChildren::Narrow {
-                    pos: *pos,
-                    rules: *rules,
-                    pits,
-                    len: len as u8,
+        // Written in place: the list is the generic children's payload.
+        let mut ch = KalahChildren {
+            parent: *self,
+            pits: [0u8; MAX_PITS],
+            len: 0,
+        };
+        if !self.pos.is_game_over(self.rules) {
+            for (i, &c) in self.pos.mover_pits().iter().enumerate() {
+                if c > 0 {
+                    ch.pits[ch.len as usize] = i as u8;
+                    ch.len += 1;
                 }
             }
-            KalahState::Wide(pos, rules) => wide_children(pos, *rules),
         }
+        ch
     }
 
     #[inline]
     fn play(&mut self, pit: usize) -> std::result::Result<Step, PlayError> {
-        match self {
-            KalahState::Narrow(p, r) => p.play(pit, *r),
-            KalahState::Wide(p, r) => p.play(pit, *r),
+        self.pos.play(pit, self.rules)
+    }
+}
+
+impl GameState for WideKalahState {
+    type Children = WideKalahChildren;
+
+    fn rules(&self) -> Rules {
+        Rules::Kalah(self.rules)
+    }
+
+    fn to_move(&self) -> Side {
+        self.pos.to_move()
+    }
+
+    fn pits_per_side(&self) -> usize {
+        self.pos.pits_per_side()
+    }
+
+    fn mover_pits(&self) -> Pits<'_> {
+        Pits::Wide(self.pos.mover_pits())
+    }
+
+    fn opponent_pits(&self) -> Pits<'_> {
+        Pits::Wide(self.pos.opponent_pits())
+    }
+
+    fn is_wide(&self) -> bool {
+        true
+    }
+
+    fn is_over(&self) -> bool {
+        self.pos.is_game_over(self.rules)
+    }
+
+    fn scores(&self) -> [u16; 2] {
+        self.pos.stores_by_side()
+    }
+
+    fn moves(&self) -> ([usize; MAX_PITS], usize) {
+        let mut out = [0; MAX_PITS];
+        let mut n = 0;
+        for pit in self.pos.legal_moves(self.rules) {
+            out[n] = pit;
+            n += 1;
         }
+        (out, n)
+    }
+
+    // The wide board's moves stay out of line: the byte boards' search
+    // loops inline `State::children` and `Children::get`.
+    #[inline(never)]
+    fn children(&self) -> WideKalahChildren {
+        let (pits, len) = self.moves();
+        WideKalahChildren {
+            pos: *self.pos,
+            rules: self.rules,
+            pits: pits.map(|p| p as u8),
+            len: len as u8,
+        }
+    }
+
+    fn play(&mut self, pit: usize) -> std::result::Result<Step, PlayError> {
+        self.pos.play(pit, self.rules)
     }
 }
 
 impl fmt::Display for KalahState {
     /// The position in Kalah's notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            KalahState::Narrow(p, _) => write!(f, "{p}"),
-            KalahState::Wide(p, _) => write!(f, "{p}"),
-        }
+        write!(f, "{}", self.pos)
     }
 }
 
 impl fmt::Debug for KalahState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            KalahState::Narrow(p, r) => write!(f, "{p:?} [{r}]"),
-            KalahState::Wide(p, r) => write!(f, "{p:?} [{r}]"),
-        }
+        write!(f, "{:?} [{}]", self.pos, self.rules)
+    }
+}
+
+impl fmt::Display for WideKalahState {
+    /// The position in Kalah's notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.pos)
+    }
+}
+
+impl fmt::Debug for WideKalahState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} [{}]", self.pos, self.rules)
     }
 }
 
 /// The children of a [`KalahState`], played when asked for.
 #[derive(Clone, Copy, Debug)]
-pub enum KalahChildren {
-    /// Of a position on byte cells.
-    Narrow {
-        /// The parent.
-        pos: Position,
-        /// Its rules.
-        rules: KalahRules,
-        /// The legal pits.
-        pits: [u8; MAX_PITS],
-        /// How many.
-        len: u8,
-    },
-    /// Of a position on two-byte cells.
-    Wide {
-        /// The parent.
-        pos: WidePosition,
-        /// Its rules.
-        rules: KalahRules,
-        /// The legal pits.
-        pits: [u8; MAX_PITS],
-        /// How many.
-        len: u8,
-    },
-}
-
-// The wide board's moves, out of line: the byte boards' search loops
-// inline `State::children` and `Children::get`, and stay as small as before.
-#[cold]
-#[inline(never)]
-fn wide_children(pos: &WidePosition, rules: KalahRules) -> KalahChildren {
-    let mut pits = [0u8; MAX_PITS];
-    let mut len = 0;
-    for pit in pos.legal_moves(rules) {
-        pits[len] = pit as u8;
-        len += 1;
-    }
-    KalahChildren::Wide {
-        pos: *pos,
-        rules,
-        pits,
-        len: len as u8,
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn wide_child(pos: &WidePosition, rules: KalahRules, pit: usize) -> (usize, KalahState, Step) {
-    let mut child = *pos;
-    let step = child.play(pit, rules).expect("legal move");
-    (pit, KalahState::wide(child, rules), step)
+pub struct KalahChildren {
+    parent: KalahState,
+    pits: [u8; MAX_PITS],
+    len: u8,
 }
 
 impl StateChildren for KalahChildren {
@@ -253,35 +251,53 @@ impl StateChildren for KalahChildren {
 
     #[inline(always)]
     fn len(&self) -> usize {
-        match self {
-            KalahChildren::Narrow { len, .. } | KalahChildren::Wide { len, .. } => *len as usize,
-        }
+        self.len as usize
     }
 
     #[inline(always)]
     fn pit(&self, i: usize) -> usize {
-        match self {
-            KalahChildren::Narrow { pits, .. } | KalahChildren::Wide { pits, .. } => {
-                pits[i] as usize
-            }
-        }
+        self.pits[i] as usize
     }
 
     #[inline(always)]
     fn get(&self, i: usize) -> (usize, KalahState, Step) {
-        match self {
-            KalahChildren::Narrow {
-                pos, rules, pits, ..
-            } => {
-                let pit = pits[i] as usize;
-                let mut child = *pos;
-                let step = child.play(pit, *rules).expect("legal move");
-                (pit, KalahState::Narrow(child, *rules), step)
-            }
-            KalahChildren::Wide {
-                pos, rules, pits, ..
-            } => wide_child(pos, *rules, pits[i] as usize),
-        }
+        let pit = self.pits[i] as usize;
+        // The rules are read from the parent, not from the copy just
+        // written: reading them back from the fresh copy stalls on the
+        // store (a match of greedy against random ran 10% slower).
+        let rules = self.parent.rules;
+        let mut pos = self.parent.pos;
+        let step = pos.play(pit, rules).expect("legal move");
+        (pit, KalahState { pos, rules }, step)
+    }
+}
+
+/// The children of a [`WideKalahState`], played when asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct WideKalahChildren {
+    pos: WidePosition,
+    rules: KalahRules,
+    pits: [u8; MAX_PITS],
+    len: u8,
+}
+
+impl StateChildren for WideKalahChildren {
+    type State = WideKalahState;
+
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    fn pit(&self, i: usize) -> usize {
+        self.pits[i] as usize
+    }
+
+    #[inline(never)]
+    fn get(&self, i: usize) -> (usize, WideKalahState, Step) {
+        let pit = self.pits[i] as usize;
+        let mut child = self.pos;
+        let step = child.play(pit, self.rules).expect("legal move");
+        (pit, KalahState::wide(child, self.rules), step)
     }
 }
 

@@ -52,7 +52,7 @@ pub fn weights_of(file: Option<&Path>) -> Result<Arc<Weights>> {
 pub fn check_state(weights: &Weights, state: &State) -> Result<()> {
     let total = state.seeds_on_board() + state.scores().iter().map(|&s| s as usize).sum::<usize>();
     match state {
-        State::Kalah(KalahState::Narrow(_, rules)) => {
+        State::Kalah(KalahState { rules, .. }) => {
             weights.check_game(*rules, state.pits_per_side(), total)
         }
         _ => Err(crate::error::Error::Unsupported(format!(
@@ -85,7 +85,7 @@ impl Agent for A3cAgent {
 
     fn choose(&mut self, state: &State) -> Choice {
         let (pos, rules) = match state {
-            State::Kalah(KalahState::Narrow(pos, rules))
+            State::Kalah(KalahState { pos, rules })
                 if check_state(&self.weights, state).is_ok() =>
             {
                 (pos, *rules)

@@ -13,6 +13,7 @@ use crate::family::Rules;
 use crate::game::Game;
 use crate::moves::{PlayError, Step};
 use crate::play::pits::Pits;
+use crate::play::state::State;
 use crate::side::Side;
 use crate::sow::MAX_PITS;
 
@@ -88,7 +89,7 @@ pub trait StateChildren: Copy + fmt::Debug {
 /// made. Implemented in the game's folder; [`super::Playable`] follows.
 pub trait PlayGame: Game {
     /// The game's state.
-    type State: GameState;
+    type State: GameState + Into<State>;
     /// `pos` played under this rule set.
     fn state_of(self, pos: Self::Position) -> Self::State;
     /// The position held by `state`, when it is one of this game's
@@ -96,8 +97,20 @@ pub trait PlayGame: Game {
     /// not read, as Kalah's two-byte cells).
     fn position_of(state: &Self::State) -> Option<Self::Position>;
     /// The start with `pits` pits per side and `seeds` seeds per pit,
-    /// South to move.
-    fn start_state(self, pits: usize, seeds: usize) -> Result<Self::State> {
-        Ok(self.state_of(self.start(pits, seeds)?))
+    /// South to move, as the generic state (a game may start on a state
+    /// of its own other than [`PlayGame::State`], as Kalah's two-byte
+    /// board).
+    fn start_state(self, pits: usize, seeds: usize) -> Result<State> {
+        Ok(self.state_of(self.start(pits, seeds)?).into())
     }
+}
+
+/// A board a game holds besides its position type, played by the agents
+/// as a state of its own (Kalah's two-byte cells, for more than 255
+/// seeds): the registry names the board after its game type
+/// ([`crate::for_each_game!`]) and [`super::State`] gets a variant of this
+/// state, so that the game's usual state reads one tag.
+pub trait PlayBoard {
+    /// The state that holds the board.
+    type State: GameState + Into<State>;
 }
