@@ -16,7 +16,7 @@ use mancala_solver::kalah::rules::KalahRules;
 use mancala_solver::play::agents::search::{alphabeta, minimax, Eval, MinimaxAgent};
 use mancala_solver::play::agents::{Agent, AgentSpec, Choice};
 use mancala_solver::play::arena::{play_agents, run_match, MatchOptions};
-use mancala_solver::play::state::{Rules, State};
+use mancala_solver::play::state::{Playable, Rules, State};
 use mancala_solver::tablebase::build::{build, BuildOptions};
 use mancala_solver::tablebase::SharedTables;
 use mancala_solver::tablebase::TableSet;
@@ -72,7 +72,7 @@ fn random_positions(
 
 fn check_legal(agent: &mut dyn Agent, positions: &[Position], rules: KalahRules) {
     for pos in positions {
-        let Choice { pit, .. } = agent.choose(&State::Kalah(*pos, rules));
+        let Choice { pit, .. } = agent.choose(&rules.state(*pos));
         let legal: Vec<usize> = pos.legal_moves(rules).collect();
         assert!(
             legal.contains(&pit),
@@ -144,7 +144,7 @@ fn alphabeta_plays_exactly_like_minimax() {
         let mm = MinimaxAgent::new(depth, false, "minimax".into());
         let ab = MinimaxAgent::new(depth, true, "alphabeta".into());
         for pos in &positions {
-            let state = State::Kalah(*pos, rules);
+            let state = rules.state(*pos);
             assert_eq!(mm.best(&state), ab.best(&state), "depth {depth} {pos:?}");
             let me = pos.to_move();
             let full = minimax(&state, depth, me, Eval::Store, 0);
@@ -219,14 +219,14 @@ fn perfect_never_spoils_a_position_within_the_tables() {
             while !pos.is_game_over(rules) {
                 if pos.to_move() == perfect_side {
                     let before = tb.value(&pos).unwrap();
-                    let choice = perfect.choose(&State::Kalah(pos, rules));
+                    let choice = perfect.choose(&rules.state(pos));
                     let values = tb.move_values(&pos).unwrap();
                     let chosen = values.iter().find(|m| m.pit == choice.pit).unwrap();
                     assert_eq!(chosen.value, before, "{pos:?}: perfect gave away value");
                     assert_eq!(choice.value, Some(before as f64));
                     pos.play(choice.pit, rules).unwrap();
                 } else {
-                    let pit = other.choose(&State::Kalah(pos, rules)).pit;
+                    let pit = other.choose(&rules.state(pos)).pit;
                     pos.play(pit, rules).unwrap();
                 }
             }
@@ -386,7 +386,7 @@ fn an_illegal_move_stops_the_game_naming_agent_and_position() {
         .unwrap();
     let mut rng = mancala_solver::rng::seeded(0);
     let err = play_agents(
-        State::Kalah(Position::start(6, 4).unwrap(), rules),
+        rules.state(Position::start(6, 4).unwrap()),
         &mut Leftmost,
         greedy.as_mut(),
         Side::South,
@@ -505,7 +505,7 @@ fn cli_play_against_an_agent() {
 
 #[test]
 fn search_above_the_tables_proves_exact_values() {
-    use mancala_solver::play::agents::perfect::{search_beyond_tables, SearchCache};
+    use mancala_solver::kalah::perfect::{search_beyond_tables, SearchCache};
     use mancala_solver::play::agents::Stop;
     let mut cache = SearchCache::new();
     let rules = KalahRules::Default;

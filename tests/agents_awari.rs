@@ -10,12 +10,13 @@ use std::process::Command;
 use std::sync::Arc;
 
 use mancala_solver::awari::rules::AwariGame;
+use mancala_solver::awari::AwariState;
 use mancala_solver::error::Error;
 use mancala_solver::game::PlayError;
 use mancala_solver::play::agents::{Agent, AgentSpec, Choice};
 use mancala_solver::play::arena::GameSpec;
 use mancala_solver::play::arena::{play_agents, run_match, GameEnd, MatchOptions};
-use mancala_solver::play::state::{AwariState, Rules, State};
+use mancala_solver::play::state::{Rules, State};
 use mancala_solver::tablebase::build::{build, BuildOptions};
 use mancala_solver::tablebase::SharedTables;
 use mancala_solver::tablebase::TableSet;

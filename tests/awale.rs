@@ -1,8 +1,9 @@
 //! Awale as the MCTS study plays it, its agents and its relations.
 
+use mancala_solver::awari::AwariState;
 use mancala_solver::play::agents::AgentSpec;
 use mancala_solver::play::arena::{play_game, GameEnd, MatchOptions};
-use mancala_solver::play::state::{AwariState, State};
+use mancala_solver::play::state::State;
 use mancala_solver::{AwariGame, GameSpec, Side};
 
 fn options(a: &str, b: &str, games: usize, max_plies: usize) -> MatchOptions {

@@ -80,7 +80,7 @@ fn sources() -> Vec<Source> {
 
 /// The code of a file without comments, string contents and
 /// `#[cfg(test)]` items, line by line (line numbers kept).
-fn code_lines(text: &str) -> Vec<String> {
+pub(crate) fn code_lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut skip_depth: Option<i32> = None;
     let mut pending_test = false;

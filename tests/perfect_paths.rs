@@ -4,14 +4,15 @@
 
 use std::time::{Duration, Instant};
 
+use mancala_solver::awari::perfect::AwariEngine;
 use mancala_solver::awari::position::AwariPosition;
 use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::game::Game;
+use mancala_solver::kalah::perfect::{search_beyond_tables, SearchCache};
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
-use mancala_solver::play::agents::perfect::awari::AwariEngine;
 use mancala_solver::play::agents::perfect::generic::{search_outcome, Engine};
-use mancala_solver::play::agents::perfect::{search_beyond_tables, SearchCache, SearchOutcome};
+use mancala_solver::play::agents::perfect::SearchOutcome;
 use mancala_solver::play::agents::Stop;
 use mancala_solver::side::Side;
 use rand::Rng;

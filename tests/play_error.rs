@@ -3,8 +3,9 @@
 //! the ones the front ends always showed, and the position is left as it
 //! was. Run over the registry, so that a registered game cannot skip it.
 
+use mancala_solver::awari::AwariState;
 use mancala_solver::game::{Game, PlayError};
-use mancala_solver::play::state::{AwariState, State};
+use mancala_solver::play::state::State;
 use mancala_solver::{with_rules, AwariGame, AwariPosition, Error, Rules, Side};
 
 /// A position of `game` (4 pits a side) whose mover's pit 0 is empty.

@@ -132,7 +132,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
     let mut pos = Position::start(6, 6).unwrap();
     for _ in 0..6 {
         let t = Instant::now();
-        let c = agent.choose(&mancala_solver::play::state::State::Kalah(pos, rules));
+        let c = agent.choose(&mancala_solver::play::state::Playable::state(rules, pos));
         assert!(
             t.elapsed() < Duration::from_millis(500),
             "{:?}",
@@ -158,7 +158,7 @@ fn the_perfect_agent_moves_at_once_on_a_tiny_budget_and_perfectly_on_a_large_one
             continue;
         }
         let sol = solve(&pos, None, &opts()).unwrap();
-        let c = agent.choose(&mancala_solver::play::state::State::Kalah(pos, rules));
+        let c = agent.choose(&mancala_solver::play::state::Playable::state(rules, pos));
         assert_eq!(c.value, Some(sol.value as f64), "{pos}");
         assert_eq!(move_value(&pos, c.pit), sol.value, "{pos}: pit {}", c.pit);
     }

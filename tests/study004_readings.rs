@@ -11,7 +11,7 @@ use common::mancala;
 use mancala_solver::play::agents::hunter::{self, Readings, H10, H9};
 use mancala_solver::play::agents::mcts::MctsAgent;
 use mancala_solver::play::agents::{greedy::greedy_move, AgentSpec, Budget, Playout};
-use mancala_solver::play::state::{GameSpec, State};
+use mancala_solver::play::state::{GameSpec, Playable, State};
 use mancala_solver::side::Side;
 
 fn start(game: &str) -> State {
@@ -78,7 +78,7 @@ fn h9_and_h10_read_both_ways() {
         Side::South,
     )
     .unwrap();
-    let s = State::Kalah(p, mancala_solver::kalah::rules::KalahRules::Default);
+    let s = mancala_solver::kalah::rules::KalahRules::Default.state(p);
     let formula = hunter::terms(&s, Side::South, 0);
     assert_eq!((formula[8], formula[9]), (-14.0, 1.5));
     let read = |h9, h10| hunter::terms_read(&s, Side::South, 0, Readings { h9, h10 });
@@ -98,10 +98,7 @@ fn max_reads_algorithm_2_three_ways() {
         Side::South,
     )
     .unwrap();
-    let s = State::Kalah(
-        p,
-        mancala_solver::kalah::rules::KalahRules::CaptureNeedsOpposite,
-    );
+    let s = mancala_solver::kalah::rules::KalahRules::CaptureNeedsOpposite.state(p);
     let pit = |spec: &str, seed: u64| {
         let spec: AgentSpec = spec.parse().unwrap();
         let mut agent = spec.build(s.rules(), None, seed).unwrap();

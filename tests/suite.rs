@@ -64,6 +64,8 @@ mod faults_files;
 mod faults_newcomer;
 #[path = "faults_serve.rs"]
 mod faults_serve;
+#[path = "game_folders.rs"]
+mod game_folders;
 #[path = "grade.rs"]
 mod grade;
 #[path = "graph.rs"]

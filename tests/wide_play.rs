@@ -7,9 +7,10 @@ mod common;
 
 use mancala_solver::kalah::position::Position;
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::kalah::state::KalahState;
 use mancala_solver::kalah::wide::WidePosition;
 use mancala_solver::play::agents::AgentSpec;
-use mancala_solver::play::state::{GameSpec, Rules, State};
+use mancala_solver::play::state::{GameSpec, Playable, Rules, State};
 use rand::Rng;
 
 fn widen(pos: &Position) -> WidePosition {
@@ -42,8 +43,8 @@ fn agents_play_alike_on_both_cell_widths() {
             let mut pos = Position::start(m, n).unwrap();
             let mut ply = 0u64;
             while !pos.is_game_over(rules) {
-                let narrow = State::Kalah(pos, rules);
-                let wide = State::KalahWide(Box::new(widen(&pos)), rules);
+                let narrow = rules.state(pos);
+                let wide = State::from(KalahState::wide(widen(&pos), rules));
                 assert_eq!(narrow.scores(), wide.scores());
                 assert_eq!(narrow.moves(), wide.moves());
                 let row = |p: mancala_solver::play::state::Pits| p.iter().collect::<Vec<u16>>();
@@ -72,7 +73,7 @@ fn agents_play_alike_on_both_cell_widths() {
                 let step = w.play(pit).unwrap();
                 let mv = pos.play(pit, rules).unwrap();
                 assert_eq!(step.captured, mv.captured);
-                assert_eq!(w, State::KalahWide(Box::new(widen(&pos)), rules));
+                assert_eq!(w, State::from(KalahState::wide(widen(&pos), rules)));
                 ply += 1;
             }
         }

@@ -11,6 +11,7 @@ use mancala_solver::family::Rules;
 use mancala_solver::game::{Board, Game};
 use mancala_solver::kalah::position::{Position, MAX_SEEDS};
 use mancala_solver::kalah::rules::KalahRules;
+use mancala_solver::kalah::state::KalahState;
 use mancala_solver::kalah::wide::WidePosition;
 use mancala_solver::play::state::{Playable, State};
 use mancala_solver::side::Side;
@@ -95,7 +96,7 @@ fn wide_start(args: &PlayArgs) -> Result<Option<WidePosition>> {
 fn run_wide(rules: KalahRules, mut pos: WidePosition, args: &PlayArgs) -> Result<ExitCode> {
     let played = pos.play_line(&args.moves, rules)?.len();
     if args.vs.vs.is_some() {
-        return arena::play_vs(State::KalahWide(Box::new(pos), rules), &args.vs);
+        return arena::play_vs(State::from(KalahState::wide(pos, rules)), &args.vs);
     }
     let report = Report {
         game: "kalah",

@@ -7,29 +7,22 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use mancala_solver::awari::game::banked;
-use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::game::Board;
 use mancala_solver::tablebase::TableGame;
 use mancala_solver::tablebase::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
 
 use mancala_solver::family::Rules;
-use mancala_solver::kalah::position::Position;
-use mancala_solver::kalah::rules::KalahRules;
-use mancala_solver::ohvalhu::Ohvalhu;
 use mancala_solver::oracle::analysis::{from_tables, Analysis, Source};
 use mancala_solver::oracle::{book_answer, Oracle, OracleConfig, SearchBudget};
 use mancala_solver::progress::Observer;
-use mancala_solver::tablebase::{Line, MoveValue, PvEnd};
+use mancala_solver::tablebase::{text, Line, MoveValue, PvEnd};
 use mancala_solver::tables::driver::BuildLimits;
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
-use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use mancala_solver::with_rules;
 use mancala_solver::GameSpec;
 use std::time::Duration;
 
-use super::render::verdict;
 use super::{progress, BoardWords, GameArgs, GameName};
 
 /// Arguments of `mancala query`.
@@ -127,7 +120,7 @@ fn check_named_board<P: Board>(name: &GameName, text: &str, pos: &P, k: usize) -
 }
 
 /// `mancala query` in one game: the tables, else the search above them.
-fn query_one<G: Present>(
+fn query_one<G: TableGame>(
     g: G,
     rules: Rules,
     board: &BoardWords,
@@ -151,7 +144,7 @@ fn query_one<G: Present>(
         if args.json {
             println!("{}", serde_json::to_string_pretty(&a).expect("json"));
         } else {
-            G::print_board(&pos);
+            print_board(&pos);
             print_search_analysis(&a);
         }
         return Ok(ExitCode::SUCCESS);
@@ -221,7 +214,7 @@ fn query_one<G: Present>(
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&a).expect("json"));
             } else {
-                G::print_board(&pos);
+                print_board(&pos);
                 print_search_analysis(&a);
             }
             Ok(ExitCode::SUCCESS)
@@ -359,24 +352,37 @@ pub fn value_position<G: TableGame>(
     })
 }
 
-/// How each game shows a valued position (its published conventions).
-pub trait Present: TableGame {
-    /// Print `v` as text.
-    fn print_text(v: &Valued<Self>);
-    /// Print the position and its board.
-    fn print_board(pos: &Self::Position);
+/// Print the position and its board.
+pub fn print_board<P: Board + std::fmt::Display>(pos: &P) {
+    println!("position: {pos}");
+    print!("{}", pos.diagram());
 }
 
 /// Print `v`: as JSON (the oracle's [`Analysis`], the same in every game)
-/// or as the game's text.
-pub fn show<G: Present>(v: &Valued<G>, json: bool) {
+/// or as text by the game's convention ([`TableGame::value_text`]).
+pub fn show<G: TableGame>(v: &Valued<G>, json: bool) {
     if json {
         println!(
             "{}",
             serde_json::to_string_pretty(&v.analysis).expect("json")
         );
-    } else {
-        G::print_text(v);
+        return;
+    }
+    print_board(&v.pos);
+    print!(
+        "{}",
+        G::value_text(
+            &v.pos,
+            &text::Valued {
+                value: v.value,
+                over: v.over,
+                moves: &v.moves,
+                best_move: v.best_move,
+            }
+        )
+    );
+    if let Some(line) = pv_text(&v.pv) {
+        println!("{line}");
     }
 }
 
@@ -392,167 +398,4 @@ fn pv_text(pv: &Option<Line>) -> Option<String> {
             }
         )
     })
-}
-
-impl Present for KalahRules {
-    fn print_board(pos: &Self::Position) {
-        println!("position: {pos}");
-        print!("{}", pos.board());
-    }
-
-    fn print_text(v: &Valued<Self>) {
-        print_with_stores(v);
-    }
-}
-
-impl Present for Ohvalhu {
-    fn print_board(pos: &Self::Position) {
-        println!("position: {pos}");
-        print!("{}", pos.board());
-    }
-
-    fn print_text(v: &Valued<Self>) {
-        print_with_stores(v);
-    }
-}
-
-/// Kalah and Ohvalhu: values are final store differences, stores included.
-fn print_with_stores<G: TableGame<Position = Position>>(v: &Valued<G>) {
-    println!("position: {}", v.pos);
-    print!("{}", v.pos.board());
-    println!(
-        "value: {:+} ({} for the side to move; final store difference, stores included)",
-        v.value,
-        verdict(v.value)
-    );
-    if v.over {
-        println!("the game is over");
-    }
-    for mv in &v.moves {
-        println!(
-            "  pit {}: {:+}{}{}",
-            mv.pit,
-            mv.value,
-            if mv.extra_turn == Some(true) {
-                "  (extra turn)"
-            } else {
-                ""
-            },
-            if mv.value == v.value { "  best" } else { "" }
-        );
-    }
-    if let Some(line) = pv_text(&v.pv) {
-        println!("{line}");
-    }
-}
-
-impl Present for VaiLungThlan {
-    fn print_board(pos: &Self::Position) {
-        println!("position: {pos}");
-        print!("{}", pos.board());
-    }
-
-    fn print_text(v: &Valued<Self>) {
-        println!("position: {}", v.pos);
-        print!("{}", v.pos.board());
-        if v.over {
-            println!(
-                "value: {:+} ({} for the side to move; the game is over: final capture difference)",
-                v.value,
-                verdict(v.value)
-            );
-            return;
-        }
-        println!(
-            "value: {:+} ({} for the side to move; final capture difference, captures included, \
-             play going on to the empty board (the early end past half dropped: same winner); \
-             endless play splits the seeds left)",
-            v.value,
-            verdict(v.value)
-        );
-        for mv in &v.moves {
-            let takes = mv.captured.unwrap_or(0);
-            println!(
-                "  pit {}: {:+}{}{}{}",
-                mv.pit,
-                mv.value,
-                if takes > 0 {
-                    format!("  (takes {takes})")
-                } else {
-                    String::new()
-                },
-                if mv.extra_turn == Some(true) {
-                    "  (the opponent passes)"
-                } else {
-                    ""
-                },
-                if mv.value == v.value { "  best" } else { "" }
-            );
-        }
-        if let Some(p) = v.best_move {
-            println!("best move: pit {p}");
-        }
-        if let Some(line) = pv_text(&v.pv) {
-            println!("{line}");
-        }
-    }
-}
-
-impl Present for AwariGame {
-    fn print_board(pos: &Self::Position) {
-        println!("position: {pos}");
-        print!("{}", pos.board_diagram());
-    }
-
-    fn print_text(v: &Valued<Self>) {
-        // Awari's published convention: the value of the seeds still on the
-        // board, the captured totals apart.
-        let b = banked(&v.pos);
-        let board_value = v.value - b;
-        let moves: Vec<MoveValue> = v
-            .moves
-            .iter()
-            .map(|mv| MoveValue {
-                value: mv.value - b,
-                ..*mv
-            })
-            .collect();
-        println!("position: {}", v.pos);
-        print!("{}", v.pos.board_diagram());
-        println!(
-            "value: {board_value:+} (seeds still to be won from the board, side to move minus opponent; endless play counts 0)"
-        );
-        println!(
-            "final score difference with the seeds already captured: {:+} ({} for the side to move)",
-            v.value,
-            verdict(v.value)
-        );
-        if v.over {
-            println!("the game is over");
-        }
-        for mv in &moves {
-            let takes = mv.captured.unwrap_or(0);
-            println!(
-                "  pit {}: {:+}{}{}",
-                mv.pit,
-                mv.value,
-                if takes > 0 {
-                    format!("  (takes {takes})")
-                } else {
-                    String::new()
-                },
-                if mv.value == board_value {
-                    "  best"
-                } else {
-                    ""
-                }
-            );
-        }
-        if let Some(p) = v.best_move {
-            println!("best move: pit {p}");
-        }
-        if let Some(line) = pv_text(&v.pv) {
-            println!("{line}");
-        }
-    }
 }

@@ -208,15 +208,6 @@ fn human_size_option(n: u64) -> String {
     n.to_string()
 }
 
-/// "win", "draw" or "loss" for a value of the side to move.
-pub fn verdict(v: i32) -> &'static str {
-    match v.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    }
-}
-
 /// Parse `--threads`: a count, 0 for all cores, at most
 /// [`mancala_solver::threads::max_threads`] (checked before any work starts).
 pub fn parse_threads(s: &str) -> Result<usize, String> {

@@ -13,8 +13,7 @@ use mancala_solver::error::TableLabel;
 use mancala_solver::error::{Error, Result};
 use mancala_solver::family::Rules;
 use mancala_solver::kalah::position::Position;
-use mancala_solver::kalah::KalahRules;
-use mancala_solver::ohvalhu::Ohvalhu;
+use mancala_solver::with_rules;
 
 use mancala_solver::search::run::default_table_seeds;
 use mancala_solver::search::run::{
@@ -25,7 +24,6 @@ use mancala_solver::tablebase::BuildSettings;
 
 use super::render::build_command;
 use mancala_solver::tables::index::MAX_INDEX_SEEDS;
-use mancala_solver::vai_lung_thlan::VaiLungThlan;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -251,12 +249,8 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
     let rules = match args.game.rules(&args.rules)? {
         Rules::Kalah(rules) => rules,
         Rules::Awari(game) if game.has_tables() => return solve_tables::solve_awari(game, &how),
-        Rules::Awari(game) => return solve_tables::solve_by_tables(game, &how),
-        Rules::Ohvalhu => return solve_tables::solve_by_tables(Ohvalhu, &how),
-        Rules::VaiLungThlan => return solve_tables::solve_by_tables(VaiLungThlan, &how),
-        Rules::VaiLungThlanReading(r) => {
-            return solve_tables::solve_by_tables(VaiLungThlan::read_as(r), &how)
-        }
+        // Every other game is solved whole from its tables.
+        other => return with_rules!(other, g => solve_tables::solve_by_tables(g, &how)),
     };
     let pos = parse_board(&args.board)?;
     let m = pos.pits_per_side();
@@ -285,7 +279,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
     // The tables built on first use keep to --time too.
     let label = TableLabel {
         game: "kalah",
-        rules: (rules != KalahRules::Default).then(|| rules.name()),
+        rules: Some(rules.name()).filter(|&n| n != "default"),
         pits: m,
         seeds: args
             .max_table_seeds

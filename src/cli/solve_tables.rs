@@ -216,10 +216,7 @@ pub fn search(game: AwariGame, pos: &AwariPosition, args: &SolveHow<'_>) -> Resu
 
 /// `mancala solve awari|oware M N` (or a position): the value of the start
 /// and of every opening move, from the tables, built when missing.
-pub(super) fn solve_by_tables<G: super::query::Present>(
-    game: G,
-    args: &SolveHow<'_>,
-) -> Result<ExitCode> {
+pub(super) fn solve_by_tables<G: TableGame>(game: G, args: &SolveHow<'_>) -> Result<ExitCode> {
     let pos = position_of(game, args)?;
     solve_position_by_tables(game, pos, args)
 }
@@ -270,7 +267,7 @@ fn position_of<G: mancala_solver::game::Game>(game: G, args: &SolveHow<'_>) -> R
     super::BoardWords::parse("solve", game.name(), args.board)?.position(game)
 }
 
-fn solve_position_by_tables<G: super::query::Present>(
+fn solve_position_by_tables<G: TableGame>(
     game: G,
     pos: G::Position,
     args: &SolveHow<'_>,

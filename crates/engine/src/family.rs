@@ -8,7 +8,7 @@
 //!
 //! Adding a rule set of an existing game type is one line of
 //! [`Rules::ALL`]; a new game type adds a variant of [`Rules`], its arm in
-//! `with_rules!` and its line in `ALL`.
+//! `with_rules!`, its line in `for_each_game!` and its line in `ALL`.
 
 use std::fmt;
 
@@ -84,6 +84,30 @@ macro_rules! with_rules {
                 let $g = $crate::vai_lung_thlan::VaiLungThlan::read_as(r);
                 $body
             }
+        }
+    };
+}
+
+/// The game types, each once: `for_each_game!(m)` calls the macro `m`
+/// (in scope where `for_each_game!` is called) with every game type as
+/// `Variant => type`, for code generated over all of them, as
+/// [`crate::play::state::State`], whose variants and delegation come from
+/// this list. A game type with a board besides its position type names
+/// it after it, `[Variant => board type]` (Kalah's two-byte cells): the
+/// board's state for the agents (its `PlayBoard::State`, in the game's
+/// folder) is a variant of its own, so that the byte board's state reads
+/// one tag. A new game type adds its line here and its arm in
+/// [`with_rules!`](crate::with_rules).
+#[macro_export]
+macro_rules! for_each_game {
+    ($m:ident) => {
+        $m! {
+            Kalah => $crate::kalah::rules::KalahRules [
+                KalahWide => $crate::kalah::wide::WidePosition,
+            ],
+            Awari => $crate::awari::rules::AwariGame,
+            Ohvalhu => $crate::ohvalhu::Ohvalhu,
+            VaiLungThlan => $crate::vai_lung_thlan::VaiLungThlan,
         }
     };
 }
@@ -315,6 +339,12 @@ impl From<KalahRules> for Rules {
 impl From<AwariGame> for Rules {
     fn from(g: AwariGame) -> Rules {
         Rules::Awari(g)
+    }
+}
+
+impl From<crate::ohvalhu::Ohvalhu> for Rules {
+    fn from(_: crate::ohvalhu::Ohvalhu) -> Rules {
+        Rules::Ohvalhu
     }
 }
 

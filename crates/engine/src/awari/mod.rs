@@ -5,11 +5,15 @@
 
 pub mod build;
 pub mod game;
+pub mod oracle;
+pub mod perfect;
 pub mod position;
 pub mod reference;
 pub mod rules;
+pub mod state;
 pub mod tables;
 pub mod verify;
 
 pub use position::AwariPosition;
 pub use rules::AwariGame;
+pub use state::AwariState;

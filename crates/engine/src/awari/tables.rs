@@ -9,6 +9,7 @@
 //! endless play adding 0.
 
 use std::collections::HashMap;
+use std::fmt::Write;
 
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariTurn, AWARI_MAX_PITS, AWARI_MIN_PITS};
@@ -22,7 +23,7 @@ use std::ops::RangeInclusive;
 use crate::awari::game::banked;
 use crate::awari::position::format_awari_line;
 use crate::progress::Observer;
-use crate::tablebase::{Builder, Line, TableGame};
+use crate::tablebase::{text, Builder, Line, TableGame};
 
 /// The spec of one Awari or Oware table.
 pub fn awari_spec(game: AwariGame, pits: usize, seeds: usize) -> TableSpec {
@@ -236,6 +237,47 @@ impl TableGame for AwariGame {
 
     fn table_game(self) -> Rules {
         Rules::Awari(self)
+    }
+
+    /// Awari's published convention: the value of the seeds still on the
+    /// board, the captured totals apart; then the final score difference.
+    fn value_text(pos: &AwariPosition, v: &text::Valued) -> String {
+        let b = banked(pos);
+        let board_value = v.value - b;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "value: {board_value:+} (seeds still to be won from the board, side to move minus opponent; endless play counts 0)"
+        );
+        let _ = writeln!(
+            out,
+            "final score difference with the seeds already captured: {:+} ({} for the side to move)",
+            v.value,
+            text::verdict(v.value)
+        );
+        if v.over {
+            out.push_str("the game is over\n");
+        }
+        for mv in v.moves {
+            let value = mv.value - b;
+            let takes = mv.captured.unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "  pit {}: {:+}{}{}",
+                mv.pit,
+                value,
+                if takes > 0 {
+                    format!("  (takes {takes})")
+                } else {
+                    String::new()
+                },
+                if value == board_value { "  best" } else { "" }
+            );
+        }
+        if let Some(p) = v.best_move {
+            let _ = writeln!(out, "best move: pit {p}");
+        }
+        out
     }
 
     fn table_seeds(pos: &AwariPosition) -> usize {

@@ -44,6 +44,7 @@ use std::fmt;
 
 use crate::kalah::position::Position;
 
+pub mod agents;
 pub mod build;
 pub mod game;
 pub mod tables;

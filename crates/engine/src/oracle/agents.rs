@@ -2,6 +2,7 @@
 //! limits, and the check of a spec before any move.
 
 use super::*;
+use crate::kalah::state::KalahState;
 use crate::play::agents::perfect::ONLY_MOVE;
 use crate::play::agents::Choice;
 
@@ -38,7 +39,7 @@ impl Oracle {
         let agent = self.served_agent(agent)?;
         let stop = Stop::raisable();
         if let Some(rules) = wide(&spec) {
-            let state = State::KalahWide(Box::new(wide_position(&spec, None)?), rules);
+            let state = State::from(KalahState::wide(wide_position(&spec, None)?, rules));
             agent.check_start(&state)?;
             agent.build_with_stop(spec.rules, None, 1, stop)?;
         } else {
@@ -234,7 +235,7 @@ fn wide_agent_move(
             "the game is over in position \"{pos}\": there is no move to choose"
         )));
     }
-    let state = State::KalahWide(Box::new(pos), rules);
+    let state = State::from(KalahState::wide(pos, rules));
     let (choice, cut_short) = choose(agent, spec, None, seed, stop, &state)?;
     let mut after = pos;
     after

@@ -1,7 +1,8 @@
 //! What the oracle says about a position: [`Analysis`], from the tables
-//! ([`from_tables`]) or, for Kalah above them, from the solver with a time
-//! budget ([`from_search`]). A search can report what it has proved so far
-//! as it goes ([`from_search_observed`], [`OnUpdate`]).
+//! ([`from_tables`]) or, above them, from the game's search with a time
+//! budget (each game's [`crate::oracle::SearchAbove`], in its folder:
+//! `crate::kalah::oracle`, `crate::awari::oracle`). A search can report what
+//! it has proved so far as it goes ([`OnUpdate`], through `Known`).
 
 use crate::clock::Instant;
 use std::sync::{Arc, Mutex};
@@ -9,19 +10,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
 use crate::game::Board;
 use crate::tablebase::TableGame;
 
-use crate::awari::position::AwariPosition;
-use crate::awari::rules::{AwariGame, AwariTurn};
-use crate::kalah::position::Position;
-use crate::kalah::rules::KalahRules;
 use crate::play::agents::Stop;
 use crate::progress::{Event, Observer};
-use crate::search::awari::solve_awari;
-use crate::search::cyclic::{CyclicOptions, Wanted};
-use crate::search::{solve, SolveOptions, TransTable};
 use crate::side::Side;
 use crate::tablebase::{PvEnd, TableSet};
 
@@ -139,7 +132,7 @@ pub fn verdict(lower: i32, upper: i32) -> Option<&'static str> {
 
 /// What the side to move has banked over the opponent (stores or seeds
 /// captured).
-fn banked<G: TableGame>(pos: &G::Position) -> i32 {
+pub(crate) fn banked<G: TableGame>(pos: &G::Position) -> i32 {
     let [south, north] = pos.scores().map(i32::from);
     match pos.to_move() {
         Side::South => south - north,
@@ -148,7 +141,7 @@ fn banked<G: TableGame>(pos: &G::Position) -> i32 {
 }
 
 /// The shown value of a final difference `v` (see [`Analysis`]).
-pub(super) fn shown<G: TableGame>(pos: &G::Position, v: i32) -> i32 {
+pub(crate) fn shown<G: TableGame>(pos: &G::Position, v: i32) -> i32 {
     if G::VALUE_INCLUDES_SCORES {
         v
     } else {
@@ -156,7 +149,7 @@ pub(super) fn shown<G: TableGame>(pos: &G::Position, v: i32) -> i32 {
     }
 }
 
-pub(super) fn frame<G: TableGame>(game: G, pos: &G::Position, source: Source) -> Analysis {
+pub(crate) fn frame<G: TableGame>(game: G, pos: &G::Position, source: Source) -> Analysis {
     let seeds = G::table_seeds(pos);
     Analysis {
         game: game.name(),
@@ -237,7 +230,9 @@ pub fn from_tables<G: TableGame>(set: &TableSet<G>, pos: &G::Position) -> Option
     Some(a)
 }
 
-/// How [`from_search`] searches.
+/// How a search above the tables searches (Kalah's
+/// [`crate::kalah::oracle::from_search`], Awari's
+/// [`crate::awari::oracle::from_awari_search`]).
 #[derive(Clone, Debug)]
 pub struct SearchBudget {
     /// Wall-clock time for the whole analysis, shared out between the moves.
@@ -247,7 +242,8 @@ pub struct SearchBudget {
 }
 
 /// Receives an analysis each time a search has proved more
-/// ([`from_search_observed`], [`crate::oracle::Oracle::query_observed`]):
+/// ([`crate::kalah::oracle::from_search_observed`],
+/// [`crate::oracle::Oracle::query_observed`]):
 /// called on the searching thread (or the solver's progress thread), so it
 /// should be quick.
 pub type OnUpdate = Arc<dyn Fn(&Analysis) + Send + Sync>;
@@ -255,7 +251,7 @@ pub type OnUpdate = Arc<dyn Fn(&Analysis) + Send + Sync>;
 /// What a search has proved so far, handed to an [`OnUpdate`] as it
 /// narrows: the position's own bounds (its root search) and each move's.
 #[derive(Clone)]
-struct Known(Option<Arc<KnownInner>>);
+pub(crate) struct Known(Option<Arc<KnownInner>>);
 
 struct KnownInner {
     on_update: OnUpdate,
@@ -273,7 +269,7 @@ impl Known {
     /// Nothing proved yet of `frame`'s position: every value within
     /// `low..=high`; `extra_turn(pit)` says whether a move gives an extra
     /// turn, when the game has them.
-    fn new(
+    pub(crate) fn new(
         frame: &Analysis,
         low: i32,
         high: i32,
@@ -312,7 +308,7 @@ impl Known {
     /// An observer of the root's search (`child` `None`) or of a move's
     /// (its pit, and whether it gives an extra turn), narrowing what is
     /// known on each of its [`Event::Search`]s.
-    fn observer(&self, child: Option<(usize, bool)>) -> Observer {
+    pub(crate) fn observer(&self, child: Option<(usize, bool)>) -> Observer {
         let Some(inner) = self.0.clone() else {
             return Observer::silent();
         };
@@ -328,7 +324,7 @@ impl Known {
     }
 
     /// The root's search has proved `lower..=upper`.
-    fn root(&self, lower: i32, upper: i32) {
+    pub(crate) fn root(&self, lower: i32, upper: i32) {
         self.narrow(|st| {
             st.root = (st.root.0.max(lower), st.root.1.min(upper));
         });
@@ -336,7 +332,7 @@ impl Known {
 
     /// Move `pit`'s search has proved `lower..=upper` for the side to move
     /// after it (the same side after an extra turn).
-    fn child(&self, pit: usize, extra_turn: bool, lower: i32, upper: i32) {
+    pub(crate) fn child(&self, pit: usize, extra_turn: bool, lower: i32, upper: i32) {
         let (lower, upper) = if extra_turn {
             (lower, upper)
         } else {
@@ -384,246 +380,7 @@ impl Known {
 
 /// When a search started at `start` within `budget` ends: its time, or
 /// `stop`'s deadline when that comes first.
-fn ends(start: Instant, budget: &SearchBudget, stop: &Stop) -> Instant {
+pub(crate) fn ends(start: Instant, budget: &SearchBudget, stop: &Stop) -> Instant {
     let own = start + budget.time;
     stop.deadline().map_or(own, |d| d.min(own))
-}
-
-/// The analysis of a Kalah position by the solver (one thread, one
-/// transposition table, the tables in `tables` probed): first the position
-/// itself within the budget (its value, best move and principal
-/// variation), then each legal move's child with an equal share of the
-/// time left, on the warm transposition table. What does not finish in
-/// time keeps the bounds it proved; the position's bounds combine its own
-/// with its moves'. The search ends early at `stop`'s deadline (with the
-/// bounds proved by then); raising `stop`'s flag ends it at once with
-/// [`Error::Stopped`].
-pub fn from_search(
-    rules: KalahRules,
-    pos: &Position,
-    tables: Option<&TableSet<KalahRules>>,
-    budget: &SearchBudget,
-    stop: &Stop,
-) -> Result<Analysis> {
-    from_search_observed(rules, pos, tables, budget, stop, None)
-}
-
-/// [`from_search`], telling `on_update` what it has proved as it goes:
-/// the position's bounds about once a second while it is searched, then
-/// each move's as its search narrows them and when it ends. Every
-/// analysis handed over holds proven bounds only (a move not searched yet
-/// has the game's widest, capped by the position's upper bound); the last
-/// one is not the answer, which is returned.
-pub fn from_search_observed(
-    rules: KalahRules,
-    pos: &Position,
-    tables: Option<&TableSet<KalahRules>>,
-    budget: &SearchBudget,
-    stop: &Stop,
-    on_update: Option<&OnUpdate>,
-) -> Result<Analysis> {
-    let start = Instant::now();
-    let end = ends(start, budget, stop);
-    let mut a = frame(rules, pos, Source::Search);
-    if pos.is_game_over(rules) {
-        let set = TableSet::empty(std::path::Path::new("."), rules, pos.pits_per_side())?;
-        return Ok(from_tables(&set, pos).expect("a finished game needs no table"));
-    }
-    let tt = Arc::new(TransTable::try_with_kib(budget.tt_mb.max(1) << 10)?);
-    let pits: Vec<usize> = pos.legal_moves(rules).collect();
-    // What is known before any search: every final difference within the
-    // seeds in play of the stores' difference.
-    let (low, high) = (
-        banked::<KalahRules>(pos) - a.seeds_in_play as i32,
-        banked::<KalahRules>(pos) + a.seeds_in_play as i32,
-    );
-    let extra_turn = |pit: usize| {
-        let mut child = *pos;
-        child.play(pit, rules).ok().map(|s| s.extra_turn)
-    };
-    let known = Known::new(&a, low, high, on_update, extra_turn, &pits);
-    let options = |deadline: Instant, progress: Observer| SolveOptions {
-        rules,
-        threads: 1,
-        deadline: Some(deadline),
-        shared_tt: Some(tt.clone()),
-        stop: stop.flag(),
-        progress,
-        ..SolveOptions::default()
-    };
-    let stopped = || Error::Stopped("the search of this position".into());
-    let root = solve(pos, tables, &options(end, known.observer(None)))?;
-    known.root(root.lower, root.upper);
-    // The root's best move is worth the root's value (given as for the
-    // same side to move: no negation).
-    if let (true, Some(best)) = (root.exact, root.best_move) {
-        known.child(best, true, root.value, root.value);
-    }
-    for (i, &pit) in pits.iter().enumerate() {
-        let mut child = *pos;
-        let step = child.play(pit, rules).expect("a legal move plays");
-        let left = end.saturating_duration_since(Instant::now());
-        let share = left / (pits.len() - i) as u32;
-        if stop.is_raised() {
-            return Err(stopped());
-        }
-        let observer = known.observer(Some((pit, step.extra_turn)));
-        let sol = solve(&child, tables, &options(Instant::now() + share, observer))?;
-        // The child's value is for its side to move: the same side after
-        // an extra turn, else the opponent.
-        let (mut lower, mut upper) = if step.extra_turn {
-            (sol.lower, sol.upper)
-        } else {
-            (-sol.upper, -sol.lower)
-        };
-        // No move is worth more than the position; the best one is worth
-        // what the position is.
-        upper = upper.min(root.upper);
-        if root.exact && root.best_move == Some(pit) {
-            (lower, upper) = (root.value, root.value);
-        }
-        let exact = lower == upper;
-        a.moves.push(MoveAnalysis {
-            pit,
-            value: exact.then_some(lower),
-            exact,
-            lower,
-            upper,
-            verdict: verdict(lower, upper),
-            extra_turn: Some(step.extra_turn),
-            captured: None,
-        });
-        known.child(pit, step.extra_turn, sol.lower, sol.upper);
-    }
-    if stop.is_raised() {
-        return Err(stopped());
-    }
-    let best_lower = a.moves.iter().map(|m| m.lower).max().expect("a move");
-    let best_upper = a.moves.iter().map(|m| m.upper).max().expect("a move");
-    a.lower = root.lower.max(best_lower);
-    a.upper = root.upper.min(best_upper);
-    a.exact = a.lower == a.upper;
-    a.verdict = verdict(a.lower, a.upper);
-    if a.exact {
-        a.value = Some(a.lower);
-        a.final_difference = Some(a.lower);
-        a.best_moves = a
-            .moves
-            .iter()
-            .filter(|m| m.value == Some(a.lower))
-            .map(|m| m.pit)
-            .collect();
-    }
-    // The root's own best move when it finished, else the move with the
-    // best proven lower bound (leftmost among equals).
-    a.best_move = if root.exact {
-        root.best_move
-    } else {
-        a.moves
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, m)| (m.lower, std::cmp::Reverse(*i)))
-            .map(|(_, m)| m.pit)
-    };
-    if root.exact {
-        a.pv = Some(root.pv.clone()).filter(|pv| !pv.is_empty());
-    }
-    Ok(a)
-}
-
-/// The analysis of an Awari or Oware position above the tables by the exact
-/// search ([`crate::search::awari`], the tables in `tables` probed): the
-/// position and each legal move within the budget (the position gets half
-/// the time, the moves share the rest); what does not finish keeps the
-/// bounds it proved; as [`from_search`], `stop`'s deadline ends it early
-/// and its raised flag with [`Error::Stopped`].
-pub fn from_awari_search(
-    game: AwariGame,
-    pos: &AwariPosition,
-    tables: Option<&TableSet<AwariGame>>,
-    budget: &SearchBudget,
-    stop: &Stop,
-) -> Result<Analysis> {
-    from_awari_search_observed(game, pos, tables, budget, stop, None)
-}
-
-/// [`from_awari_search`], telling `on_update` the position's proven bounds
-/// after each pass of its search (the moves keep the game's widest bounds,
-/// capped by the position's upper bound, until the answer).
-pub fn from_awari_search_observed(
-    game: AwariGame,
-    pos: &AwariPosition,
-    tables: Option<&TableSet<AwariGame>>,
-    budget: &SearchBudget,
-    stop: &Stop,
-    on_update: Option<&OnUpdate>,
-) -> Result<Analysis> {
-    let mut a = frame(game, pos, Source::Search);
-    // Values shown count the seeds still to win from the board.
-    let seeds = a.seeds_on_board as i32;
-    let pits: Vec<usize> = match pos.turn(game) {
-        AwariTurn::Play(moves) => moves.as_slice().iter().map(|mv| mv.pit as usize).collect(),
-        AwariTurn::Over { .. } => Vec::new(),
-    };
-    let known = Known::new(&a, -seeds, seeds, on_update, |_| None, &pits);
-    let options = CyclicOptions {
-        tt_mb: budget.tt_mb.max(1),
-        deadline: Some(ends(Instant::now(), budget, stop)),
-        stop: stop.flag(),
-        progress: known.observer(None),
-        ..CyclicOptions::default()
-    };
-    let sol = solve_awari(game, pos, tables, None, Wanted::ALL, &options)?;
-    if stop.is_raised() {
-        return Err(Error::Stopped("the search of this position".into()));
-    }
-    let b = banked::<AwariGame>(pos);
-    let captured = |pit: usize| match pos.turn(game) {
-        AwariTurn::Play(moves) => moves
-            .find(pit)
-            .map(|mv| mv.captured as u32 + mv.end_gain as u32),
-        AwariTurn::Over { .. } => None,
-    };
-    a.moves = sol
-        .moves
-        .iter()
-        .map(|m| {
-            let exact = m.lower == m.upper;
-            MoveAnalysis {
-                pit: m.pit,
-                value: exact.then_some(m.lower - b),
-                exact,
-                lower: m.lower - b,
-                upper: m.upper - b,
-                verdict: verdict(m.lower, m.upper),
-                extra_turn: None,
-                captured: captured(m.pit),
-            }
-        })
-        .collect();
-    (a.lower, a.upper) = (sol.lower - b, sol.upper - b);
-    a.exact = sol.value.is_some();
-    a.verdict = verdict(sol.lower, sol.upper);
-    if let Some(v) = sol.value {
-        a.value = Some(v - b);
-        a.final_difference = Some(v);
-        a.best_moves = a
-            .moves
-            .iter()
-            .filter(|m| m.value == Some(v - b))
-            .map(|m| m.pit)
-            .collect();
-        a.best_move = sol.best_move;
-        a.pv = Some(sol.pv.clone()).filter(|pv| !pv.is_empty());
-        a.pv_end = sol.pv_end;
-        a.pv_cut = a.pv.is_some() && sol.pv_end.is_none();
-    } else {
-        a.best_move = a
-            .moves
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, m)| (m.lower, std::cmp::Reverse(*i)))
-            .map(|(_, m)| m.pit);
-    }
-    Ok(a)
 }

@@ -35,8 +35,6 @@ use crate::family::Rules;
 use crate::game::{Board, Game};
 use crate::tablebase::TableGame;
 
-use crate::awari::position::AwariPosition;
-use crate::awari::rules::AwariGame;
 use crate::kalah::position::MAX_SEEDS;
 use crate::kalah::rules::KalahRules;
 use crate::kalah::wide::WidePosition;
@@ -452,7 +450,7 @@ impl Oracle {
     }
 
     /// [`Oracle::query_until`], telling `on_update` what a search above the
-    /// tables has proved as it goes ([`analysis::from_search_observed`]):
+    /// tables has proved as it goes ([`crate::kalah::oracle::from_search_observed`]):
     /// proven bounds that narrow, about once a second and after each move's
     /// search; nothing when the tables answer. The answer is returned, as
     /// by [`Oracle::query_until`]. A front end streams these to show a
@@ -533,7 +531,7 @@ impl Oracle {
 pub trait SearchAbove: TableGame {
     /// The analysis of `pos` by the game's search within `budget`, the
     /// tables probed where given, `on_update` told what it has proved as
-    /// it goes.
+    /// it goes. By default none: the game answers inside its tables.
     fn search_above(
         self,
         pos: &Self::Position,
@@ -541,62 +539,8 @@ pub trait SearchAbove: TableGame {
         budget: &SearchBudget,
         stop: &Stop,
         on_update: Option<&OnUpdate>,
-    ) -> Option<Result<Analysis>>;
-}
-
-impl SearchAbove for KalahRules {
-    fn search_above(
-        self,
-        pos: &crate::kalah::position::Position,
-        tables: Option<&TableSet<Self>>,
-        budget: &SearchBudget,
-        stop: &Stop,
-        on_update: Option<&OnUpdate>,
     ) -> Option<Result<Analysis>> {
-        Some(analysis::from_search_observed(
-            self, pos, tables, budget, stop, on_update,
-        ))
-    }
-}
-
-impl SearchAbove for AwariGame {
-    fn search_above(
-        self,
-        pos: &AwariPosition,
-        tables: Option<&TableSet<Self>>,
-        budget: &SearchBudget,
-        stop: &Stop,
-        on_update: Option<&OnUpdate>,
-    ) -> Option<Result<Analysis>> {
-        // Awale (no tables) is played, not valued.
-        self.has_tables().then(|| {
-            analysis::from_awari_search_observed(self, pos, tables, budget, stop, on_update)
-        })
-    }
-}
-
-impl SearchAbove for crate::ohvalhu::Ohvalhu {
-    fn search_above(
-        self,
-        _: &crate::kalah::position::Position,
-        _: Option<&TableSet<Self>>,
-        _: &SearchBudget,
-        _: &Stop,
-        _: Option<&OnUpdate>,
-    ) -> Option<Result<Analysis>> {
-        None
-    }
-}
-
-impl SearchAbove for crate::vai_lung_thlan::VaiLungThlan {
-    fn search_above(
-        self,
-        _: &crate::kalah::position::Position,
-        _: Option<&TableSet<Self>>,
-        _: &SearchBudget,
-        _: &Stop,
-        _: Option<&OnUpdate>,
-    ) -> Option<Result<Analysis>> {
+        let _ = (pos, tables, budget, stop, on_update);
         None
     }
 }

@@ -37,18 +37,15 @@ use rand::Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::agents::perfect::PerfectPlay;
+use super::agents::perfect::{PerfectPlay, SearchLoss};
 use super::agents::{Agent, AgentSpec, Choice};
 use super::arena::{game_seed, mix, play_agents};
-use super::state::{AwariState, GameSpec, State};
+use super::state::{GameSpec, State};
 use super::stats::wilson_interval;
-use crate::awari::rules::AwariGame;
 use crate::error::Result;
-use crate::kalah::rules::KalahRules;
+use crate::game::Board;
 use crate::progress::{Event, Observer};
-use crate::search::awari::solve_awari;
-use crate::search::cyclic::{CyclicOptions, Wanted};
-use crate::search::{solve, SolveOptions, TransTable};
+use crate::search::TransTable;
 use crate::side::Side;
 use crate::tablebase::SharedTables;
 use crate::tablebase::TableSet;
@@ -271,7 +268,7 @@ pub enum ValueSource {
 
 /// The loss of `state` when `pit` is played, when `set` covers it.
 fn table_loss<G: PerfectPlay>(set: &TableSet<G>, state: &State, pit: usize) -> Option<i32> {
-    let pos = G::position(state)?;
+    let pos = G::position_in(state)?;
     let values = set.move_values(&pos)?;
     let best = values.iter().map(|m| m.value).max()?;
     let chosen = values.iter().find(|m| m.pit == pit)?.value;
@@ -279,8 +276,9 @@ fn table_loss<G: PerfectPlay>(set: &TableSet<G>, state: &State, pit: usize) -> O
 }
 
 /// The loss of the move `pit` in `state`: from the tables when they cover
-/// it, else from the exact search within `time` (Kalah's solver reusing
-/// `tt`; Awari's and Oware's search with a table of `tt_mb` MiB).
+/// it, else from the game's exact search within `time`
+/// ([`PerfectPlay::search_loss`]: Kalah's solver reusing `tt`; Awari's and
+/// Oware's search with a table of `tt_mb` MiB).
 pub fn loss(
     state: &State,
     pit: usize,
@@ -297,102 +295,35 @@ pub fn loss(
     ) -> Option<i32> {
         table_loss(&*t.typed::<G>()?, state, pit)
     }
+    fn search_loss<G: PerfectPlay>(
+        game: G,
+        state: &State,
+        pit: usize,
+        tables: Option<&SharedTables>,
+        time: Duration,
+        tt: &Arc<TransTable>,
+        tt_mb: usize,
+    ) -> Result<Graded> {
+        let Some(pos) = G::position_in(state) else {
+            return Ok(Graded::Skipped);
+        };
+        let set = tables
+            .and_then(|t| t.typed::<G>())
+            .filter(|t| t.pits() == pos.pits());
+        Ok(
+            match game.search_loss(&pos, pit, set.as_deref(), time, tt, tt_mb)? {
+                SearchLoss::Book(l) => Graded::Loss(l, ValueSource::Book),
+                SearchLoss::Search(l) => Graded::Loss(l, ValueSource::Search),
+                SearchLoss::Unknown => Graded::Skipped,
+            },
+        )
+    }
     let from_tables =
         tables.and_then(|t| crate::with_rules!(t.rules(), g => typed_loss(g, t, state, pit)));
     if let Some(l) = from_tables {
         return Ok(Graded::Loss(l, ValueSource::Tables));
     }
-    let (pos, rules) = match state {
-        State::Kalah(pos, rules) => (pos, rules),
-        State::Awari(s) if s.game().has_tables() => return awari_loss(s, pit, tables, time, tt_mb),
-        _ => return Ok(Graded::Skipped),
-    };
-    let books = crate::book::Books::embedded();
-    if let Some(values) = crate::book::move_values(books, pos, *rules) {
-        let best = values.iter().map(|m| m.1).max();
-        let chosen = values.iter().find(|m| m.0 == pit).map(|m| m.1);
-        if let (Some(best), Some(chosen)) = (best, chosen) {
-            return Ok(Graded::Loss(best - chosen, ValueSource::Book));
-        }
-    }
-    let kalah = tables
-        .and_then(|t| t.typed::<KalahRules>())
-        .filter(|t| t.pits() == pos.pits_per_side());
-    let set = kalah.as_deref();
-    let deadline = Instant::now() + time;
-    let options = SolveOptions {
-        rules: *rules,
-        threads: 1,
-        deadline: Some(deadline),
-        shared_tt: Some(tt.clone()),
-        ..SolveOptions::default()
-    };
-    let root = solve(pos, set, &options)?;
-    if !root.exact {
-        return Ok(Graded::Skipped);
-    }
-    if root.best_move == Some(pit) {
-        return Ok(Graded::Loss(0, ValueSource::Search));
-    }
-    let mut child = *pos;
-    let step = child
-        .play(pit, *rules)
-        .map_err(|e| crate::error::Error::Internal(format!("graded an illegal move: {e}")))?;
-    let sol = solve(&child, set, &options)?;
-    if !sol.exact {
-        return Ok(Graded::Skipped);
-    }
-    let chosen = if step.extra_turn {
-        sol.value
-    } else {
-        -sol.value
-    };
-    Ok(Graded::Loss(root.value - chosen, ValueSource::Search))
-}
-
-/// The loss of the move `pit` in the Awari or Oware position `s` above
-/// the tables, by the exact search within `time`: the position's value
-/// minus the move's, when both are proven.
-fn awari_loss(
-    s: &AwariState,
-    pit: usize,
-    tables: Option<&SharedTables>,
-    time: Duration,
-    tt_mb: usize,
-) -> Result<Graded> {
-    let set = tables
-        .and_then(|t| t.typed::<AwariGame>())
-        .filter(|t| t.pits() == s.pits_per_side());
-    let options = CyclicOptions {
-        tt_mb: tt_mb.max(1),
-        deadline: Some(Instant::now() + time),
-        ..CyclicOptions::default()
-    };
-    let wanted = Wanted {
-        moves: true,
-        line: 0,
-    };
-    let sol = solve_awari(
-        s.game(),
-        s.position(),
-        set.as_deref(),
-        None,
-        wanted,
-        &options,
-    )?;
-    let Some(value) = sol.value else {
-        return Ok(Graded::Skipped);
-    };
-    let chosen = sol.moves.iter().find(|m| m.pit == pit).ok_or_else(|| {
-        crate::error::Error::Internal(format!("graded an illegal move: pit {}", pit + 1))
-    })?;
-    Ok(if chosen.lower >= value {
-        Graded::Loss(0, ValueSource::Search)
-    } else if chosen.lower == chosen.upper {
-        Graded::Loss(value - chosen.lower, ValueSource::Search)
-    } else {
-        Graded::Skipped
-    })
+    crate::with_rules!(state.rules(), g => search_loss(g, state, pit, tables, time, tt, tt_mb))
 }
 
 /// A proportion or mean with its 95% interval.

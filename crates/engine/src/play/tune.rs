@@ -35,8 +35,9 @@ use serde::{Deserialize, Serialize};
 use super::agents::hunter::{self, Weights};
 use super::agents::search::{Eval, MinimaxAgent};
 use super::arena::{game_seed, mix, play_agents};
-use super::state::{GameSpec, State};
+use super::state::GameSpec;
 use crate::error::{Error, Result};
+use crate::family::Rules;
 use crate::progress::{Event, Observer};
 use crate::side::Side;
 
@@ -140,7 +141,7 @@ impl TuneOptions {
         }
         // Kalah on any board: heuristic10 plays the two-byte cells of a
         // board of more than 255 seeds (kalah:6:22) as it plays byte cells.
-        if !matches!(self.game.start(), State::Kalah(..) | State::KalahWide(..)) {
+        if !matches!(self.game.rules, Rules::Kalah(_)) {
             return bad(
                 "game",
                 self.game.to_string(),

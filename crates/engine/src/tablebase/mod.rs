@@ -23,6 +23,7 @@ use crate::tables::{write_table, WriteInfo};
 pub mod build;
 pub mod set;
 pub mod shared;
+pub mod text;
 pub mod verify;
 
 pub use set::{BuildSettings, OnDemand, TableSet, DEFAULT_ON_DEMAND};
@@ -104,6 +105,14 @@ pub trait TableGame: Game {
 
     /// Pits per side the tables and builders handle (empty: no tables).
     fn table_pits_range(self) -> RangeInclusive<usize>;
+    /// A valued position as text, by the game's published convention (the
+    /// lines after the position and its board: the value, one line a move,
+    /// the best move). By default final store differences, stores included
+    /// ([`text::with_stores`]).
+    fn value_text(pos: &Self::Position, valued: &text::Valued) -> String {
+        let _ = pos;
+        text::with_stores(valued)
+    }
     /// Why a rule set whose [`TableGame::table_pits_range`] is empty has
     /// no tables, for the message that refuses them.
     fn no_tables_reason(self) -> &'static str {

@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Result, TableLabel};
 use crate::family::Rules;
-use crate::kalah::rules::KalahRules;
 use crate::tables::index::Indexer;
 
 /// Identifies one table: game and rules, pits per side, seeds in play.
@@ -51,7 +50,7 @@ impl TableSpec {
     /// set's name when not the default, pits and seeds.
     pub fn label(&self) -> TableLabel {
         let (game, rules) = match self.game {
-            Rules::Kalah(r) => ("kalah", (r != KalahRules::Default).then(|| r.name())),
+            Rules::Kalah(_) => ("kalah", self.game.rules_name().filter(|&n| n != "default")),
             other => (other.game_name(), None),
         };
         TableLabel {

@@ -48,6 +48,7 @@ use crate::kalah::position::Position;
 use crate::moves::PlayError;
 use crate::sow::{sow, MAX_PITS};
 
+pub mod agents;
 pub mod build;
 pub mod game;
 pub mod tables;

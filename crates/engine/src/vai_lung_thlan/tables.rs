@@ -8,6 +8,7 @@
 //! the other side's board with the sign turned (the mover passes).
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
 use std::ops::RangeInclusive;
 
 use crate::error::Result;
@@ -15,7 +16,7 @@ use crate::family::Rules;
 use crate::kalah::position::{format_line, Position};
 use crate::progress::Observer;
 use crate::sow::MAX_PITS;
-use crate::tablebase::{Builder, Line, MoveValue, PvEnd, TableGame, TableSet};
+use crate::tablebase::{text, Builder, Line, MoveValue, PvEnd, TableGame, TableSet};
 use crate::tables::MAX_TABLE_PITS;
 use crate::vai_lung_thlan::game::{banked, VLT_MIN_PITS};
 use crate::vai_lung_thlan::play;
@@ -229,6 +230,53 @@ impl TableGame for VaiLungThlan {
 
     fn no_tables_reason(self) -> &'static str {
         "only the default reading of Vai Lung Thlan's rules has tables"
+    }
+
+    /// Final capture differences, captures included; a move's captures
+    /// and the opponent's pass marked.
+    fn value_text(_: &Position, v: &text::Valued) -> String {
+        let mut out = String::new();
+        if v.over {
+            let _ = writeln!(
+                out,
+                "value: {:+} ({} for the side to move; the game is over: final capture difference)",
+                v.value,
+                text::verdict(v.value)
+            );
+            return out;
+        }
+        let _ = writeln!(
+            out,
+            "value: {:+} ({} for the side to move; final capture difference, captures included, \
+             play going on to the empty board (the early end past half dropped: same winner); \
+             endless play splits the seeds left)",
+            v.value,
+            text::verdict(v.value)
+        );
+        for mv in v.moves {
+            let takes = mv.captured.unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "  pit {}: {:+}{}{}{}",
+                mv.pit,
+                mv.value,
+                if takes > 0 {
+                    format!("  (takes {takes})")
+                } else {
+                    String::new()
+                },
+                if mv.extra_turn == Some(true) {
+                    "  (the opponent passes)"
+                } else {
+                    ""
+                },
+                if mv.value == v.value { "  best" } else { "" }
+            );
+        }
+        if let Some(p) = v.best_move {
+            let _ = writeln!(out, "best move: pit {p}");
+        }
+        out
     }
 
     fn table_game(self) -> Rules {

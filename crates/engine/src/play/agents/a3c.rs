@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::{Agent, Choice};
 use crate::error::Result;
+use crate::kalah::state::KalahState;
 use crate::learn::net::Weights;
 use crate::play::state::State;
 
@@ -51,7 +52,9 @@ pub fn weights_of(file: Option<&Path>) -> Result<Arc<Weights>> {
 pub fn check_state(weights: &Weights, state: &State) -> Result<()> {
     let total = state.seeds_on_board() + state.scores().iter().map(|&s| s as usize).sum::<usize>();
     match state {
-        State::Kalah(_, rules) => weights.check_game(*rules, state.pits_per_side(), total),
+        State::Kalah(KalahState { rules, .. }) => {
+            weights.check_game(*rules, state.pits_per_side(), total)
+        }
         _ => Err(crate::error::Error::Unsupported(format!(
             "the a3c agent's network was trained for {} only; it cannot play {}",
             weights.layout.game_name(),
@@ -82,7 +85,11 @@ impl Agent for A3cAgent {
 
     fn choose(&mut self, state: &State) -> Choice {
         let (pos, rules) = match state {
-            State::Kalah(pos, rules) if check_state(&self.weights, state).is_ok() => (pos, *rules),
+            State::Kalah(KalahState { pos, rules })
+                if check_state(&self.weights, state).is_ok() =>
+            {
+                (pos, *rules)
+            }
             // Refused before any game starts (check_state); a legal move
             // rather than a panic if a caller skipped the check.
             _ => return Choice::bare(state.moves().0[0]),

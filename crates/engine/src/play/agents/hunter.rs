@@ -493,12 +493,13 @@ mod tests {
     use super::*;
     use crate::kalah::position::Position;
     use crate::kalah::rules::KalahRules;
+    use crate::play::state::Playable;
 
     #[test]
     fn terms_of_a_position() {
         // South to move: pits 2 0 3, store 5; North pits 1 1 0, store 6.
         let p = Position::from_cells(&[2, 0, 3, 5, 1, 1, 0, 6], Side::South).unwrap();
-        let s = State::Kalah(p, KalahRules::Default);
+        let s = KalahRules::Default.state(p);
         let t = terms(&s, Side::South, H5 | H7);
         assert_eq!(t, [2.0, 5.0, 2.0, 5.0, 1.0, -6.0, 1.0, -1.0, -14.0, 1.5]);
         let t = terms(&s, Side::North, 0);

@@ -197,6 +197,7 @@ mod tests {
     use super::*;
     use crate::kalah::position::Position;
     use crate::kalah::rules::KalahRules;
+    use crate::play::state::Playable;
     use crate::side::Side;
 
     #[test]
@@ -204,12 +205,12 @@ mod tests {
         // South: pits 0 0 1 2 (store 0); North 0 0 0 9 (store 0). Pit 2
         // sows into pit 3 (no seed stored); pit 3 sows 2: store +1 and North.
         let p = Position::from_cells(&[0, 0, 1, 2, 0, 0, 0, 0, 9, 0], Side::South).unwrap();
-        let s = State::Kalah(p, KalahRules::Default);
+        let s = KalahRules::Default.state(p);
         assert_eq!(max_move(&s).0, 3);
         // Every move equal (no capture without an opposite seed): the last
         // one scanned.
         let p = Position::from_cells(&[1, 1, 0, 0, 5, 0, 0, 0, 1, 0], Side::South).unwrap();
-        let s = State::Kalah(p, KalahRules::CaptureNeedsOpposite);
+        let s = KalahRules::CaptureNeedsOpposite.state(p);
         assert_eq!(max_move(&s), (1, 5));
     }
 }

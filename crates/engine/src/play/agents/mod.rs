@@ -275,18 +275,3 @@ pub use spec::{
     agent_form, agent_line, agent_names, agents_list, format_duration, parse_duration, AgentForm,
     AgentSpec, AGENTS, MAX_DEPTH,
 };
-
-/// The legal moves of a Kalah position in a small stack array (at most
-/// 10), for the Kalah perfect agent's search.
-pub(crate) fn moves(
-    pos: &crate::kalah::position::Position,
-    rules: crate::kalah::rules::KalahRules,
-) -> ([usize; crate::sow::MAX_PITS], usize) {
-    let mut out = [0; crate::sow::MAX_PITS];
-    let mut n = 0;
-    for pit in pos.legal_moves(rules) {
-        out[n] = pit;
-        n += 1;
-    }
-    (out, n)
-}

@@ -526,6 +526,7 @@ mod tests {
     use super::*;
     use crate::kalah::position::Position;
     use crate::kalah::rules::KalahRules;
+    use crate::play::state::Playable;
 
     #[test]
     fn near_best_keeps_moves_within_one_percent() {
@@ -547,7 +548,7 @@ mod tests {
             .into_iter()
             .flat_map(|(m, n)| (3..=5).map(move |d| (m, n, d)))
             .find_map(|(m, n, d)| {
-                let start = State::Kalah(Position::start(m, n).unwrap(), KalahRules::Default);
+                let start = KalahRules::Default.state(Position::start(m, n).unwrap());
                 let (_, best) = MinimaxAgent::new(d, true, "ab".into()).best(&start);
                 let values = root_values_until(&start, d, Eval::Store, NoStop);
                 let ties: Vec<usize> = values.iter().filter(|v| v.1 == best).map(|v| v.0).collect();
@@ -573,7 +574,7 @@ mod tests {
     fn heuristic_terms() {
         // South to move, pits 2 0 3, store 5; North pits 1 1 0, store 4.
         let p = Position::from_cells(&[2, 0, 3, 5, 1, 1, 0, 4], Side::South).unwrap();
-        let p = State::Kalah(p, KalahRules::Default);
+        let p = KalahRules::Default.state(p);
         // South: H1 2, H2 5, H3 2, H4 5, H6 4.
         let south = 0.198649 * 2.0 + 0.190084 * 5.0 + 0.370793 * 2.0 + 5.0 - 0.565937 * 4.0;
         assert!((heuristic_eval(&p, Side::South, false) - south).abs() < 1e-12);

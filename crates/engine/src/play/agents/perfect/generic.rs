@@ -2,10 +2,10 @@
 //! [`TableGame`] alone: the tables within their range, an
 //! iterative-deepening alpha-beta (negamax) with table probes above it.
 //! Ohvalhu and Vai Lung Thlan play with it, and so does a newly registered
-//! game; Kalah keeps its own searches ([`super::kalah`]: the MTD(f) solver
+//! game; Kalah keeps its own searches (`crate::kalah::perfect`: the MTD(f) solver
 //! up to 6 pits, an alpha-beta with capture-first ordering and seed-count
 //! bounds on wider boards) and Awari its search on bare boards
-//! ([`super::awari`]), because they pay: 17-33x, 3.2-4.3x and 22 proofs against 0
+//! (`crate::awari::perfect`), because they pay: 17-33x, 3.2-4.3x and 22 proofs against 0
 //! on the positions of `faster_paths_pay` (tests/perfect_paths.rs).
 //!
 //! Values are final score differences for the side to move, the scores
@@ -22,15 +22,11 @@ use crate::clock::Instant;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::{deepen, BoardHasher, PerfectPlay, SearchOutcome};
+use super::{deepen, BoardHasher, SearchOutcome};
 use crate::game::{Board, Game};
-use crate::kalah::position::Position;
-use crate::ohvalhu::Ohvalhu;
 use crate::play::agents::{Choice, Stop};
-use crate::play::state::State;
 use crate::side::Side;
 use crate::tablebase::{TableGame, TableSet};
-use crate::vai_lung_thlan::VaiLungThlan;
 
 /// Most transposition-table entries kept during one search (then it is
 /// cleared).
@@ -287,56 +283,13 @@ pub fn table_choice<G: TableGame>(tables: &TableSet<G>, pos: &G::Position) -> Op
     })
 }
 
-impl PerfectPlay for Ohvalhu {
-    type Engine = Engine<Ohvalhu>;
-
-    fn position(state: &State) -> Option<Position> {
-        match state {
-            State::Ohvalhu(p) => Some(*p),
-            _ => None,
-        }
-    }
-
-    fn search_choice(
-        self,
-        engine: &mut Self::Engine,
-        tables: Option<&TableSet<Self>>,
-        pos: &Position,
-        deadline: Instant,
-        stop: &Stop,
-    ) -> Choice {
-        search(self, engine, tables, pos, deadline, stop)
-    }
-}
-
-impl PerfectPlay for VaiLungThlan {
-    type Engine = Engine<VaiLungThlan>;
-
-    fn position(state: &State) -> Option<Position> {
-        match state {
-            State::VaiLungThlan(p, _) => Some(*p),
-            _ => None,
-        }
-    }
-
-    fn search_choice(
-        self,
-        engine: &mut Self::Engine,
-        tables: Option<&TableSet<Self>>,
-        pos: &Position,
-        deadline: Instant,
-        stop: &Stop,
-    ) -> Choice {
-        search(self, engine, tables, pos, deadline, stop)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::awari::position::AwariPosition;
     use crate::awari::reference::awari_value;
     use crate::awari::rules::AwariGame;
+    use crate::kalah::position::Position;
     use crate::kalah::reference::Minimax;
     use crate::kalah::rules::KalahRules;
     use rand::Rng;

@@ -5,9 +5,10 @@
 //! ([`PerfectPlay::table_choice`]), so it never gives away any of the value
 //! of the position; above it, the game's search ([`PerfectPlay::search_choice`]:
 //! one iterative-deepening alpha-beta with table probes for any game in
-//! [`generic`], with two faster paths kept because they pay: Kalah's MTD(f)
-//! solver on packed boards in [`kalah`] and, in [`awari`], Awari's exact
-//! search with repetitions, then an alpha-beta on bare boards) thinks TIME
+//! [`generic`], with two faster paths kept because they pay, each in its
+//! game's folder: Kalah's MTD(f) solver on packed boards
+//! (`crate::kalah::perfect`) and Awari's exact search with repetitions,
+//! then an alpha-beta on bare boards (`crate::awari::perfect`)) thinks TIME
 //! per move and plays its best move so far; when the search finishes in
 //! time the value is proven and the move is perfect too. Tables of another
 //! board width are never used on this one.
@@ -19,13 +20,12 @@ use std::time::Duration;
 use super::{Agent, Choice, Stop};
 use crate::error::Result;
 use crate::game::Board;
-use crate::play::state::State;
+use crate::play::state::{Playable, State};
+use crate::search::TransTable;
 use crate::tablebase::TableGame;
 use crate::tablebase::{SharedTables, TableSet};
 
-pub mod awari;
 pub mod generic;
-pub mod kalah;
 
 /// The value kind of the perfect agent's move where it has no other: a
 /// forced move, proven best without a value.
@@ -34,7 +34,7 @@ pub const ONLY_MOVE: &str = "the only legal move";
 /// A fast FxHash-style hasher for the boards the searches key their
 /// transposition tables by (a few bytes of seed counts).
 #[derive(Default)]
-struct BoardHasher(u64);
+pub(crate) struct BoardHasher(u64);
 
 impl std::hash::Hasher for BoardHasher {
     fn finish(&self) -> u64 {
@@ -50,7 +50,20 @@ impl std::hash::Hasher for BoardHasher {
     }
 }
 
-pub use kalah::{search_beyond_tables, SearchCache, SearchOutcome};
+/// What a search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// The move to play.
+    pub pit: usize,
+    /// Its value: the final score difference for the side to move (stores or captures), exact when
+    /// [`SearchOutcome::exact`], else the value at the search horizon
+    /// (the scores at the horizon, table values where the tables reach).
+    pub value: i32,
+    /// Depth (plies) of the last completed iteration.
+    pub depth: u32,
+    /// Whether the value is proved.
+    pub exact: bool,
+}
 
 /// Iterative deepening at the root, shared by the games' searches:
 /// `pass(depth, best pit of the previous depth)` searches every root move
@@ -82,17 +95,33 @@ pub(crate) fn deepen(
 }
 
 /// What the perfect agent needs from a game beyond [`crate::game::Game`]: its search
-/// above the tables, and how to read its tables for a move.
-pub trait PerfectPlay: TableGame {
+/// above the tables, and how to read its tables for a move. Each game
+/// implements it in its own folder (`src/<game>/perfect.rs` or `agents.rs`).
+pub trait PerfectPlay: TableGame + Playable {
     /// What the search keeps from one move to the next (transposition
     /// tables).
     type Engine: Default + Send + std::fmt::Debug;
-    /// The position of this game in `state` (`None` for another game).
-    fn position(state: &State) -> Option<Self::Position>;
     /// A best move by the tables when they cover `pos` (by default the
     /// game's [`TableGame::best_move`], [`generic::table_choice`]).
     fn table_choice(self, tables: &TableSet<Self>, pos: &Self::Position) -> Option<Choice> {
         generic::table_choice(tables, pos)
+    }
+    /// The loss of the move `pit` in `pos` above the tables by the game's
+    /// exact search within `time` (`tt`: the transposition table a solver
+    /// may reuse; `tt_mb`: the size of a search's own), for `grade`:
+    /// [`SearchLoss::Unknown`] by default, a game without an exact search.
+    #[allow(clippy::too_many_arguments)]
+    fn search_loss(
+        self,
+        pos: &Self::Position,
+        pit: usize,
+        tables: Option<&TableSet<Self>>,
+        time: Duration,
+        tt: &Arc<TransTable>,
+        tt_mb: usize,
+    ) -> Result<SearchLoss> {
+        let _ = (pos, pit, tables, time, tt, tt_mb);
+        Ok(SearchLoss::Unknown)
     }
     /// A move by the game's search until `deadline` (or until `stop` is
     /// raised), probing `tables`.
@@ -104,6 +133,18 @@ pub trait PerfectPlay: TableGame {
         deadline: Instant,
         stop: &Stop,
     ) -> Choice;
+}
+
+/// The loss of a move found by a game's exact search above the tables
+/// ([`PerfectPlay::search_loss`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchLoss {
+    /// The value of the best move minus the move's, from an opening book.
+    Book(i32),
+    /// The same, proven by the search.
+    Search(i32),
+    /// Not proven in time, or the game has no exact search.
+    Unknown,
 }
 
 /// The agent `perfect[:TIME]` for a game under `rules`, reading `tables`
@@ -190,7 +231,7 @@ impl<G: PerfectPlay> Agent for PerfectAgent<G> {
     }
 
     fn choose(&mut self, state: &State) -> Choice {
-        let Some(pos) = G::position(state) else {
+        let Some(pos) = G::position_in(state) else {
             panic!(
                 "the {} perfect agent was asked to play {state:?}",
                 self.game

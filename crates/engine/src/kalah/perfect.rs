@@ -12,27 +12,26 @@
 use crate::clock::Instant;
 use std::sync::Arc;
 
-use super::{deepen, PerfectPlay};
+use crate::error::{Error, Result};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
-use crate::play::agents::moves;
+use crate::play::agents::perfect::{deepen, PerfectPlay, SearchLoss, SearchOutcome};
 use crate::play::agents::{Choice, Stop};
-use crate::play::state::State;
+use crate::search::{solve, SolveOptions, TransTable};
+use crate::sow::MAX_PITS;
 use crate::tablebase::TableSet;
+use std::time::Duration;
 
-/// What a search found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchOutcome {
-    /// The move to play.
-    pub pit: usize,
-    /// Its value: final store difference for the side to move, exact when
-    /// [`SearchOutcome::exact`], else the value at the search horizon
-    /// (stores at the horizon, table values where the tables reach).
-    pub value: i32,
-    /// Depth (plies) of the last completed iteration.
-    pub depth: u32,
-    /// Whether the value is proved.
-    pub exact: bool,
+/// The legal moves of a Kalah position in a small stack array (at most
+/// 10), for the Kalah perfect agent's search.
+fn moves(pos: &Position, rules: KalahRules) -> ([usize; MAX_PITS], usize) {
+    let mut out = [0; MAX_PITS];
+    let mut n = 0;
+    for pit in pos.legal_moves(rules) {
+        out[n] = pit;
+        n += 1;
+    }
+    (out, n)
 }
 
 /// Most transposition-table entries kept during one search (then it is
@@ -62,7 +61,11 @@ fn key(pos: &Position) -> Key {
     k
 }
 
-type Tt = std::collections::HashMap<Key, Entry, std::hash::BuildHasherDefault<super::BoardHasher>>;
+type Tt = std::collections::HashMap<
+    Key,
+    Entry,
+    std::hash::BuildHasherDefault<crate::play::agents::perfect::BoardHasher>,
+>;
 
 /// Size (MiB) of the solver's transposition table kept by a [`SearchCache`]
 /// (memory is only taken as the table fills).
@@ -358,13 +361,6 @@ pub const SOLVER_ID_JUMP: u32 = 24;
 impl PerfectPlay for KalahRules {
     type Engine = SearchCache;
 
-    fn position(state: &State) -> Option<Position> {
-        match state {
-            State::Kalah(pos, _) => Some(*pos),
-            _ => None,
-        }
-    }
-
     fn table_choice(self, tables: &TableSet<Self>, pos: &Position) -> Option<Choice> {
         let (pit, value) = tables.best_move(pos)?;
         Some(Choice {
@@ -372,6 +368,56 @@ impl PerfectPlay for KalahRules {
             value: Some(value as f64),
             value_kind: "exact final store difference (tables)",
         })
+    }
+
+    /// The opening books first, then the solver: the position's value
+    /// minus the move's, when both are proven within `time`.
+    fn search_loss(
+        self,
+        pos: &Position,
+        pit: usize,
+        tables: Option<&TableSet<Self>>,
+        time: Duration,
+        tt: &Arc<TransTable>,
+        _: usize,
+    ) -> Result<SearchLoss> {
+        let books = crate::book::Books::embedded();
+        if let Some(values) = crate::book::move_values(books, pos, self) {
+            let best = values.iter().map(|m| m.1).max();
+            let chosen = values.iter().find(|m| m.0 == pit).map(|m| m.1);
+            if let (Some(best), Some(chosen)) = (best, chosen) {
+                return Ok(SearchLoss::Book(best - chosen));
+            }
+        }
+        let deadline = Instant::now() + time;
+        let options = SolveOptions {
+            rules: self,
+            threads: 1,
+            deadline: Some(deadline),
+            shared_tt: Some(tt.clone()),
+            ..SolveOptions::default()
+        };
+        let root = solve(pos, tables, &options)?;
+        if !root.exact {
+            return Ok(SearchLoss::Unknown);
+        }
+        if root.best_move == Some(pit) {
+            return Ok(SearchLoss::Search(0));
+        }
+        let mut child = *pos;
+        let step = child
+            .play(pit, self)
+            .map_err(|e| Error::Internal(format!("graded an illegal move: {e}")))?;
+        let sol = solve(&child, tables, &options)?;
+        if !sol.exact {
+            return Ok(SearchLoss::Unknown);
+        }
+        let chosen = if step.extra_turn {
+            sol.value
+        } else {
+            -sol.value
+        };
+        Ok(SearchLoss::Search(root.value - chosen))
     }
 
     fn search_choice(

@@ -31,15 +31,18 @@ use crate::clock::Instant;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::{deepen, PerfectPlay, SearchOutcome};
 use crate::awari::game::banked;
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
+use crate::error::{Error, Result};
+use crate::play::agents::perfect::{deepen, PerfectPlay, SearchLoss, SearchOutcome};
 use crate::play::agents::{Choice, Stop};
-use crate::play::state::State;
 use crate::search::awari::solve_awari;
 use crate::search::cyclic::{CyclicOptions, Wanted};
+use crate::search::TransTable;
 use crate::tablebase::TableSet;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Most transposition-table entries kept during one search (then it is
 /// cleared), about 40 bytes each, allocated up front.
@@ -74,7 +77,7 @@ struct Entry {
     best: u8,
 }
 
-type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<super::BoardHasher>>;
+type Tt = HashMap<[u8; 12], Entry, BuildHasherDefault<crate::play::agents::perfect::BoardHasher>>;
 
 /// What the Awari search keeps from one move to the next: bounds on
 /// board values (they depend on the board and the width only).
@@ -119,63 +122,6 @@ impl AwariEngine {
             self.tt_pits = m;
         }
         search_awari(board, m, game, tables, deadline, stop, &mut self.tt)
-    }
-}
-
-impl PerfectPlay for AwariGame {
-    type Engine = AwariEngine;
-
-    fn position(state: &State) -> Option<AwariPosition> {
-        match state {
-            State::Awari(s) => Some(*s.position()),
-            _ => None,
-        }
-    }
-
-    /// A move of the best table value that also makes progress towards a
-    /// won value ([`TableSet::best_board_move`]: a best value alone can go
-    /// round a cycle); the value is the seeds still to capture.
-    fn table_choice(self, tables: &TableSet<Self>, pos: &AwariPosition) -> Option<Choice> {
-        let (pit, value) = tables.best_board_move(&pos.cells())?;
-        Some(Choice {
-            pit,
-            value: Some(value as f64),
-            value_kind: "exact difference of the seeds still to capture (tables)",
-        })
-    }
-
-    /// The exact search first, for [`EXACT_SHARE`] of the time: a proven
-    /// value gives a perfect move. Otherwise the alpha-beta search with
-    /// what is left.
-    fn search_choice(
-        self,
-        engine: &mut AwariEngine,
-        tables: Option<&TableSet<Self>>,
-        pos: &AwariPosition,
-        deadline: Instant,
-        stop: &Stop,
-    ) -> Choice {
-        if let Some(c) = exact_choice(self, tables, pos, deadline, stop) {
-            return c;
-        }
-        let out = engine.search(
-            self,
-            tables,
-            &pos.cells(),
-            pos.pits_per_side(),
-            deadline,
-            stop,
-        );
-        Choice {
-            pit: out.pit,
-            value: Some(out.value as f64),
-            value_kind: match (out.exact, tables.is_some()) {
-                (true, true) => "exact difference of the seeds still to capture (search with table probes)",
-                (true, false) => "exact difference of the seeds still to capture (search; no Awari tables)",
-                (false, true) => "difference of the seeds still to capture, estimated by search with table probes",
-                (false, false) => "difference of the seeds still to capture, estimated by search (no Awari tables)",
-            },
-        }
     }
 }
 
@@ -409,10 +355,101 @@ fn search_awari(
     })
 }
 
+impl PerfectPlay for AwariGame {
+    type Engine = AwariEngine;
+
+    /// A move of the best table value that also makes progress towards a
+    /// won value ([`TableSet::best_board_move`]: a best value alone can go
+    /// round a cycle); the value is the seeds still to capture.
+    fn table_choice(self, tables: &TableSet<Self>, pos: &AwariPosition) -> Option<Choice> {
+        let (pit, value) = tables.best_board_move(&pos.cells())?;
+        Some(Choice {
+            pit,
+            value: Some(value as f64),
+            value_kind: "exact difference of the seeds still to capture (tables)",
+        })
+    }
+
+    /// The exact search with repetitions: the position's value minus the
+    /// move's, when both are proven within `time` (Awale, without tables,
+    /// is not graded).
+    fn search_loss(
+        self,
+        pos: &AwariPosition,
+        pit: usize,
+        tables: Option<&TableSet<Self>>,
+        time: Duration,
+        _: &Arc<TransTable>,
+        tt_mb: usize,
+    ) -> Result<SearchLoss> {
+        if !self.has_tables() {
+            return Ok(SearchLoss::Unknown);
+        }
+        let options = CyclicOptions {
+            tt_mb: tt_mb.max(1),
+            deadline: Some(Instant::now() + time),
+            ..CyclicOptions::default()
+        };
+        let wanted = Wanted {
+            moves: true,
+            line: 0,
+        };
+        let sol = solve_awari(self, pos, tables, None, wanted, &options)?;
+        let Some(value) = sol.value else {
+            return Ok(SearchLoss::Unknown);
+        };
+        let chosen =
+            sol.moves.iter().find(|m| m.pit == pit).ok_or_else(|| {
+                Error::Internal(format!("graded an illegal move: pit {}", pit + 1))
+            })?;
+        Ok(if chosen.lower >= value {
+            SearchLoss::Search(0)
+        } else if chosen.lower == chosen.upper {
+            SearchLoss::Search(value - chosen.lower)
+        } else {
+            SearchLoss::Unknown
+        })
+    }
+
+    /// The exact search first, for [`EXACT_SHARE`] of the time: a proven
+    /// value gives a perfect move. Otherwise the alpha-beta search with
+    /// what is left.
+    fn search_choice(
+        self,
+        engine: &mut AwariEngine,
+        tables: Option<&TableSet<Self>>,
+        pos: &AwariPosition,
+        deadline: Instant,
+        stop: &Stop,
+    ) -> Choice {
+        if let Some(c) = exact_choice(self, tables, pos, deadline, stop) {
+            return c;
+        }
+        let out = engine.search(
+            self,
+            tables,
+            &pos.cells(),
+            pos.pits_per_side(),
+            deadline,
+            stop,
+        );
+        Choice {
+            pit: out.pit,
+            value: Some(out.value as f64),
+            value_kind: match (out.exact, tables.is_some()) {
+                (true, true) => "exact difference of the seeds still to capture (search with table probes)",
+                (true, false) => "exact difference of the seeds still to capture (search; no Awari tables)",
+                (false, true) => "difference of the seeds still to capture, estimated by search with table probes",
+                (false, false) => "difference of the seeds still to capture, estimated by search (no Awari tables)",
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::state::AwariState;
+    use crate::awari::state::AwariState;
     use crate::side::Side;
     use std::time::Duration;
 
