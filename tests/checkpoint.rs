@@ -178,26 +178,28 @@ fn a_resumed_solves_checkpoint_keeps_the_entries_it_resumed() {
     let start = Position::start(4, 6).unwrap();
     let small = Arc::new(TransTable::try_with_kib(64).unwrap());
     let room = small.capacity();
-    // A stopped solve with a big table, given time enough (on a loaded
-    // machine too) to fill it with many times what the small one holds.
-    let mut ms = 200;
+    // A stopped solve with a big table, given work enough to fill it with
+    // many times what the small one holds. A budget of nodes, not of time:
+    // the whole solve takes about 2.2 million nodes (0.2 s on a fast
+    // machine, where a deadline of 200 ms let it finish).
+    let mut nodes = 200_000;
     let had = loop {
         let saved: Saved = Arc::default();
         let first = SolveOptions {
             tt_mb: 32,
             threads: 1,
-            deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            node_limit: Some(nodes),
             checkpoint: Some(keeping(&saved)),
             ..SolveOptions::default()
         };
-        assert!(!solve(&start, None, &first).unwrap().exact);
+        assert!(!solve(&start, None, &first).unwrap().exact, "{nodes} nodes");
         let (reason, c) = saved.lock().unwrap().pop().unwrap();
         assert_eq!(reason, CheckpointReason::Stopped);
-        if c.entries.len() > 8 * room || ms > 5000 {
+        if c.entries.len() > 8 * room || nodes >= 1_600_000 {
             c.write(&file).unwrap();
             break Arc::new(Checkpoint::read(&file).unwrap());
         }
-        ms *= 2;
+        nodes *= 2;
     };
     assert!(
         had.entries.len() > 8 * room,
