@@ -241,6 +241,25 @@ fn the_committed_books_give_the_published_openings() {
         let book = committed(KalahRules::Default, seeds);
         assert_eq!(book.value(&book.root()), Some(value), "{seeds} seeds");
     }
+    // Every rule set has its 3-, 4- and 5-seed books; end-when-mover-empty's
+    // 5-seed start is this project's own proof (+12, pit 1 the only best
+    // move, as under the default rules).
+    for rules in [
+        KalahRules::CaptureNeedsOpposite,
+        KalahRules::Default,
+        KalahRules::EndWhenMoverEmpty,
+    ] {
+        for seeds in [3, 4, 5] {
+            assert!(committed(rules, seeds).value(&start(seeds)).is_some());
+        }
+    }
+    let ewme = KalahRules::EndWhenMoverEmpty;
+    let book = committed(ewme, 5);
+    let books = Books::new(vec![book.clone()]);
+    assert_eq!(
+        mancala_solver::book::move_values(&books, &book.root(), ewme),
+        Some(vec![(0, -10), (1, 12), (2, 2), (3, 0), (4, 0), (5, 0)])
+    );
     let book = committed(KalahRules::Default, 6);
     assert_eq!(book.value(&book.root()), Some(2));
     let books = Books::new(vec![book.clone()]);
