@@ -31,6 +31,9 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("page/board.css"),
     ),
     ("backend.js", JS, include_str!("page/backend.js")),
+    // The back ends' failure (an Error with a status), apart so that
+    // backend.js and wasmBackend.js do not import each other.
+    ("backendError.js", JS, include_str!("page/backendError.js")),
     // The engine in the browser (a page built by dist/site.sh, or
     // `?backend=wasm` where its module is served): backend.js imports it.
     ("wasmBackend.js", JS, include_str!("page/wasmBackend.js")),

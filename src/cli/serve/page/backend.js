@@ -32,14 +32,8 @@
 // the side to move, `exact` or proven `lower`/`upper` bounds, `source` one
 // of "tables", "search", "book" (an opening book: exact) or "game_over".
 
+import { backendError } from "./backendError.js";
 import { wasmBackend } from "./wasmBackend.js";
-
-/** An Error carrying an HTTP-like status. */
-export function backendError(message, status) {
-  const e = new Error(message);
-  e.status = status;
-  return e;
-}
 
 /** The back end of `mancala serve`: its HTTP API under `base` ("" for the
  *  server the page came from). */

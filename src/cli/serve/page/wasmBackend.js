@@ -11,7 +11,7 @@
 // in WebAssembly cannot be interrupted from outside); requests queued
 // behind it are sent to the new one.
 
-import { backendError } from "./backend.js";
+import { backendError } from "./backendError.js";
 
 /** Longest search the module allows (crates/wasm MAX_SEARCH_MS). */
 const MAX_MS = 600000;
