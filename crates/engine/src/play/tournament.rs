@@ -8,9 +8,9 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::play::agents::AgentSpec;
 use crate::play::arena::{
-    mix, run_match_each, GameRecord, MatchOptions, MatchReport, RepetitionScore, TimeReport,
-    TimeStats, SIGNIFICANCE,
+    mix, run_match_each, GameRecord, MatchOptions, RepetitionScore, TimeStats, SIGNIFICANCE,
 };
+use crate::play::report::{MatchReport, TimeReport};
 use crate::play::state::GameSpec;
 use crate::play::stats::binomial_p_value;
 use crate::progress::Observer;
