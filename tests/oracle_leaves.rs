@@ -275,3 +275,27 @@ fn an_agents_move_says_whether_it_is_proven() {
         .unwrap();
     assert!(!m.exact);
 }
+
+/// Above its tables, a game without a search says why it has no answer,
+/// in words that fit the oracle: one that builds no tables on demand (the
+/// browser's) says so, not "a limit of 0 entries".
+#[test]
+fn a_position_above_the_tables_of_a_game_without_search_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    for (limit, want) in [
+        (0, "this oracle builds no tables on demand"),
+        (
+            10,
+            "building more on demand is above this oracle's limit of 10 entries",
+        ),
+    ] {
+        let e = oracle(dir.path(), limit)
+            .query("vai-lung-thlan:6:5", None)
+            .unwrap_err();
+        assert!(matches!(e, mancala_solver::Error::OutOfRange(_)), "{e}");
+        let msg = e.to_string();
+        assert!(msg.contains(want), "{msg}");
+        assert!(msg.contains("has no search above the tables"), "{msg}");
+        assert!(!msg.contains("limit of 0"), "{msg}");
+    }
+}

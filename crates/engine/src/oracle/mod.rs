@@ -511,15 +511,18 @@ impl Oracle {
         if let Some(answer) = g.search_above(pos, tables, budget, stop, on_update) {
             return answer;
         }
+        let more = match self.config.build_limit {
+            0 => "this oracle builds no tables on demand".to_string(),
+            n => format!("building more on demand is above this oracle's limit of {n} entries"),
+        };
         Err(Error::OutOfRange(format!(
-            "{} {} in this position: the {} tables in {} go up to {} (building more on demand \
-             is above this oracle's limit of {} entries), and {} has no search above the tables",
+            "{} {} in this position: the {} tables in {} go up to {} ({more}), and {} has no \
+             search above the tables",
             seeds_of(g, pos),
             G::TABLE_SEEDS,
             g.name(),
             self.config.dir.display(),
             set.max_seeds(),
-            self.config.build_limit,
             g.name()
         )))
     }
