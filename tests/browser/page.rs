@@ -380,6 +380,52 @@ pub async fn wait_js(c: &Client, script: &str, what: &str) {
     }
 }
 
+/// The bounds the status shows (the page's proven `[lower, upper]`).
+pub async fn shown_bounds(c: &Client) -> (i64, i64) {
+    let v = js(c, "const s = document.getElementById('status').dataset; return [Number(s.lower), Number(s.upper)]").await;
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+/// Watch a search stream its bounds onto the page, from `first`, until
+/// the status has counted at least two updates (and, when `narrowed`, the
+/// bounds narrowed at least once), at most 120 s (generous: a debug
+/// binary on a loaded machine). Fails when the bounds ever widen. The
+/// bounds seen, in order, each differing from the one before.
+pub async fn watch_bounds(
+    c: &Client,
+    first: (i64, i64),
+    narrowed: bool,
+    what: &str,
+) -> Vec<(i64, i64)> {
+    let mut seen = vec![first];
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let b = shown_bounds(c).await;
+        let last = *seen.last().unwrap();
+        assert!(
+            last.0 <= b.0 && b.1 <= last.1,
+            "{what}: widened from {last:?} to {b:?}"
+        );
+        if b != last {
+            seen.push(b);
+        }
+        let updates = js(
+            c,
+            "return Number(document.getElementById('status').dataset.updates)",
+        )
+        .await;
+        if updates.as_u64().unwrap() >= 2 && (!narrowed || seen.len() >= 2) {
+            return seen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: {} updates, bounds {seen:?}",
+            updates
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Send `keys` to the focused element (the page's body when none is).
 pub async fn press(c: &Client, keys: &str) {
     c.active_element()

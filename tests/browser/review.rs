@@ -192,12 +192,6 @@ async fn a_review_gives_every_moves_loss_the_changes_of_result_and_a_graph() {
     c.close().await.unwrap();
 }
 
-/// The position's bounds the page shows (final differences).
-async fn shown_bounds(c: &Client) -> (i64, i64) {
-    let v = js(c, "const s = document.getElementById('status').dataset; return [Number(s.lower), Number(s.upper)]").await;
-    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn think_longer_streams_narrowing_bounds_and_stops() {
     let (_driver, c) = connect().await;
@@ -239,32 +233,9 @@ async fn think_longer_streams_narrowing_bounds_and_stops() {
         .await;
         assert!(!is_ready(&c).await);
         assert!(text_of(&c, "status").await.contains("Thinking"));
-        // The bounds narrow on screen as the updates come, never widen.
-        let mut seen = vec![first];
-        // Generous: the debug binary searches slowly on a loaded machine.
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            let b = shown_bounds(&c).await;
-            let last = *seen.last().unwrap();
-            assert!(
-                last.0 <= b.0 && b.1 <= last.1,
-                "{w}: widened from {last:?} to {b:?}"
-            );
-            if b != last {
-                seen.push(b);
-            }
-            let updates = js(
-                &c,
-                "return Number(document.getElementById('status').dataset.updates)",
-            )
-            .await;
-            // Narrowed at least once, over several updates.
-            if seen.len() >= 2 && updates.as_u64().unwrap() >= 2 {
-                break;
-            }
-            assert!(Instant::now() < deadline, "{w}: the bounds stayed {seen:?}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        // The bounds narrow on screen as the updates come, never widen:
+        // narrowed at least once, over several updates.
+        let seen = watch_bounds(&c, first, true, &format!("{w}")).await;
         // The last answer's suggestion stands while updates come.
         assert!(
             js(&c, "return document.getElementById('best-move').disabled").await == false,

@@ -305,12 +305,6 @@ async fn the_static_folder_plays_and_values_small_awari_games() {
     c.close().await.unwrap();
 }
 
-/// The position's bounds the page shows.
-async fn shown_bounds(c: &Client) -> (i64, i64) {
-    let v = js(c, "const s = document.getElementById('status').dataset; return [Number(s.lower), Number(s.upper)]").await;
-    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_workers_search_streams_its_bounds_and_stops() {
     let s = serve_static();
@@ -343,30 +337,7 @@ async fn the_workers_search_streams_its_bounds_and_stops() {
     .await;
     // The page never freezes: it answers scripts while the worker thinks,
     // and the bounds narrow as the updates come, never widen.
-    let mut seen = vec![first];
-    // Generous: this machine runs other builds and tests at once.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let b = shown_bounds(&c).await;
-        let last = *seen.last().unwrap();
-        assert!(
-            last.0 <= b.0 && b.1 <= last.1,
-            "widened from {last:?} to {b:?}"
-        );
-        if b != last {
-            seen.push(b);
-        }
-        let updates = js(
-            &c,
-            "return Number(document.getElementById('status').dataset.updates)",
-        )
-        .await;
-        if updates.as_u64().unwrap() >= 2 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no updates: bounds {seen:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    watch_bounds(&c, first, false, "the worker's search").await;
     assert!(!is_ready(&c).await);
     // Stop: the page is ready at once, says so, keeps the bounds; the
     // worker was ended and a new one answers the next move at once.
