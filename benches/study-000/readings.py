@@ -26,8 +26,8 @@ Vai Lung Thlan: HMM4 against MCTS1000 with random play-outs (figure 5.23
 at depth 4, 'slightly below 50%', read 40 to 50%; 50 games, as
 plotreads.py, HMM4's share agreeing when its Wilson 95% interval meets the
 range) and, with --games-slow N, MCTS4000 against HMM8 in section 5.6
-(52% of 200 published; N games, as section56.py: UCT's 4,000 iterations
-take about 10 s a game there, 200 games half an hour a reading).
+(52% of 200 published; N games, as section56.py, one thread a match:
+200 games took 4 to 7 minutes a reading on a free core, 2026-11-29).
 """
 
 import os
