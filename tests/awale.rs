@@ -2,7 +2,8 @@
 
 use mancala_solver::awari::AwariState;
 use mancala_solver::play::agents::AgentSpec;
-use mancala_solver::play::arena::{play_game, GameEnd, MatchOptions};
+use mancala_solver::play::arena::{play_game, MatchOptions};
+use mancala_solver::play::report::GameEnd;
 use mancala_solver::play::state::State;
 use mancala_solver::{AwariGame, GameSpec, Side};
 

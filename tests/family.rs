@@ -330,9 +330,9 @@ fn the_solver_and_the_perfect_agent_refuse_tables_of_other_rules() {
 fn replays<G: TableGame>(
     game: G,
     spec: &mancala_solver::GameSpec,
-    record: &mancala_solver::play::arena::GameRecord,
+    record: &mancala_solver::play::report::GameRecord,
 ) {
-    use mancala_solver::play::arena::GameEnd;
+    use mancala_solver::play::report::GameEnd;
     let mut pos = game.start(spec.pits, spec.seeds).unwrap();
     game.play_line(&mut pos, &record.moves).unwrap();
     let over = game.settle(&mut pos);
@@ -385,7 +385,7 @@ fn a_match_is_reproducible_from_its_seed_with_1_and_2_threads_in_every_game() {
                 };
                 run_match(&opts).unwrap().1
             };
-            let key = |records: &[mancala_solver::play::arena::GameRecord]| {
+            let key = |records: &[mancala_solver::play::report::GameRecord]| {
                 records
                     .iter()
                     .map(|g| (g.moves.clone(), g.stores, g.a_side, g.end, g.left_on_board))

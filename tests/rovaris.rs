@@ -14,7 +14,8 @@ use mancala_solver::play::agents::random::random_move;
 use mancala_solver::play::agents::rovaris::{self, Ties, H6};
 use mancala_solver::play::agents::search::{root_values, Eval, MinimaxAgent};
 use mancala_solver::play::agents::AgentSpec;
-use mancala_solver::play::arena::{play_game, MatchOptions, RepetitionScore};
+use mancala_solver::play::arena::{play_game, MatchOptions};
+use mancala_solver::play::report::RepetitionScore;
 use mancala_solver::play::state::{GameSpec, State};
 use mancala_solver::side::{side_index, Side};
 use rand::Rng;
@@ -337,7 +338,7 @@ fn own_side_scoring_gives_the_seeds_left_to_their_owners() {
         let own = play_game(&options("awari:3:2", RepetitionScore::OwnSide), i).unwrap();
         assert_eq!(split.moves, own.moves, "the same game either way");
         let total = 12;
-        if split.end == mancala_solver::play::arena::GameEnd::Repetition {
+        if split.end == mancala_solver::play::report::GameEnd::Repetition {
             repeated += 1;
             assert_eq!(
                 split.stores[0] + split.stores[1] + split.left_on_board,

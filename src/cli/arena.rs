@@ -13,10 +13,8 @@ use clap::{Args, ValueEnum};
 
 use mancala_solver::error::{Error, Result};
 use mancala_solver::play::agents::AgentSpec;
-use mancala_solver::play::arena::{
-    self, GameSpec, MatchOptions, RepetitionScore, DEFAULT_MAX_PLIES,
-};
-use mancala_solver::play::report::{MatchReport, TimeReport};
+use mancala_solver::play::arena::{self, GameSpec, MatchOptions, DEFAULT_MAX_PLIES};
+use mancala_solver::play::report::{MatchReport, RepetitionScore, TimeReport};
 use mancala_solver::play::state::State;
 use mancala_solver::play::tournament::{self, TournamentOptions};
 use mancala_solver::tablebase::SharedTables;

@@ -9,7 +9,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use mancala_solver::error::{Error, Result};
-use mancala_solver::play::arena::{GameRecord, GameSpec};
+use mancala_solver::play::arena::GameSpec;
+use mancala_solver::play::report::GameRecord;
 
 /// zstd level of a `.zst` games file (zstd's default).
 const ZSTD_LEVEL: i32 = 3;

@@ -10,9 +10,9 @@ use crate::clock::Instant;
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::play::arena::{self, MatchOptions, RepetitionScore};
+use crate::play::arena::{self, MatchOptions};
 use crate::play::grade::{self, GradeOptions, GradeReport, DEFAULT_OPPONENTS};
-use crate::play::report::MatchReport;
+use crate::play::report::{MatchReport, RepetitionScore};
 use crate::search::run::{default_table_seeds, prepare, CheckpointFile, RunOptions, TableSource};
 use crate::search::{Solution, SolveOptions};
 use crate::tablebase::build::{build, BuildOptions};

@@ -32,18 +32,18 @@ use crate::progress::{Event, Observer};
 use crate::side::side_index;
 use crate::side::Side;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 use crate::rng::SeededRng;
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::kalah::position::format_line;
 use crate::play::agents::random::random_move;
 use crate::play::agents::{Agent, AgentSpec};
-use crate::play::report::{MatchReport, MatchTally};
+use crate::play::report::{
+    GameEnd, GameRecord, MatchReport, RepetitionScore, SideResults, TimeStats,
+};
 pub use crate::play::state::GameSpec;
 use crate::play::state::State;
 use crate::tablebase::SharedTables;
@@ -57,106 +57,6 @@ pub const SIGNIFICANCE: f64 = 0.05;
 
 /// Default ply cap of Awari and Oware games in a match (`docs/RULES.md`).
 pub const DEFAULT_MAX_PLIES: usize = 500;
-
-/// How a game of a match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameEnd {
-    /// By the rules of the game.
-    Rules,
-    /// A position repeated with the same side to move (Awari, Oware).
-    Repetition,
-    /// The match's ply cap was reached (Awari, Oware).
-    PlyCap,
-}
-
-impl GameEnd {
-    /// The name used in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameEnd::Rules => "rules",
-            GameEnd::Repetition => "repetition",
-            GameEnd::PlyCap => "ply-cap",
-        }
-    }
-}
-
-/// Thinking times of one agent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct TimeStats {
-    /// Moves the agent chose (random opening moves excluded).
-    pub moves: u64,
-    /// Total seconds.
-    pub total_seconds: f64,
-    /// Longest move, seconds.
-    pub max_seconds: f64,
-}
-
-impl TimeStats {
-    fn add(&mut self, d: Duration) {
-        let s = d.as_secs_f64();
-        self.moves += 1;
-        self.total_seconds += s;
-        self.max_seconds = self.max_seconds.max(s);
-    }
-
-    pub(crate) fn merge(&mut self, o: &TimeStats) {
-        self.moves += o.moves;
-        self.total_seconds += o.total_seconds;
-        self.max_seconds = self.max_seconds.max(o.max_seconds);
-    }
-
-    /// Mean seconds per move (0 without moves).
-    pub fn mean_seconds(&self) -> f64 {
-        if self.moves == 0 {
-            0.0
-        } else {
-            self.total_seconds / self.moves as f64
-        }
-    }
-}
-
-/// One game of a match, enough to replay it with `mancala play`.
-#[derive(Clone, Debug, Serialize)]
-pub struct GameRecord {
-    /// Game number in the match (0-based).
-    pub game: usize,
-    /// The game played.
-    pub game_spec: String,
-    /// Spec of the agent playing South.
-    pub south: String,
-    /// Spec of the agent playing North.
-    pub north: String,
-    /// Which side agent A played.
-    pub a_side: Side,
-    /// Every move in the published notation (Awari and Oware: one pit per
-    /// move, moves separated by dashes).
-    pub moves: String,
-    /// Single moves (plies) played.
-    pub plies: usize,
-    /// How the game ended.
-    pub end: GameEnd,
-    /// Single moves of each side played at random at the start.
-    pub random_opening: usize,
-    /// Final scores, South then North: stores in Kalah, seeds captured (or
-    /// taken at the end) in Awari and Oware, plus each side's own seeds
-    /// when a repeated position ended the game under
-    /// [`RepetitionScore::OwnSide`].
-    pub stores: [u16; 2],
-    /// Seeds left on the board when the game ended by repetition or at the
-    /// ply cap (0 when the game ended by the rules): split evenly, so they
-    /// change nothing in the result, unless [`RepetitionScore::OwnSide`]
-    /// gave them to their owners.
-    pub left_on_board: u16,
-    /// "south", "north" or "draw".
-    pub winner: &'static str,
-    /// A's final score minus B's.
-    pub a_difference: i32,
-    /// Thinking times of A in this game.
-    pub a_time: TimeStats,
-    /// Thinking times of B in this game.
-    pub b_time: TimeStats,
-}
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -186,47 +86,6 @@ pub struct MatchOptions {
     /// What the seeds left on the board score when a game ends on a
     /// repeated position.
     pub repetition: RepetitionScore,
-}
-
-/// What the seeds left on the board score when a match ends a game on a
-/// repeated position (Awari, Oware, Vai Lung Thlan). A game stopped at the
-/// ply cap is scored as before whatever this says.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RepetitionScore {
-    /// Split evenly, adding nothing to the difference: the convention the
-    /// tables' values use (`docs/RULES.md`, Awari rule 6). The default.
-    #[default]
-    Split,
-    /// Each player takes the seeds on their own side, as the five-game
-    /// study ends an Awari game on a repeated position.
-    OwnSide,
-}
-
-impl RepetitionScore {
-    /// The name `--repetition` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            RepetitionScore::Split => "split",
-            RepetitionScore::OwnSide => "own-side",
-        }
-    }
-}
-
-impl std::str::FromStr for RepetitionScore {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<RepetitionScore> {
-        match text {
-            "split" => Ok(RepetitionScore::Split),
-            "own-side" => Ok(RepetitionScore::OwnSide),
-            other => Err(Error::Unsupported(format!(
-                "unknown repetition scoring \"{}\": use split (the seeds left are shared \
-                 evenly) or own-side (each player takes the seeds on their side)",
-                crate::error::clip(other)
-            ))),
-        }
-    }
 }
 
 impl MatchOptions {
@@ -507,6 +366,108 @@ pub fn run_match_each(
     }
     progress.event(&Event::Finish);
     Ok(tally.report(opts, start.elapsed().as_secs_f64()))
+}
+
+/// What a match keeps of its games for its report: counts and sums, the
+/// same size whatever the number of games. Games are added in game order
+/// (the sums of times are then the same to the last bit as
+/// [`summarize`]'s).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatchTally {
+    south: SideResults,
+    north: SideResults,
+    a_time: TimeStats,
+    b_time: TimeStats,
+    diff_sum: i64,
+    repetitions: u64,
+    capped: u64,
+    in_opening: u64,
+    games: u64,
+}
+
+impl MatchTally {
+    /// Count one more game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        if r.a_time.moves + r.b_time.moves == 0 {
+            self.in_opening += 1;
+        }
+        match r.end {
+            GameEnd::Rules => {}
+            GameEnd::Repetition => self.repetitions += 1,
+            GameEnd::PlyCap => self.capped += 1,
+        }
+        let side = if r.a_side == Side::South {
+            &mut self.south
+        } else {
+            &mut self.north
+        };
+        match r.a_difference.signum() {
+            1 => side.wins += 1,
+            0 => side.draws += 1,
+            _ => side.losses += 1,
+        }
+        self.diff_sum += r.a_difference as i64;
+        self.a_time.merge(&r.a_time);
+        self.b_time.merge(&r.b_time);
+    }
+
+    /// The report of the match `opts` from the games counted, which took
+    /// `seconds`.
+    pub fn report(&self, opts: &MatchOptions, seconds: f64) -> MatchReport {
+        let (south, north, games) = (self.south, self.north, self.games);
+        let a_wins = south.wins + north.wins;
+        let draws = south.draws + north.draws;
+        let b_wins = south.losses + north.losses;
+        let points = a_wins as f64 + draws as f64 / 2.0;
+        let a_score = if games == 0 {
+            0.0
+        } else {
+            points / games as f64
+        };
+        let (lo, hi) = wilson_interval(points, games, 1.959_963_984_540_054);
+        let p_value = binomial_p_value(games, points);
+        MatchReport {
+            game: opts.game.to_string(),
+            a: opts.a.to_string(),
+            b: opts.b.to_string(),
+            games,
+            seed: opts.seed,
+            random_opening: opts.effective_random_opening(),
+            max_plies: opts.game.can_repeat().then_some(opts.max_plies),
+            ended_by_repetition: self.repetitions,
+            repetition: opts.game.can_repeat().then_some(opts.repetition),
+            ended_by_ply_cap: self.capped,
+            ended_in_opening: self.in_opening,
+            perfect_mode: opts.perfect_mode(),
+            a_wins,
+            draws,
+            b_wins,
+            a_as_south: south,
+            a_as_north: north,
+            average_difference: if games == 0 {
+                0.0
+            } else {
+                self.diff_sum as f64 / games as f64
+            },
+            a_score,
+            a_score_ci95: [lo, hi],
+            p_value,
+            a_stronger: p_value < SIGNIFICANCE,
+            a_time: self.a_time.into(),
+            b_time: self.b_time.into(),
+            seconds,
+        }
+    }
+}
+
+/// The report of a match from its game records.
+pub fn summarize(opts: &MatchOptions, records: &[GameRecord], seconds: f64) -> MatchReport {
+    let mut tally = MatchTally::default();
+    for r in records {
+        tally.add(r);
+    }
+    tally.report(opts, seconds)
 }
 
 pub use crate::play::stats::{binomial_p_value, wilson_interval};

@@ -7,10 +7,8 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::play::agents::AgentSpec;
-use crate::play::arena::{
-    mix, run_match_each, GameRecord, MatchOptions, RepetitionScore, TimeStats, SIGNIFICANCE,
-};
-use crate::play::report::{MatchReport, TimeReport};
+use crate::play::arena::{mix, run_match_each, MatchOptions, SIGNIFICANCE};
+use crate::play::report::{GameRecord, MatchReport, RepetitionScore, TimeReport, TimeStats};
 use crate::play::state::GameSpec;
 use crate::play::stats::binomial_p_value;
 use crate::progress::Observer;
