@@ -10,8 +10,10 @@ Each RUN.json is the output of
     mancala tune heuristic10 --game kalah:6:4:capture-needs-opposite \\
       --population 50 --generations 250 --games 10 --depth 4 --seed S --json
 
-(benches/study-004/ga-runs/ keeps the runs made here, 19 to 20 minutes each
-on 2 cores shared with a low-priority job). Table 3 is read from
+(benches/study-004/ga-runs/ keeps the runs made here under Algorithm 4's
+readings, 19 to 20 minutes each on 2 cores shared with a low-priority job;
+ga-runs/h9-prose-h10-minus/ those under `--h9 prose --h10 minus`, about 30
+minutes each on one core). Table 3 is read from
 crates/engine/src/play/agents/hunter.rs (TABLE_3), where the agents take it from. For
 each weight: the published runs' range, mean and standard deviation, ours,
 and how many of ours fall inside the published range. The published
