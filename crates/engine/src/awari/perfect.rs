@@ -35,9 +35,11 @@ use crate::awari::game::banked;
 use crate::awari::position::AwariPosition;
 use crate::awari::rules::{awari_turn, AwariGame, AwariMove, AwariTurn};
 use crate::error::{Error, Result};
-use crate::play::agents::perfect::{deepen, PerfectPlay, SearchLoss, SearchOutcome};
+use crate::play::agents::perfect::{
+    deepen, Budget, CrossCheckFn, PerfectPlay, SearchLoss, SearchOutcome,
+};
 use crate::play::agents::{Choice, Stop};
-use crate::search::awari::solve_awari;
+use crate::search::awari::{cross_check_awari, solve_awari};
 use crate::search::cyclic::{CyclicOptions, Wanted};
 use crate::search::TransTable;
 use crate::tablebase::TableSet;
@@ -180,12 +182,8 @@ struct Searcher<'a> {
     m: usize,
     tables: Option<&'a TableSet<AwariGame>>,
     tt: &'a mut Tt,
-    deadline: Instant,
-    stop: &'a Stop,
-    can_abort: bool,
-    aborted: bool,
+    budget: Budget<'a>,
     horizon: bool,
-    nodes: u64,
 }
 
 /// The seeds a move takes for the mover besides what follows.
@@ -222,14 +220,7 @@ impl Searcher<'_> {
     }
 
     fn negamax(&mut self, board: &[u8; 12], depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.can_abort
-            && self.nodes.is_multiple_of(256)
-            && (Instant::now() >= self.deadline || self.stop.is_raised())
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.budget.spend::<256>() {
             return 0;
         }
         if let Some(v) = table_value(board, self.m, self.tables) {
@@ -279,7 +270,7 @@ impl Searcher<'_> {
         let mut best_pit = list[0].pit;
         for mv in &list[..n] {
             let v = self.through(mv, depth - 1, alpha, beta);
-            if self.aborted {
+            if self.budget.is_out() {
                 return 0;
             }
             if v > best {
@@ -327,22 +318,18 @@ fn search_awari(
         m,
         tables,
         tt,
-        deadline,
-        stop,
-        can_abort: false,
-        aborted: false,
+        budget: Budget::new(deadline, stop),
         horizon: false,
-        nodes: 0,
     };
     deepen(MAX_SEARCH_DEPTH, |depth, first| {
-        s.can_abort = depth > 1;
+        s.budget.arm(depth > 1);
         s.horizon = false;
         let (list, n) = s.ordered(moves.as_slice(), first.map(|p| p as u8));
         let mut alpha = -i32::MAX / 2;
         let mut best: Option<(usize, i32)> = None;
         for mv in &list[..n] {
             let v = s.through(mv, depth - 1, alpha, i32::MAX / 2);
-            if s.aborted {
+            if s.budget.is_out() {
                 return None;
             }
             if best.is_none_or(|b| v > b.1) {
@@ -357,6 +344,13 @@ fn search_awari(
 
 impl PerfectPlay for AwariGame {
     type Engine = AwariEngine;
+
+    /// The exact search with repetitions, on every thread given (Awale
+    /// has no tables to check).
+    fn exact_cross_check(self) -> Option<CrossCheckFn<Self>> {
+        self.has_tables()
+            .then_some(cross_check_awari as CrossCheckFn<Self>)
+    }
 
     /// A move of the best table value that also makes progress towards a
     /// won value ([`TableSet::best_board_move`]: a best value alone can go

@@ -15,8 +15,11 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
-use crate::play::agents::perfect::{deepen, PerfectPlay, SearchLoss, SearchOutcome};
+use crate::play::agents::perfect::{
+    deepen, Budget, CrossCheckFn, PerfectPlay, SearchLoss, SearchOutcome,
+};
 use crate::play::agents::{Choice, Stop};
+use crate::search::cross_check::cross_check;
 use crate::search::{solve, SolveOptions, TransTable};
 use crate::sow::MAX_PITS;
 use crate::tablebase::TableSet;
@@ -113,12 +116,8 @@ struct Searcher<'a> {
     tt: &'a mut Tt,
     tables: Option<&'a TableSet<KalahRules>>,
     table_seeds: usize,
-    deadline: Instant,
-    stop: &'a Stop,
-    can_abort: bool,
-    aborted: bool,
+    budget: Budget<'a>,
     horizon: bool,
-    nodes: u64,
 }
 
 impl Searcher<'_> {
@@ -168,14 +167,7 @@ impl Searcher<'_> {
     }
 
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.can_abort
-            && self.nodes.is_multiple_of(256)
-            && (Instant::now() >= self.deadline || self.stop.is_raised())
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.budget.spend::<256>() {
             return 0;
         }
         let active = pos.active_seeds();
@@ -225,7 +217,7 @@ impl Searcher<'_> {
         let mut best_pit = 0;
         for (pit, child, mv) in self.ordered(pos, tt_move) {
             let v = self.after(&child, mv, depth - 1, alpha, beta);
-            if self.aborted {
+            if self.budget.is_out() {
                 return 0;
             }
             if v > best {
@@ -324,21 +316,17 @@ pub fn search_beyond_tables(
         tables,
         table_seeds,
         tt: &mut cache.tt,
-        deadline,
-        stop,
-        can_abort: false,
-        aborted: false,
+        budget: Budget::new(deadline, stop),
         horizon: false,
-        nodes: 0,
     };
     deepen(MAX_SEARCH_DEPTH, |depth, first| {
-        s.can_abort = depth > 1;
+        s.budget.arm(depth > 1);
         s.horizon = false;
         let mut alpha = -i32::MAX;
         let mut best: Option<(usize, i32)> = None;
         for (pit, child, mv) in s.ordered(pos, first) {
             let v = s.after(&child, mv, depth - 1, alpha, i32::MAX);
-            if s.aborted {
+            if s.budget.is_out() {
                 return None;
             }
             if best.is_none_or(|b| v > b.1) {
@@ -360,6 +348,11 @@ pub const SOLVER_ID_JUMP: u32 = 24;
 
 impl PerfectPlay for KalahRules {
     type Engine = SearchCache;
+
+    /// The solver, on one thread a solve.
+    fn exact_cross_check(self) -> Option<CrossCheckFn<Self>> {
+        Some(|set, check, _threads, progress| cross_check(set, check, progress))
+    }
 
     fn table_choice(self, tables: &TableSet<Self>, pos: &Position) -> Option<Choice> {
         let (pit, value) = tables.best_move(pos)?;

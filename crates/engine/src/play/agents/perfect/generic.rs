@@ -22,7 +22,7 @@ use crate::clock::Instant;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::{deepen, BoardHasher, SearchOutcome};
+use super::{deepen, BoardHasher, Budget, SearchOutcome};
 use crate::game::{Board, Game};
 use crate::play::agents::{Choice, Stop};
 use crate::side::Side;
@@ -85,25 +85,14 @@ struct Searcher<'a, G: TableGame> {
     game: G,
     tables: Option<&'a TableSet<G>>,
     tt: &'a mut Tt<G::Position>,
-    deadline: Instant,
-    stop: &'a Stop,
-    can_abort: bool,
-    aborted: bool,
+    budget: Budget<'a>,
     horizon: bool,
-    nodes: u64,
 }
 
 impl<G: TableGame> Searcher<'_, G> {
     /// The value of `pos` for its mover, searched `depth` plies.
     fn negamax(&mut self, pos: &G::Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.can_abort
-            && self.nodes.is_multiple_of(1024)
-            && (Instant::now() >= self.deadline || self.stop.is_raised())
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.budget.spend::<1024>() {
             return 0;
         }
         if self.game.is_over(pos) {
@@ -158,7 +147,7 @@ impl<G: TableGame> Searcher<'_, G> {
             } else {
                 -self.negamax(&child, depth - 1, -beta, -alpha)
             };
-            if self.aborted {
+            if self.budget.is_out() {
                 return 0;
             }
             if v > best.0 {
@@ -210,12 +199,8 @@ pub fn search_outcome<G: TableGame>(
         game,
         tables,
         tt: &mut engine.tt,
-        deadline,
-        stop,
-        can_abort: false,
-        aborted: false,
+        budget: Budget::new(deadline, stop),
         horizon: false,
-        nodes: 0,
     };
     let moves = game.legal_moves(pos);
     let mover = pos.to_move();
@@ -234,14 +219,14 @@ pub fn search_outcome<G: TableGame>(
             } else {
                 -searcher.negamax(&child, depth - 1, -1000, -alpha)
             };
-            if searcher.aborted {
+            if searcher.budget.is_out() {
                 return None;
             }
             if best.is_none_or(|b| v > b.1) {
                 best = Some((pit, v));
             }
         }
-        searcher.can_abort = true;
+        searcher.budget.arm(true);
         let (pit, value) = best.expect("a legal move");
         Some((pit, value, searcher.horizon))
     })

@@ -21,6 +21,8 @@ use super::{Agent, Choice, Stop};
 use crate::error::Result;
 use crate::game::Board;
 use crate::play::state::{Playable, State};
+use crate::progress::Observer;
+use crate::search::cross_check::{CrossCheck, CrossCheckReport};
 use crate::search::TransTable;
 use crate::tablebase::TableGame;
 use crate::tablebase::{SharedTables, TableSet};
@@ -94,6 +96,56 @@ pub(crate) fn deepen(
     result.expect("depth 1 always completes")
 }
 
+/// The clock of a search that plays against a deadline, shared by the
+/// games' searches: it counts the nodes entered and, once armed, looks at
+/// the deadline and at `stop` every `EVERY` nodes (reading the clock costs
+/// more than a node). Once it has run out it stays so.
+pub(crate) struct Budget<'a> {
+    deadline: Instant,
+    stop: &'a Stop,
+    armed: bool,
+    out: bool,
+    nodes: u64,
+}
+
+impl<'a> Budget<'a> {
+    /// A budget until `deadline` or `stop`, not armed yet.
+    pub(crate) fn new(deadline: Instant, stop: &'a Stop) -> Self {
+        Budget {
+            deadline,
+            stop,
+            armed: false,
+            out: false,
+            nodes: 0,
+        }
+    }
+
+    /// Arms the clock or not: a deepening's first iteration must
+    /// complete, so it runs unarmed.
+    pub(crate) fn arm(&mut self, armed: bool) {
+        self.armed = armed;
+    }
+
+    /// Counts a node; whether the search must stop.
+    #[inline(always)]
+    pub(crate) fn spend<const EVERY: u64>(&mut self) -> bool {
+        self.nodes += 1;
+        if self.armed
+            && self.nodes.is_multiple_of(EVERY)
+            && (Instant::now() >= self.deadline || self.stop.is_raised())
+        {
+            self.out = true;
+        }
+        self.out
+    }
+
+    /// Whether the search has run out of time (or was stopped).
+    #[inline(always)]
+    pub(crate) fn is_out(&self) -> bool {
+        self.out
+    }
+}
+
 /// What the perfect agent needs from a game beyond [`crate::game::Game`]: its search
 /// above the tables, and how to read its tables for a move. Each game
 /// implements it in its own folder (`src/<game>/perfect.rs` or `agents.rs`).
@@ -123,6 +175,14 @@ pub trait PerfectPlay: TableGame + Playable {
         let _ = (pos, pit, tables, time, tt, tt_mb);
         Ok(SearchLoss::Unknown)
     }
+    /// The game's exact search as a check of its tables (`cross_check`
+    /// samples entries of one table and solves them probing only the
+    /// smaller tables, on `threads` threads where the search uses more
+    /// than one), or `None` for a game without an exact search (the
+    /// default).
+    fn exact_cross_check(self) -> Option<CrossCheckFn<Self>> {
+        None
+    }
     /// A move by the game's search until `deadline` (or until `stop` is
     /// raised), probing `tables`.
     fn search_choice(
@@ -134,6 +194,12 @@ pub trait PerfectPlay: TableGame + Playable {
         stop: &Stop,
     ) -> Choice;
 }
+
+/// A game's cross-check of a table against its exact search
+/// ([`PerfectPlay::exact_cross_check`]): the table set, what to check, the
+/// threads, and where progress goes.
+pub type CrossCheckFn<G> =
+    fn(&TableSet<G>, &CrossCheck, usize, &Observer) -> Result<CrossCheckReport>;
 
 /// The loss of a move found by a game's exact search above the tables
 /// ([`PerfectPlay::search_loss`]).
