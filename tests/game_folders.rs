@@ -125,11 +125,6 @@ const ALLOWED: &[(&str, &[&str], &str)] = &[
         "`solve awari|oware`: the front end of Awari's exact search (search::awari)",
     ),
     (
-        "src/cli/verify.rs",
-        &["KalahRules", "AwariGame"],
-        "`verify --by-search`: Kalah's solver and Awari's exact search against the tables",
-    ),
-    (
         "src/cli/prove.rs",
         &["KalahRules"],
         "`prove`: Kalah's proofs (search::prove)",

@@ -6,13 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use mancala_solver::awari::rules::AwariGame;
 use mancala_solver::error::{Error, Result};
-use mancala_solver::family::Rules;
-use mancala_solver::game::Game;
-use mancala_solver::kalah::KalahRules;
-use mancala_solver::search::awari::cross_check_awari;
-use mancala_solver::search::cross_check::{cross_check, CrossCheck};
+use mancala_solver::play::agents::perfect::PerfectPlay;
+use mancala_solver::search::cross_check::CrossCheck;
 use mancala_solver::tablebase::verify::{check_seeds, verify, Mismatch};
 use mancala_solver::tablebase::TableGame;
 use mancala_solver::tablebase::TableSet;
@@ -79,15 +75,7 @@ fn parse_limit(s: &str) -> std::result::Result<f64, String> {
 pub fn run(mut args: VerifyArgs) -> Result<ExitCode> {
     args.pits = args.game.pits(args.pits_flag)?;
     if let Some(probe) = args.by_search {
-        return match args.game.rules()? {
-            Rules::Kalah(rules) => run_by_search(rules, probe, &args),
-            Rules::Awari(game) if game.has_tables() => run_awari_by_search(game, probe, &args),
-            _ => Err(Error::Unsupported(format!(
-                "--by-search: only Kalah, Awari and Oware have a search to cross-check {} tables \
-                 against; drop --by-search",
-                args.game.game.name
-            ))),
-        };
+        return with_rules!(args.game.rules()?, g => run_by_search(g, probe, &args));
     }
     with_rules!(args.game.rules()?, g => run_game(g, &args))
 }
@@ -131,43 +119,16 @@ fn run_game<G: TableGame>(game: G, args: &VerifyArgs) -> Result<ExitCode> {
     Ok(exit_code(report.is_sound()))
 }
 
-fn run_by_search(rules: KalahRules, probe: usize, args: &VerifyArgs) -> Result<ExitCode> {
-    let set = open(rules, args)?;
-    let check = CrossCheck {
-        seeds: args.seeds,
-        probe_seeds: probe,
-        sample: args.sample.unwrap_or(100),
-        seed: args.seed,
-        limit: std::time::Duration::from_secs_f64(args.limit),
-        tt_mb: args.tt_mb as usize,
+/// `--by-search K`: sampled entries of the table solved by the game's exact
+/// search probing only the tables up to K seeds.
+fn run_by_search<G: PerfectPlay>(game: G, probe: usize, args: &VerifyArgs) -> Result<ExitCode> {
+    let Some(cross_check) = game.exact_cross_check() else {
+        return Err(Error::Unsupported(format!(
+            "--by-search: only Kalah, Awari and Oware have a search to cross-check {} tables \
+             against; drop --by-search",
+            args.game.game.name
+        )));
     };
-    let report = cross_check(&set, &check, &progress::observer(false))?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
-    } else {
-        let name = rules
-            .rules_name()
-            .map_or(String::new(), |r| format!(" ({r} rules)"));
-        println!(
-            "kalah{name} table {} pits, {} seeds against the search with tables up to {}: \
-             {} of {} sampled entries solved within {} s and compared, {} skipped, {} mismatches \
-             ({} nodes)",
-            args.pits,
-            args.seeds,
-            probe,
-            report.checked,
-            report.sampled,
-            args.limit,
-            report.skipped,
-            report.mismatches,
-            report.nodes
-        );
-        print_examples(&report.examples, "solved");
-    }
-    Ok(exit_code(report.is_sound()))
-}
-
-fn run_awari_by_search(game: AwariGame, probe: usize, args: &VerifyArgs) -> Result<ExitCode> {
     let set = open(game, args)?;
     let check = CrossCheck {
         seeds: args.seeds,
@@ -178,14 +139,18 @@ fn run_awari_by_search(game: AwariGame, probe: usize, args: &VerifyArgs) -> Resu
         tt_mb: args.tt_mb as usize,
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let report = cross_check_awari(&set, &check, threads, &progress::observer(false))?;
+    let report = cross_check(&set, &check, threads, &progress::observer(false))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("json"));
     } else {
+        let rules = game
+            .rules_name()
+            .map_or(String::new(), |r| format!(" ({r} rules)"));
         println!(
-            "{game} table {} pits, {} seeds against the exact search with tables up to {}: \
+            "{} table {} pits, {} seeds{rules} against the exact search with tables up to {}: \
              {} of {} sampled entries solved within {} s and compared, {} skipped, {} mismatches \
              ({} nodes)",
+            game.name(),
             args.pits,
             args.seeds,
             probe,
