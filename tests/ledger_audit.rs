@@ -134,6 +134,52 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     assert_eq!(report["nodes"], totals.nodes);
 }
 
+/// `benches/kalah66/remaining.py` (docs/kalah-6-6.md, "What is left")
+/// prices every open task of the growing ledger, as `mancala prove
+/// --status --json` lists them, against the default rules' finished
+/// ledger: one row a task, and a twin's cost where the same position was
+/// proven under the default rules.
+#[test]
+fn the_remaining_cost_lists_every_open_task_of_the_growing_ledger() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ledger = root.join("docs/kalah-6-6/capture-needs-opposite.jsonl");
+    let status = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["prove", "kalah:6:6:capture-needs-opposite", "--ledger"])
+        .arg(&ledger)
+        .args(["--guess", "4", "--status", "--every-move", "--json"])
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    let open = report["open_tasks"].as_array().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let status_file = dir.path().join("status.json");
+    std::fs::write(&status_file, &status.stdout).unwrap();
+    let out = Command::new("python3")
+        .arg(root.join("benches/kalah66/remaining.py"))
+        .arg(&ledger)
+        .arg("--status")
+        .arg(&status_file)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let priced: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = priced["open_tasks"].as_array().unwrap();
+    assert_eq!(rows.len(), open.len());
+    for (row, task) in rows.iter().zip(open) {
+        assert_eq!(row["position"], task["position"]);
+        assert!(row["basis"].as_str().unwrap().len() > 4, "{row}");
+    }
+    // The root was split first, and the default rules' ledger holds it.
+    let splits = priced["splits"].as_array().unwrap();
+    let start = splits
+        .iter()
+        .find(|r| r["position"] == "6 6 6 6 6 6 0 6 6 6 6 6 6 0")
+        .expect("the start is split");
+    assert_eq!(start["twin_nodes"], 77_616_533_005u64);
+}
+
 /// Tasks of 3,000 nodes on one thread under `rules`: Kalah(4,3) becomes a
 /// tree of 12 to 24 splits (Kalah(3,3), a few proofs of the root's
 /// children).
