@@ -12,9 +12,11 @@
 # SKIP_BUILD is set); OUT (default target/ga-runs/NAME, NAME from the
 # options, "algorithm-4" without any); THREADS (each run's threads,
 # default all cores); RUNS (default 20).
-# A run whose JSON is in OUT is not run again, so a stopped batch resumes
-# (a run stopped half way starts again from its first generation). Each run
-# takes about 20 minutes on 2 free cores: the batch, about 7 hours.
+# A run whose JSON is in OUT is not run again, and a run stopped half way
+# goes on from its last generation (`tune --resume`, from the run's
+# OUT/seed-S.txt.state.json; it ends where an unbroken run would), so a
+# stopped batch resumes. Each run takes 20 to 45 minutes on one free core:
+# the batch, about 7 to 15 hours of one core.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/mancala}
@@ -30,9 +32,11 @@ for s in $(seq 1 "$RUNS"); do
   if [ -s "$json" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$json" 2> /dev/null; then
     continue
   fi
-  echo "run $s of $RUNS ($*)" >&2
+  resume=()
+  if [ -s "$OUT/seed-$s.txt.state.json" ]; then resume=(--resume); fi
+  echo "run $s of $RUNS ($*)${resume:+, resumed}" >&2
   "$BIN" tune heuristic10 --game kalah:6:4:capture-needs-opposite --population "$POPULATION" --generations "$GENERATIONS" \
-    --games 10 --depth 4 --seed "$s" --out "$OUT/seed-$s.txt" --json ${THREADS:+--threads "$THREADS"} "$@" \
+    --games 10 --depth 4 --seed "$s" --out "$OUT/seed-$s.txt" --json ${THREADS:+--threads "$THREADS"} "${resume[@]}" "$@" \
     > "$json.tmp"
   mv "$json.tmp" "$json"
 done
