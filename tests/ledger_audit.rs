@@ -149,7 +149,11 @@ fn the_remaining_cost_lists_every_open_task_of_the_growing_ledger() {
         .args(["--guess", "4", "--status", "--every-move", "--json"])
         .output()
         .unwrap();
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
     let open = report["open_tasks"].as_array().unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -163,7 +167,11 @@ fn the_remaining_cost_lists_every_open_task_of_the_growing_ledger() {
         .arg("--json")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let priced: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = priced["open_tasks"].as_array().unwrap();
     assert_eq!(rows.len(), open.len());
