@@ -278,10 +278,14 @@ pub fn sweep(cells: &mut [u8], m: usize) {
     cells[2 * m + 1] += opponent;
 }
 
-/// Turn the cells of one side's view into the other side's view.
+/// Turn the cells of one side's view into the other side's view: the
+/// `2m + 2` cells are the two sides' halves, swapped (a swap of two equal
+/// halves, cheaper than the general rotation it equals).
 #[inline]
 pub fn swap_sides(cells: &mut [u8], m: usize) {
-    cells.rotate_left(m + 1);
+    debug_assert_eq!(cells.len(), 2 * m + 2);
+    let (mine, theirs) = cells.split_at_mut(m + 1);
+    mine.swap_with_slice(theirs);
 }
 
 #[cfg(test)]

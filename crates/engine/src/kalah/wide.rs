@@ -258,7 +258,9 @@ impl WidePosition {
             cells[m] += mover;
             cells[2 * m + 1] += opponent;
         } else if !landed_in_store {
-            cells.rotate_left(m + 1);
+            // The two sides' halves swapped (as `rules::swap_sides`).
+            let (mine, theirs) = cells.split_at_mut(m + 1);
+            mine.swap_with_slice(theirs);
             self.to_move = self.to_move.other();
         }
         Ok(Step {
