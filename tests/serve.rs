@@ -170,8 +170,13 @@ fn a_query_may_think_longer_within_the_time_limit() {
     let (status, long) = s.json("/api/v1/query?game=kalah:6:6:end-when-mover-empty&ms=1200");
     let long_time = t.elapsed();
     assert_eq!(status, 200, "{long}");
+    // 1,100 ms more of search; the rest of a request's time (parsing, the
+    // table probes, the reply) varies by a few hundred ms on a loaded
+    // machine (467 ms for the 100 ms query once, beside a proof and CI), so
+    // the test asks for most of the difference rather than a ratio.
     assert!(
-        long_time >= Duration::from_millis(1000) && long_time > quick_time * 3,
+        long_time >= Duration::from_millis(1000)
+            && long_time >= quick_time + Duration::from_millis(500),
         "{quick_time:?} then {long_time:?}"
     );
     // The games say how their positions write the stores (the board's editor).
