@@ -22,7 +22,13 @@ a row that does not differ, is an error: the ledger cannot go stale
 against the pages.
 
 The generated blocks in the page sit between `<!-- ledger DOC -->` and
-`<!-- /ledger DOC -->` (DOC one of the five documents, or `all`).
+`<!-- /ledger DOC -->` (DOC one of the five documents, or `all`). Table 3
+of the Kalah agents study has more: its two tables of runs
+(`table-3-runs`, `table-3-runs-h9-prose-h10-minus`), the paragraph on the
+other readings (`table-3-readings`, in docs/REPRODUCTION.md and
+docs/study-004.md) and the numbers in its rows' reasons (`{there}`,
+`{fitness}`, `{runs}`, `{seeds}`) are derived from the runs in
+benches/study-004/ga-runs/ (ga_readings.py), so they cannot drift either.
 """
 
 import os
@@ -34,6 +40,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "benches"))
+from ga_readings import ReadingError, reproduction_block, run_tables, study_block  # noqa: E402
+from ga_readings import derived as ga_derived  # noqa: E402
 from pages import PageError, agents_table1, agents_table2, agents_table3, awale_points, five_games  # noqa: E402
 from stats import holm, mdd, two_sample_p  # noqa: E402
 
@@ -166,13 +174,14 @@ def build(root):
     es, _, _ = rate_entries(rows, "kalah-agents", "Table 2: single heuristics' round robin", items,
                             "benches/study-004/run.py (docs/study-004.md)")
     entries += es
+    readings = ga_derived(root)
     for col in agents_table3(root):
         differs = col["p"] < 0.05
         reason = keyed(rows, "kalah-agents", col["key"], differs)
         by = "benches/study-004/ga_runs.py"
         if reason:
             entries.append(entry("kalah-agents", "Table 3: 20 GA runs", col["what"], 20, reason["class"], "text",
-                                 reason["why"], reason["by"] or by))
+                                 table3_reason(reason, col["key"], readings), reason["by"] or by))
         else:
             entries.append(entry("kalah-agents", "Table 3: 20 GA runs", col["what"], 20, "agree", "text", "", by,
                                  col["mdd"] if col["mdd"] > LOW_POWER else None))
@@ -186,6 +195,22 @@ def build(root):
     if unused:
         raise LedgerError(f"{unused[0]['line']}: the reason for {unused[0]['what']!r} matches no row of its page")
     return entries, notes
+
+
+def table3_reason(row, key, readings):
+    """A table 3 row's reason with what the runs under the other readings
+    measured filled in ({there}, {fitness}, {runs}, {seeds}): those numbers
+    are derived from the runs (ga_readings.py), never kept by hand."""
+    if "{there}" not in row["why"]:
+        raise LedgerError(f"{row['line']}: a table 3 reason says what the other readings' runs measured "
+                          "through {there} (filled in from benches/study-004/ga-runs/), not by hand")
+    name = key.split(": ", 1)[1]
+    name = "the fitness" if name == "fitness" else name
+    try:
+        return row["why"].format(there=readings["there"][name], fitness=readings["fitness"],
+                                 runs=readings["runs"], seeds=readings["seeds"])
+    except (KeyError, IndexError, ValueError) as e:
+        raise LedgerError(f"{row['line']}: the reason's fields: {e} (known: there, fitness, runs, seeds)")
 
 
 def tally(es):
@@ -291,18 +316,22 @@ def all_block(entries):
 
 
 def blocks(root):
+    """The generated blocks of each page: {page: {block name: text}}."""
     entries, notes = build(root)
     out = {doc: doc_block(doc, entries, notes) for doc in DOCS}
     out["all"] = all_block(entries)
-    return out
+    readings = ga_derived(root)
+    out["table-3-readings"] = reproduction_block(readings)
+    out.update(run_tables(root))
+    return {"docs/REPRODUCTION.md": out, "docs/study-004.md": {"table-3-readings": study_block(readings)}}
 
 
-def render(page, generated):
+def render(page, generated, where="docs/REPRODUCTION.md"):
     for name, body in generated.items():
         begin, end = f"<!-- ledger {name} -->", f"<!-- /ledger {name} -->"
         pat = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
         if not pat.search(page):
-            raise LedgerError(f"docs/REPRODUCTION.md has no {begin} ... {end} block")
+            raise LedgerError(f"{where} has no {begin} ... {end} block")
         page = pat.sub(lambda _: f"{begin}\n{body}\n{end}", page)
     return page
 
@@ -324,31 +353,39 @@ def main(argv):
     try:
         generated = blocks(root)
         if mode == "--print":
-            for name, body in generated.items():
-                print(f"## {name}\n\n{body}\n")
+            for page_blocks in generated.values():
+                for name, body in page_blocks.items():
+                    print(f"## {name}\n\n{body}\n")
             return 0
-        path = root / "docs/REPRODUCTION.md"
-        page = path.read_text()
-        new = render(page, generated)
-    except (LedgerError, PageError) as e:
+        pages = {}
+        for rel, page_blocks in generated.items():
+            path = root / rel
+            page = path.read_text()
+            pages[rel] = (path, page, render(page, page_blocks, rel))
+    except (LedgerError, PageError, ReadingError) as e:
         print(f"ledger: {e}", file=sys.stderr)
         return 1
     if mode == "--check":
-        if new != page:
-            old_lines, new_lines = page.splitlines(), new.splitlines()
-            first = next((i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b),
-                         min(len(old_lines), len(new_lines)))
-            print(f"ledger: docs/REPRODUCTION.md differs from its rows at line {first + 1}:\n"
-                  f"  page:  {old_lines[first] if first < len(old_lines) else '(end)'}\n"
-                  f"  rows:  {new_lines[first] if first < len(new_lines) else '(end)'}\n"
-                  "run `python3 benches/ledger/ledger.py --write` after changing the rows", file=sys.stderr)
-            return 1
-        print("ledger: docs/REPRODUCTION.md follows from its rows")
+        for rel, (path, page, new) in pages.items():
+            if new != page:
+                old_lines, new_lines = page.splitlines(), new.splitlines()
+                first = next((i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b),
+                             min(len(old_lines), len(new_lines)))
+                print(f"ledger: {rel} differs from its rows at line {first + 1}:\n"
+                      f"  page:  {old_lines[first] if first < len(old_lines) else '(end)'}\n"
+                      f"  rows:  {new_lines[first] if first < len(new_lines) else '(end)'}\n"
+                      "run `python3 benches/ledger/ledger.py --write` after changing the rows or the runs",
+                      file=sys.stderr)
+                return 1
+        print("ledger: docs/REPRODUCTION.md and docs/study-004.md: each follows from its rows and runs")
         return 0
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(new)
-    os.replace(tmp, path)
-    print(f"ledger: wrote {path}")
+    for rel, (path, page, new) in pages.items():
+        if new == page:
+            continue
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(new)
+        os.replace(tmp, path)
+        print(f"ledger: wrote {path}")
     return 0
 
 

@@ -45,21 +45,24 @@ def table_3():
     return out
 
 
-def main(paths):
-    if not paths:
-        print(__doc__)
-        return 2
+def _seed_order(path):
+    """Runs in the order of their seeds (seed-2 before seed-10), as the
+    pages print them, whatever order the shell's glob gives."""
+    m = re.search(r"(\d+)", Path(path).stem)
+    return (str(Path(path).parent), int(m.group(1)) if m else -1, str(path))
+
+
+def table(paths):
+    """The markdown table of the runs `paths` against the published 20, and
+    the count of weights inside the published range."""
     published = table_3()
     runs = []
-    for p in paths:
+    for p in sorted(paths, key=_seed_order):
         r = json.loads(Path(p).read_text())
         runs.append((Path(p).name, r["weights"], 100.0 * r["fitness"], r["settings"]))
-    for name, _, _, settings in runs:
-        print(f"- {name}: {settings}")
-    print()
-    print("| weight | published: min-max | mean (sd) | ours: " + " ".join(n for n, *_ in runs)
-          + " | ours inside the range | rank test p | verdict |")
-    print("|---|---|---|---|---|---|---|")
+    lines = ["| weight | published: min-max | mean (sd) | ours: " + " ".join(n for n, *_ in runs)
+             + " | ours inside the range | rank test p | verdict |",
+             "|---|---|---|---|---|---|---|"]
     inside_all = 0
     for i in range(10):
         col = [w[i] for w, _ in published]
@@ -68,7 +71,7 @@ def main(paths):
         inside = sum(lo <= x <= hi for x in ours)
         inside_all += inside
         p = rank_test(col, ours)
-        print(
+        lines.append(
             f"| W{i + 1} | {lo:.3f}-{hi:.3f} | {statistics.mean(col):.3f} ({statistics.stdev(col):.3f}) | "
             + " ".join(f"{x:.3f}" for x in ours)
             + f" | {inside} of {len(ours)} | {p:.2g} | {'agrees' if p >= 0.05 else 'differs'} |"
@@ -76,12 +79,24 @@ def main(paths):
     fit = [f for _, f in published]
     ours = [fitness for _, _, fitness, _ in runs]
     p = rank_test(fit, ours)
-    print(
+    lines.append(
         f"| fitness (%) | {min(fit):.1f}-{max(fit):.1f} | {statistics.mean(fit):.1f} ({statistics.stdev(fit):.1f}) | "
         + " ".join(f"{x:.1f}" for x in ours)
         + f" | {sum(min(fit) <= x <= max(fit) for x in ours)} of {len(ours)} | {p:.2g} | "
         + f"{'agrees' if p >= 0.05 else 'differs'} |"
     )
+    return runs, lines, inside_all
+
+
+def main(paths):
+    if not paths:
+        print(__doc__)
+        return 2
+    runs, lines, inside_all = table(paths)
+    for name, _, _, settings in runs:
+        print(f"- {name}: {settings}")
+    print()
+    print("\n".join(lines))
     print()
     print(f"weights inside the published range: {inside_all} of {10 * len(runs)}")
     return 0
