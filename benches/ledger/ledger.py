@@ -379,6 +379,7 @@ def main(argv):
                 return 1
         print("ledger: docs/REPRODUCTION.md and docs/study-004.md: each follows from its rows and runs")
         return 0
+    wrote = 0
     for rel, (path, page, new) in pages.items():
         if new == page:
             continue
@@ -386,6 +387,9 @@ def main(argv):
         tmp.write_text(new)
         os.replace(tmp, path)
         print(f"ledger: wrote {path}")
+        wrote += 1
+    if not wrote:
+        print("ledger: the pages already follow from their rows and runs; nothing written")
     return 0
 
 
