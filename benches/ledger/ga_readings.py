@@ -27,8 +27,15 @@ class ReadingError(Exception):
     pass
 
 
+def _study_scripts():
+    """Make benches/study-004/ (ga_runs.py) importable, once."""
+    path = str(BENCHES / "study-004")
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+
 def _published():
-    sys.path.insert(0, str(BENCHES / "study-004"))
+    _study_scripts()
     from ga_runs import table_3  # noqa: E402
     pub = table_3()
     return [[w[i] for w, _ in pub] for i in range(10)] + [[f / 100 for _, f in pub]]
@@ -48,8 +55,11 @@ def columns(root, folder):
     20 published runs, and whether it agrees (p >= 0.05)."""
     pub = _published()
     ours, seeds = _runs(folder)
-    return [{"name": n, "pub": p, "ours": o, "p": rank_test(p, o), "agrees": rank_test(p, o) >= 0.05}
-            for n, p, o in zip(NAMES, pub, ours)], seeds
+    cols = []
+    for name, p, o in zip(NAMES, pub, ours):
+        test = rank_test(p, o)
+        cols.append({"name": name, "pub": p, "ours": o, "p": test, "agrees": test >= 0.05})
+    return cols, seeds
 
 
 def decimal(p):
@@ -107,7 +117,7 @@ def derived(root):
         parts.append(f"move {listing(into)} into agreement")
     if out:
         parts.append(f"{listing(out)} out of it" if into else f"move {listing(out)} out of agreement")
-    moves = " and ".join(parts)
+    moves = " and ".join(parts) or "change no column's verdict"
     if both:
         moves += f"; {listing(both)} differ under both readings"
     low = min(alt[-1]["pub"])
@@ -124,7 +134,7 @@ def run_tables(root):
     """docs/REPRODUCTION.md's two tables of the runs (as
     `benches/study-004/ga_runs.py` prints them): Algorithm 4's readings and
     READING's, by block name."""
-    sys.path.insert(0, str(BENCHES / "study-004"))
+    _study_scripts()
     from ga_runs import table  # noqa: E402
     out = {}
     for name, folder in [("table-3-runs", root / "benches/study-004/ga-runs"),

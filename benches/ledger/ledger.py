@@ -149,8 +149,9 @@ def rate_entries(rows, doc, part, items, by, src="text"):
     return out, sum(holm(ps)), len(items)
 
 
-def build(root):
-    """Every entry of the ledger, and notes the page prints per document."""
+def build(root, readings):
+    """Every entry of the ledger, and notes the page prints per document
+    (`readings`: ga_readings.derived(root), for the table 3 reasons)."""
     rows = read_tsv(root / "docs/reproduction-ledger.tsv")
     entries = [dict(r) for r in rows if r["n"] != "@"]
     for e in entries:
@@ -174,7 +175,6 @@ def build(root):
     es, _, _ = rate_entries(rows, "kalah-agents", "Table 2: single heuristics' round robin", items,
                             "benches/study-004/run.py (docs/study-004.md)")
     entries += es
-    readings = ga_derived(root)
     for col in agents_table3(root):
         differs = col["p"] < 0.05
         reason = keyed(rows, "kalah-agents", col["key"], differs)
@@ -317,10 +317,10 @@ def all_block(entries):
 
 def blocks(root):
     """The generated blocks of each page: {page: {block name: text}}."""
-    entries, notes = build(root)
+    readings = ga_derived(root)
+    entries, notes = build(root, readings)
     out = {doc: doc_block(doc, entries, notes) for doc in DOCS}
     out["all"] = all_block(entries)
-    readings = ga_derived(root)
     out["table-3-readings"] = reproduction_block(readings)
     out.update(run_tables(root))
     return {"docs/REPRODUCTION.md": out, "docs/study-004.md": {"table-3-readings": study_block(readings)}}
