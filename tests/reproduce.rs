@@ -357,6 +357,19 @@ fn table3_words_follow_from_the_runs() {
         out.contains("through {there} (filled in from benches/study-004/ga-runs/)"),
         "{out}"
     );
+    // A run file cut short: a clear error naming it, not a traceback.
+    let dir = broken_copy(
+        "ga-run-cut",
+        "benches/study-004/ga-runs/h9-prose-h10-minus/seed-13.json",
+        |t| t[..t.len() / 2].to_string(),
+    );
+    let (code, out) = ledger_on(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("seed-13.json: not a run of `mancala tune heuristic10 --json`"),
+        "{out}"
+    );
+    assert!(!out.contains("Traceback"), "{out}");
 }
 
 #[test]

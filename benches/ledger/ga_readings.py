@@ -45,8 +45,15 @@ def _runs(folder):
     paths = sorted(folder.glob("seed-*.json"), key=lambda p: int(p.stem.split("-")[1]))
     if not paths:
         raise ReadingError(f"{folder} holds no run")
-    runs = [json.loads(p.read_text()) for p in paths]
-    cols = [[r["weights"][i] for r in runs] for i in range(10)] + [[r["fitness"] for r in runs]]
+    runs = []
+    for p in paths:
+        try:
+            r = json.loads(p.read_text())
+            runs.append([float(r["weights"][i]) for i in range(10)] + [float(r["fitness"])])
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+            raise ReadingError(f"{p}: not a run of `mancala tune heuristic10 --json` "
+                               f"(weights W1..W10 and fitness): {e!r}; run it again or remove the file")
+    cols = [[r[i] for r in runs] for i in range(11)]
     return cols, [int(p.stem.split("-")[1]) for p in paths]
 
 
