@@ -202,6 +202,7 @@ fn tasks(rules: KalahRules) -> ProveOptions {
         task_nodes: Some(3000),
         estimate_seconds: 0.0,
         estimate_nodes: Some(100),
+        split_again_at_once: true,
     }
 }
 

@@ -245,6 +245,7 @@ fn small_tasks(rules: KalahRules) -> ProveOptions {
         task_nodes: Some(300),
         estimate_seconds: f64::INFINITY,
         estimate_nodes: Some(30),
+        split_again_at_once: true,
     }
 }
 

@@ -32,6 +32,7 @@ fn tiny_tasks() -> ProveOptions {
         task_nodes: None,
         estimate_seconds: 0.0,
         estimate_nodes: None,
+        split_again_at_once: true,
     }
 }
 
@@ -92,6 +93,7 @@ fn every_moves_value_is_proven_from_the_ledger() {
             task_seconds: f64::INFINITY,
             task_nodes: Some(1000),
             estimate_nodes: Some(100),
+            split_again_at_once: true,
             ..tiny_tasks()
         };
         let moves = prove_moves(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
@@ -560,6 +562,7 @@ fn a_node_budget_stops_a_solve_and_splits_tasks() {
         task_nodes: Some(budget),
         estimate_seconds: f64::INFINITY,
         estimate_nodes: Some(budget / 10),
+        split_again_at_once: true,
     };
     let v = prove_value(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
     assert_eq!(v, full.value);
@@ -572,6 +575,46 @@ fn a_node_budget_stops_a_solve_and_splits_tasks() {
             assert!(p.nodes < budget + 50_000, "{p:?}");
         }
     }
+    // A position split once is split again at once for the next
+    // thresholds (a split line of no nodes); without that, every split
+    // searched first. Both give the solver's value.
+    let searched_first = |entries: &[Entry]| -> Vec<(bool, bool)> {
+        let mut seen = std::collections::HashSet::new();
+        entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Split(s) => Some((!seen.insert(s.question.position.clone()), s.nodes > 0)),
+                _ => None,
+            })
+            .collect()
+    };
+    let splits = searched_first(&ledger.entries);
+    assert!(
+        splits.iter().any(|&(again, _)| again),
+        "no position was split twice: {splits:?}"
+    );
+    assert!(
+        splits.iter().all(|&(again, searched)| again != searched),
+        "{splits:?}"
+    );
+    let old = dir.path().join("k43-search-first.jsonl");
+    let mut old_ledger = Ledger::new(&root, KalahRules::Default);
+    let search_first = ProveOptions {
+        split_again_at_once: false,
+        ..opts
+    };
+    let again = prove_value(
+        &mut old_ledger,
+        &old,
+        0,
+        None,
+        &search_first,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(again, full.value);
+    let splits = searched_first(&old_ledger.entries);
+    assert!(splits.iter().all(|&(_, searched)| searched), "{splits:?}");
 }
 
 #[test]

@@ -162,7 +162,7 @@ pub fn run(args: ProveArgs) -> Result<ExitCode> {
                 "--run-task: {e}; give a task of this ledger's game (from --tasks)"
             ))
         })?;
-        let entry = prove::run_task(&q, tables.as_deref(), &opts)?;
+        let entry = prove::run_ledger_task(&ledger, &q, tables.as_deref(), &opts)?;
         progress::end_status(&opts.search.progress);
         println!("{}", entry.to_line());
         return Ok(ExitCode::SUCCESS);

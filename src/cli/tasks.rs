@@ -125,6 +125,7 @@ impl TaskArgs {
             task_nodes: self.task_nodes,
             estimate_seconds: self.estimate_seconds.unwrap_or(task_seconds / 100.0),
             estimate_nodes: self.task_nodes.map(|n| n / 100),
+            split_again_at_once: true,
         };
         Ok((prepared, opts))
     }

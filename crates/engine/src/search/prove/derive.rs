@@ -204,6 +204,11 @@ impl Ledger {
         }
     }
 
+    /// Whether some split line is about `position` (for any threshold).
+    pub fn was_split(&self, position: &str) -> bool {
+        canonical(position).is_ok_and(|key| self.split_lines.contains_key(&key))
+    }
+
     /// The first split line of `q`, if it was split.
     pub(super) fn split_of(&self, q: &Question) -> Option<&super::Split> {
         let key = canonical(&q.position).ok()?;

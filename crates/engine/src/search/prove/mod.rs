@@ -683,5 +683,6 @@ mod tasks;
 pub use moves::MoveValue;
 pub use outline::{NodeState, OutlineNode};
 pub use tasks::{
-    prove, prove_moves, prove_value, prove_value_of, run_exact, run_task, ProveOptions,
+    prove, prove_moves, prove_value, prove_value_of, run_exact, run_ledger_task, run_task,
+    split_task, ProveOptions,
 };

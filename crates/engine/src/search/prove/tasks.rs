@@ -31,6 +31,13 @@ pub struct ProveOptions {
     pub estimate_seconds: f64,
     /// ... and of at most this many nodes.
     pub estimate_nodes: Option<u64>,
+    /// In [`prove`]: a question about a position the ledger split already
+    /// (for another threshold) is split at once, its moves estimated
+    /// without first searching the whole task: a search of that position
+    /// ran out of budget once, and the questions that follow move towards
+    /// its value, where they are harder. Measured in docs/SOLVER.md
+    /// ("Splitting again at once").
+    pub split_again_at_once: bool,
 }
 
 impl Default for ProveOptions {
@@ -41,6 +48,7 @@ impl Default for ProveOptions {
             task_nodes: None,
             estimate_seconds: 1.0,
             estimate_nodes: None,
+            split_again_at_once: true,
         }
     }
 }
@@ -90,6 +98,52 @@ pub fn run_task(
     if stopped() {
         return Err(Error::Stopped(format!("the proof of {q:?}")));
     }
+    split(q, tables, opts, sol.stats.nodes, sol.solve_seconds)
+}
+
+/// Run one task of `ledger` ([`run_task`]), or split it at once where the
+/// ledger split its position already and
+/// [`ProveOptions::split_again_at_once`] says so ([`split_task`]).
+pub fn run_ledger_task(
+    ledger: &Ledger,
+    q: &Question,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+) -> Result<Entry> {
+    if opts.split_again_at_once && ledger.was_split(&q.position) {
+        split_task(q, tables, opts)
+    } else {
+        run_task(q, tables, opts)
+    }
+}
+
+/// Split `q` without searching it whole first: its moves estimated, the
+/// split line's nodes and seconds 0 (what [`prove`] records for a question
+/// about a position the ledger split already, see
+/// [`ProveOptions::split_again_at_once`]).
+pub fn split_task(
+    q: &Question,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+) -> Result<Entry> {
+    split(q, tables, opts, 0, 0.0)
+}
+
+/// The split line of `q`: each move estimated and ordered best first,
+/// after a search of `nodes` nodes and `seconds` that did not settle it.
+fn split(
+    q: &Question,
+    tables: Option<&TableSet<KalahRules>>,
+    opts: &ProveOptions,
+    nodes: u64,
+    seconds: f64,
+) -> Result<Entry> {
+    let stopped = || {
+        opts.search
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    };
     let mut est = Vec::new();
     for c in children(q, opts.search.rules)? {
         let v = match c.over {
@@ -121,8 +175,8 @@ pub fn run_task(
         expect: est.first().is_some_and(|&(_, v)| v >= q.at_least),
         order: est.iter().map(|e| e.0).collect(),
         estimates: est.iter().map(|e| e.1).collect(),
-        nodes: sol.stats.nodes,
-        seconds: sol.solve_seconds,
+        nodes,
+        seconds,
         program: program(),
     }))
 }
@@ -169,7 +223,8 @@ pub fn run_exact(
 }
 
 /// Prove `q` from the ledger at `path`: run its pending tasks one after
-/// another (each with all of `opts`' threads), recording each finished one
+/// another (each with all of `opts`' threads; a position split already
+/// is split again at once, see [`ProveOptions::split_again_at_once`]), recording each finished one
 /// in the ledger file ([`Ledger::record`], which also brings in the lines
 /// other writers recorded meanwhile), until the ledger answers `q`. `on_entry` sees
 /// every new line. Stopped by the stop flag: the task under way is lost,
@@ -191,7 +246,7 @@ pub fn prove(
             .into_iter()
             .next()
             .expect("an open question has a pending task");
-        let entry = run_task(&next, tables, opts)?;
+        let entry = run_ledger_task(ledger, &next, tables, opts)?;
         ledger.record(path, vec![entry.clone()])?;
         on_entry(&entry, ledger);
     }
