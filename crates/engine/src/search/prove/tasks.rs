@@ -35,8 +35,8 @@ pub struct ProveOptions {
     /// (for another threshold) is split at once, its moves estimated
     /// without first searching the whole task: a search of that position
     /// ran out of budget once, and the questions that follow move towards
-    /// its value, where they are harder. Measured in docs/SOLVER.md
-    /// ("Splitting again at once").
+    /// its value, where they are harder. Measured in docs/kalah-6-6.md
+    /// ("Splitting a position again at once").
     pub split_again_at_once: bool,
 }
 
@@ -224,8 +224,8 @@ pub fn run_exact(
 
 /// Prove `q` from the ledger at `path`: run its pending tasks one after
 /// another (each with all of `opts`' threads; a position split already
-/// is split again at once, see [`ProveOptions::split_again_at_once`]), recording each finished one
-/// in the ledger file ([`Ledger::record`], which also brings in the lines
+/// is split again at once, see [`ProveOptions::split_again_at_once`]),
+/// recording each finished one in the ledger file ([`Ledger::record`], which also brings in the lines
 /// other writers recorded meanwhile), until the ledger answers `q`. `on_entry` sees
 /// every new line. Stopped by the stop flag: the task under way is lost,
 /// the ledger keeps every finished one.
