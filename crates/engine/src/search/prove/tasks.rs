@@ -225,10 +225,11 @@ pub fn run_exact(
 /// Prove `q` from the ledger at `path`: run its pending tasks one after
 /// another (each with all of `opts`' threads; a position split already
 /// is split again at once, see [`ProveOptions::split_again_at_once`]),
-/// recording each finished one in the ledger file ([`Ledger::record`], which also brings in the lines
-/// other writers recorded meanwhile), until the ledger answers `q`. `on_entry` sees
-/// every new line. Stopped by the stop flag: the task under way is lost,
-/// the ledger keeps every finished one.
+/// recording each finished one in the ledger file ([`Ledger::record`],
+/// which also brings in the lines other writers recorded meanwhile), until
+/// the ledger answers `q`. `on_entry` sees every new line. Stopped by the
+/// stop flag: the task under way is lost, the ledger keeps every finished
+/// one.
 pub fn prove(
     ledger: &mut Ledger,
     path: &Path,
