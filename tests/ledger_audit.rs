@@ -113,9 +113,10 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
 
 /// The capture-needs-opposite Kalah(6,6) proof, committed as it grows
 /// (docs/kalah-6-6.md, "Under capture-needs-opposite"): both readings
-/// agree on it, every line is reached from the root, and the bounds it
-/// proves never contradict the published "first player wins by at least 4"
-/// (an upper bound below 4 would).
+/// agree on it, every line is reached from the root, and it proves the
+/// start worth exactly +4, which the published "first player wins by at
+/// least 4" allows, through pit 0 (+4), every other opening move at most
+/// +4.
 #[test]
 fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does() {
     let path =
@@ -127,7 +128,10 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     assert_eq!(ledger.header.rules, "capture-needs-opposite");
     let reading = audited(&report);
     assert_eq!(reading, engine(&ledger));
-    assert!(reading.0 .1 >= 4, "root bounds {:?}", reading.0);
+    assert_eq!(reading.0, (4, 4), "root bounds");
+    let (_, moves) = &reading;
+    assert_eq!(moves[0], (0, 4, 4), "{moves:?}");
+    assert!(moves.iter().all(|m| m.2 <= 4), "{moves:?}");
     let totals = ledger.totals();
     assert_eq!(report["proofs"], totals.proofs as u64);
     assert_eq!(report["splits"], totals.splits as u64);
