@@ -93,7 +93,6 @@ fn every_moves_value_is_proven_from_the_ledger() {
             task_seconds: f64::INFINITY,
             task_nodes: Some(1000),
             estimate_nodes: Some(100),
-            split_again_at_once: true,
             ..tiny_tasks()
         };
         let moves = prove_moves(&mut ledger, &path, 0, None, &opts, &mut |_, _| {}).unwrap();
