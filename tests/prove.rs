@@ -451,6 +451,33 @@ fn the_scheduler_protocol_reaches_the_same_value() {
     }
     let l = Ledger::read(&parts).unwrap();
     assert_eq!(l.root_bounds(), (exact.value, exact.value));
+    // A worker's task about a position the ledger split already, for
+    // another threshold, is split at once: a split line of no nodes.
+    let split = l
+        .entries
+        .iter()
+        .find_map(|e| match e {
+            Entry::Split(s) => Some(s.question.clone()),
+            _ => None,
+        })
+        .expect("the protocol split some task");
+    let again = Question {
+        at_least: split.at_least + 2,
+        ..split.clone()
+    };
+    let out = mancala()
+        .args(["prove", "kalah:2:4", "--run-task"])
+        .arg(serde_json::to_string(&again).unwrap())
+        .arg("--ledger")
+        .arg(&parts)
+        .args(common)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["entry"]["kind"], "split", "{line}");
+    assert_eq!(line["entry"]["position"], split.position.as_str(), "{line}");
+    assert_eq!(line["entry"]["nodes"], 0, "{line}");
     // --check re-proves the proof lines: they agree.
     let out = mancala()
         .args(["prove", "kalah:2:4", "--check", "0", "--json", "--ledger"])

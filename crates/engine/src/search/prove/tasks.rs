@@ -53,6 +53,14 @@ impl Default for ProveOptions {
     }
 }
 
+/// Whether the stop flag of `search` is raised.
+fn stopped(search: &SolveOptions) -> bool {
+    search
+        .stop
+        .as_ref()
+        .is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
 /// The instant `seconds` from now (`None`: beyond any clock).
 fn after(seconds: f64) -> Option<Instant> {
     Duration::try_from_secs_f64(seconds.max(0.0))
@@ -69,12 +77,6 @@ pub fn run_task(
     opts: &ProveOptions,
 ) -> Result<Entry> {
     let pos = Position::parse(&q.position)?;
-    let stopped = || {
-        opts.search
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-    };
     let mut search = opts.search.clone();
     search.at_least = Some(q.at_least);
     search.checkpoint = None;
@@ -95,7 +97,7 @@ pub fn run_task(
             program: program(),
         }));
     }
-    if stopped() {
+    if stopped(&opts.search) {
         return Err(Error::Stopped(format!("the proof of {q:?}")));
     }
     split(q, tables, opts, sol.stats.nodes, sol.solve_seconds)
@@ -138,12 +140,6 @@ fn split(
     nodes: u64,
     seconds: f64,
 ) -> Result<Entry> {
-    let stopped = || {
-        opts.search
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-    };
     let mut est = Vec::new();
     for c in children(q, opts.search.rules)? {
         let v = match c.over {
@@ -163,7 +159,7 @@ fn split(
                 }
             }
         };
-        if stopped() {
+        if stopped(&opts.search) {
             return Err(Error::Stopped(format!("the split of {q:?}")));
         }
         est.push((c.pit, v));
@@ -197,11 +193,7 @@ pub fn run_exact(
     search.node_limit = opts.task_nodes;
     let sol = crate::search::solve(pos, tables, &search)?;
     if !(sol.exact && sol.lower == sol.upper) {
-        if search
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-        {
+        if stopped(&search) {
             return Err(Error::Stopped(format!("the solve of \"{pos}\"")));
         }
         return Ok(None);
