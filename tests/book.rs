@@ -411,3 +411,146 @@ fn kalah_6_4_openings_answer_from_the_books_on_a_fresh_directory() {
     }
     assert!(!d.join("db").exists(), "no table was built");
 }
+
+/// An oracle that searches `ms` milliseconds above the tables and builds
+/// none, in `dir`.
+fn oracle_in(dir: &Path, ms: u64) -> mancala_solver::oracle::Oracle {
+    mancala_solver::oracle::Oracle::new(mancala_solver::oracle::OracleConfig {
+        dir: dir.join("db"),
+        search: mancala_solver::oracle::SearchBudget {
+            time: std::time::Duration::from_millis(ms),
+            tt_mb: 8,
+        },
+        build_limit: 0,
+        agent_time: std::time::Duration::from_millis(ms),
+        build_threads: None,
+    })
+}
+
+/// The book of Kalah(6,6) under capture-needs-opposite is still being
+/// proven: it holds the start (+4) and South's pit 0 (+4), not yet the
+/// other moves. A query of the start gives the book's exact value and its
+/// best move at once, the moves it does not hold bounded by the value
+/// (each at most +4) after the search's time; the perfect agent plays pit
+/// 0 and `grade`'s valuation reads the book.
+#[test]
+fn a_book_still_being_proven_answers_what_it_holds() {
+    let cno = KalahRules::CaptureNeedsOpposite;
+    let book = committed(cno, 6);
+    let root = start(6);
+    assert_eq!(book.value(&root), Some(4));
+    let books = Books::new(vec![book.clone()]);
+    assert_eq!(
+        mancala_solver::book::best_move(&books, &root, cno),
+        Some((0, 4))
+    );
+    let known = mancala_solver::book::known_move_values(&books, &root, cno);
+    assert_eq!(known.len(), 6);
+    assert_eq!(known[0], (0, Some(4)));
+    assert!(
+        known.iter().all(|m| m.1.is_none_or(|v| v <= 4)),
+        "{known:?}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let game = "kalah:6:6:capture-needs-opposite";
+    let oracle = oracle_in(d, 300);
+    let started = std::time::Instant::now();
+    let a = oracle.query(game, None).unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(a.source, mancala_solver::oracle::analysis::Source::Book);
+    assert_eq!((a.value, a.exact, a.lower, a.upper), (Some(4), true, 4, 4));
+    assert_eq!(a.best_move, Some(0));
+    assert!(
+        a.pv.as_deref().is_some_and(|pv| pv.starts_with('0')),
+        "{:?}",
+        a.pv
+    );
+    for m in &a.moves {
+        assert!(m.upper <= 4 && m.lower <= m.upper, "{m:?}");
+        assert_eq!(m.exact, known[m.pit].1.is_some(), "{m:?}");
+        if m.exact {
+            assert_eq!(m.value, known[m.pit].1);
+        }
+    }
+    // The command line says which part is the book's.
+    let (code, out, err) = mancala(&["query", game, "--time", "0.2", "--no-build"], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the value from the opening book"), "{out}");
+    assert!(out.contains("pit 0: +4  best"), "{out}");
+    let (code, out, err) = mancala(&["book", "show", game], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("moves 0:+4 "), "{out}");
+    // The perfect agent plays the book's best move without a search.
+    let started = std::time::Instant::now();
+    let mv = oracle
+        .agent_move(
+            game,
+            None,
+            "perfect:300ms",
+            1,
+            &mancala_solver::play::agents::Stop::never(),
+        )
+        .unwrap();
+    assert_eq!(mv.pit, 0, "{mv:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert!(!d.join("db").exists(), "no table was built");
+}
+
+/// A position of a complete book's last turn (its value in the book, its
+/// moves' positions beyond it) that the search does not finish in its
+/// time gets the book's exact value; the moves keep the search's bounds,
+/// each at most that value.
+#[test]
+fn a_last_turn_position_gets_the_books_value_when_the_search_runs_out() {
+    let rules = KalahRules::Default;
+    let book = committed(rules, 4);
+    let books = Books::new(vec![book.clone()]);
+    let (pos, value) = book
+        .entries()
+        .find(|(p, _)| {
+            mancala_solver::book::move_values(&books, p, rules).is_none() && p.active_seeds() > 40
+        })
+        .expect("a last-turn position");
+    let dir = tempfile::tempdir().unwrap();
+    let oracle = oracle_in(dir.path(), 0);
+    let a = oracle.query("kalah:6:4", Some(&pos.to_string())).unwrap();
+    assert_eq!((a.value, a.exact), (Some(value), true), "{pos}: {a:?}");
+    assert_eq!(a.source, mancala_solver::oracle::analysis::Source::Book);
+    for m in &a.moves {
+        assert!(m.upper <= value, "{pos}: {m:?}");
+    }
+    // An exact solve agrees.
+    let s = solve(
+        &pos,
+        None,
+        &SolveOptions {
+            rules,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(s.value, value);
+}
+
+/// The book of Kalah(6,6) under capture-needs-opposite is recorded from
+/// the proof ledger of docs/kalah-6-6/ (`mancala book build --from ...
+/// --no-search`): every line of its book ledger after the header is a
+/// line of that ledger, in the same order, so the book holds nothing the
+/// proof does not.
+#[test]
+fn the_kalah_6_6_capture_needs_opposite_book_is_the_proof_ledgers_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let proof =
+        std::fs::read_to_string(root.join("docs/kalah-6-6/capture-needs-opposite.jsonl")).unwrap();
+    let book = std::fs::read_to_string(
+        root.join("crates/engine/books/kalah-6-6-capture-needs-opposite.jsonl"),
+    )
+    .unwrap();
+    let proof: Vec<&str> = proof.lines().skip(1).collect();
+    let book: Vec<&str> = book.lines().skip(1).collect();
+    assert!(book.len() >= 90, "{} lines", book.len());
+    assert!(book.len() <= proof.len());
+    assert_eq!(book[..], proof[..book.len()]);
+}

@@ -615,12 +615,18 @@ fn a_fresh_server_answers_large_kalah_positions_as_after_other_requests() {
     // Each position has more seeds than any table can hold (64): on an
     // empty table directory they are searched with proven bounds, as
     // `mancala solve` does, whether or not a smaller game was asked first.
+    // Kalah(6,6) under capture-needs-opposite has a book still being
+    // proven: its value is the book's (+4), its other moves searched.
     let cases = [
-        ("kalah:6:6:end-when-mover-empty", None),
-        ("kalah:5:7", None),
-        ("kalah:2:20", None),
-        ("kalah:6:6:capture-needs-opposite", None),
-        ("kalah:6:4", Some("21 21 21 21 21 21 0 21 21 21 21 21 21 3")),
+        ("kalah:6:6:end-when-mover-empty", None, "search"),
+        ("kalah:5:7", None, "search"),
+        ("kalah:2:20", None, "search"),
+        ("kalah:6:6:capture-needs-opposite", None, "book"),
+        (
+            "kalah:6:4",
+            Some("21 21 21 21 21 21 0 21 21 21 21 21 21 3"),
+            "search",
+        ),
     ];
     for first in [None, Some("kalah:6:4")] {
         let dir = tempfile::tempdir().unwrap();
@@ -628,16 +634,19 @@ fn a_fresh_server_answers_large_kalah_positions_as_after_other_requests() {
         if let Some(game) = first {
             assert_eq!(s.json(&format!("/api/v1/query?game={game}")).0, 200);
         }
-        for (game, position) in cases {
+        for (game, position, source) in cases {
             let path = match position {
                 None => format!("/api/v1/query?game={game}"),
                 Some(p) => format!("/api/v1/query?game={game}&position={}", enc(p)),
             };
             let (status, a) = s.json(&path);
             assert_eq!(status, 200, "{path} (after {first:?}): {a}");
-            assert_eq!(a["source"], "search", "{path}");
+            assert_eq!(a["source"], source, "{path}");
             let (lo, hi) = (a["lower"].as_i64().unwrap(), a["upper"].as_i64().unwrap());
             assert!(lo <= hi, "{path}: {lo}..{hi}");
+            if source == "book" {
+                assert_eq!((lo, hi), (4, 4), "{path}");
+            }
         }
     }
 }

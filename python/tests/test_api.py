@@ -151,6 +151,18 @@ def test_a_search_out_of_time_gives_proven_bounds(oracle, tmp_path):
         ms.Oracle(db=tmp_path, solve_ms=50, build_limit=0).value("kalah:6:6:end-when-mover-empty")
 
 
+def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
+    # Kalah(6,6) under capture-needs-opposite: the book holds the start
+    # (+4) and pit 0 (+4), not yet the other moves (each at most +4).
+    o = ms.Oracle(db=tmp_path, solve_ms=100, build_limit=0)
+    a = o.query("kalah:6:6:capture-needs-opposite")
+    assert a["source"] == "book" and a["exact"] and a["value"] == 4
+    assert a["best_move"] == 0
+    assert a["moves"][0]["exact"] and a["moves"][0]["value"] == 4
+    assert all(m["upper"] <= 4 for m in a["moves"])
+    assert o.value("kalah:6:6:capture-needs-opposite") == 4
+
+
 def test_long_calls_release_the_gil(tmp_path):
     # Two searches of 600 ms on two threads end together, in well under
     # the 1.2 s they would take one after the other.

@@ -280,7 +280,7 @@ fn show(args: ShowArgs) -> Result<ExitCode> {
 fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool) {
     let root = book.root();
     let books = Books::new(vec![book.clone()]);
-    let moves = mancala_solver::book::move_values(&books, &root, book.rules());
+    let moves = mancala_solver::book::known_move_values(&books, &root, book.rules());
     if json {
         println!(
             "{}",
@@ -291,7 +291,7 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
                 "turns": book.turns(),
                 "positions": book.len(),
                 "value": book.value(&root),
-                "moves": moves.as_ref().map(|m| m.iter().map(|&(pit, v)| json!({"pit": pit, "value": v})).collect::<Vec<_>>()),
+                "moves": moves.iter().map(|&(pit, v)| json!({"pit": pit, "value": v})).collect::<Vec<_>>(),
                 "progress": progress,
             })
         );
@@ -309,9 +309,20 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
         Some(v) => println!("start {root}: {v:+}"),
         None => println!("start {root}: not in the book"),
     }
-    if let Some(m) = moves {
-        let shown: Vec<String> = m.iter().map(|(pit, v)| format!("{pit}:{v:+}")).collect();
-        println!("moves {}", shown.join(" "));
+    if moves.iter().any(|m| m.1.is_some()) {
+        let shown: Vec<String> = moves
+            .iter()
+            .map(|(pit, v)| match v {
+                Some(v) => format!("{pit}:{v:+}"),
+                None => format!("{pit}:?"),
+            })
+            .collect();
+        let missing = if moves.iter().any(|m| m.1.is_none()) {
+            " (?: not in the book)"
+        } else {
+            ""
+        };
+        println!("moves {}{missing}", shown.join(" "));
     }
     if let Some(p) = progress {
         println!(

@@ -243,9 +243,15 @@ fn print_search_analysis(a: &Analysis) {
             format!("{lower:+}..={upper:+}")
         }
     };
-    if a.source == Source::Book {
+    if a.source == Source::Book && a.moves.iter().all(|m| m.exact) {
         println!(
             "{} seeds on the board: from the opening book (exact, proven by its ledger's lines)",
+            a.seeds_in_play
+        );
+    } else if a.source == Source::Book {
+        println!(
+            "{} seeds on the board: the value from the opening book (exact, proven by its \
+             ledger's lines); the moves it does not hold searched within --time",
             a.seeds_in_play
         );
     } else {
@@ -290,6 +296,8 @@ fn print_search_analysis(a: &Analysis) {
             match a.pv_end {
                 Some(PvEnd::Repetition) =>
                     "a position repeats: endless play, the seeds left split evenly",
+                _ if a.pv_cut && a.source == Source::Book =>
+                    "cut: the book proves no best move beyond it",
                 _ if a.pv_cut => "cut: the time ran out before the line's end",
                 _ => "the game ends",
             }

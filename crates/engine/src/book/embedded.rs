@@ -28,6 +28,10 @@ pub(super) const BOOKS: &[(&str, &[u8])] = &[
         include_bytes!("../../books/kalah-6-5-default.book"),
     ),
     (
+        "kalah-6-6-capture-needs-opposite.book",
+        include_bytes!("../../books/kalah-6-6-capture-needs-opposite.book"),
+    ),
+    (
         "kalah-6-6-default.book",
         include_bytes!("../../books/kalah-6-6-default.book"),
     ),

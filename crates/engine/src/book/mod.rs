@@ -273,21 +273,51 @@ impl<'a> Reader<'a> {
 /// book, or the game over with it), for its mover; `None` if one is
 /// missing.
 pub fn move_values(books: &Books, pos: &Position, rules: KalahRules) -> Option<Vec<(usize, i32)>> {
+    known_move_values(books, pos, rules)
+        .into_iter()
+        .map(|(pit, v)| v.map(|v| (pit, v)))
+        .collect()
+}
+
+/// Every legal move of `pos` with its value for the mover where the books
+/// hold it (its position in a book, or the game over with it), `None`
+/// where they do not; empty when the game is over. A book still being
+/// proven (Kalah(6,6) under `capture-needs-opposite`) holds some moves of
+/// a position and not others.
+pub fn known_move_values(
+    books: &Books,
+    pos: &Position,
+    rules: KalahRules,
+) -> Vec<(usize, Option<i32>)> {
     if pos.is_game_over(rules) {
-        return None;
+        return Vec::new();
     }
     let mut out = Vec::new();
     for pit in pos.legal_moves(rules).collect::<Vec<_>>() {
         let mut c = *pos;
-        c.play(pit, rules).ok()?;
+        if c.play(pit, rules).is_err() {
+            continue;
+        }
         let v = if c.is_game_over(rules) {
-            c.final_difference()
+            Some(c.final_difference())
         } else {
-            books.value(rules, &c)?
+            books.value(rules, &c)
         };
-        out.push((pit, if c.to_move() != pos.to_move() { -v } else { v }));
+        let sign = if c.to_move() != pos.to_move() { -1 } else { 1 };
+        out.push((pit, v.map(|v| sign * v)));
     }
-    Some(out)
+    out
+}
+
+/// The leftmost move the books prove best at `pos`, with the position's
+/// value: the books hold the position and a move of that value. Every
+/// other move may still be unknown.
+pub fn best_move(books: &Books, pos: &Position, rules: KalahRules) -> Option<(usize, i32)> {
+    let value = books.value(rules, pos)?;
+    known_move_values(books, pos, rules)
+        .into_iter()
+        .find(|m| m.1 == Some(value))
+        .map(|m| (m.0, value))
 }
 
 /// A set of books, looked up by rule set and board.

@@ -269,20 +269,15 @@ pub fn search_beyond_tables(
     cache: &mut SearchCache,
     stop: &Stop,
 ) -> SearchOutcome {
-    // An opening the books hold: the leftmost move of the best value.
-    let books = crate::book::Books::embedded();
-    if let (Some(value), Some(moves)) = (
-        books.value(rules, pos),
-        crate::book::move_values(books, pos, rules),
-    ) {
-        if let Some(&(pit, _)) = moves.iter().find(|m| m.1 == value) {
-            return SearchOutcome {
-                pit,
-                value,
-                depth: 0,
-                exact: true,
-            };
-        }
+    // An opening the books hold: the leftmost move they prove best (its
+    // value the position's; other moves may be unknown to them).
+    if let Some((pit, value)) = crate::book::best_move(crate::book::Books::embedded(), pos, rules) {
+        return SearchOutcome {
+            pit,
+            value,
+            depth: 0,
+            exact: true,
+        };
     }
     if pos.pits_per_side() <= crate::tables::MAX_TABLE_PITS {
         let opts = crate::search::SolveOptions {
@@ -374,13 +369,17 @@ impl PerfectPlay for KalahRules {
         tt: &Arc<TransTable>,
         _: usize,
     ) -> Result<SearchLoss> {
+        // The position's value and the chosen move's, from the books (the
+        // other moves need not be known to them).
         let books = crate::book::Books::embedded();
-        if let Some(values) = crate::book::move_values(books, pos, self) {
-            let best = values.iter().map(|m| m.1).max();
-            let chosen = values.iter().find(|m| m.0 == pit).map(|m| m.1);
-            if let (Some(best), Some(chosen)) = (best, chosen) {
-                return Ok(SearchLoss::Book(best - chosen));
-            }
+        let known = crate::book::known_move_values(books, pos, self);
+        let chosen = known.iter().find(|m| m.0 == pit).and_then(|m| m.1);
+        let best = books.value(self, pos).or_else(|| {
+            let all: Option<Vec<i32>> = known.iter().map(|m| m.1).collect();
+            all.and_then(|v| v.into_iter().max())
+        });
+        if let (Some(best), Some(chosen)) = (best, chosen) {
+            return Ok(SearchLoss::Book(best - chosen));
         }
         let deadline = Instant::now() + time;
         let options = SolveOptions {

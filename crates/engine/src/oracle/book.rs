@@ -1,7 +1,8 @@
 //! Answers from the opening books ([`crate::book`]): a Kalah position the
 //! books hold, with every move's position held too (or ending the game),
 //! is answered from them alone: exact, under a millisecond, `"source":
-//! "book"`.
+//! "book"` ([`from_book`]); one they hold in part is searched, and what
+//! the books know narrows the search's answer ([`refine`]).
 
 use crate::book::Books;
 use crate::kalah::position::Position;
@@ -47,7 +48,78 @@ pub fn from_book(books: &Books, rules: KalahRules, pos: &Position) -> Option<Ana
     Some(a)
 }
 
-/// The best line from `pos` as far as the books answer every move of each
+/// Narrow `a`, an analysis of `pos` from a search that did not prove every
+/// value within its time, by what the books know: a move whose position a
+/// book holds becomes exact; when a book holds `pos` itself, its value
+/// becomes exact, no move can be worth more, and a move of that value is
+/// proven best (`"source": "book"`, the moves the books do not hold keep
+/// the search's bounds). A position a book still being proven holds
+/// (Kalah(6,6) under `capture-needs-opposite`), or one of a book's last
+/// turn (whose moves lie beyond it), is answered so. Nothing changes when
+/// the books know nothing of `pos` or its moves.
+pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis) {
+    if pos.is_game_over(rules) {
+        return;
+    }
+    let known = crate::book::known_move_values(books, pos, rules);
+    let value = books.value(rules, pos);
+    if value.is_none() && known.iter().all(|m| m.1.is_none()) {
+        return;
+    }
+    for m in &mut a.moves {
+        if let Some(v) = known.iter().find(|k| k.0 == m.pit).and_then(|k| k.1) {
+            (m.value, m.exact, m.lower, m.upper) = (Some(v), true, v, v);
+        } else if let Some(v) = value {
+            debug_assert!(m.lower <= v, "a search's bound above the book's value");
+            m.upper = m.upper.min(v);
+            m.lower = m.lower.min(m.upper);
+            if m.lower == m.upper {
+                (m.value, m.exact) = (Some(m.upper), true);
+            }
+        }
+        m.verdict = verdict(m.lower, m.upper);
+    }
+    let best_known = a.moves.iter().filter_map(|m| m.value).max();
+    let value = value.or_else(|| {
+        a.moves
+            .iter()
+            .all(|m| m.exact)
+            .then_some(best_known)
+            .flatten()
+    });
+    let Some(value) = value else {
+        // Only some moves known: the best of them bounds the position.
+        if let Some(v) = best_known {
+            a.lower = a.lower.max(v).min(a.upper);
+            a.verdict = verdict(a.lower, a.upper);
+        }
+        return;
+    };
+    a.value = Some(value);
+    a.exact = true;
+    (a.lower, a.upper) = (value, value);
+    a.final_difference = Some(value);
+    a.verdict = verdict(value, value);
+    a.best_moves = a
+        .moves
+        .iter()
+        .filter(|m| m.value == Some(value))
+        .map(|m| m.pit)
+        .collect();
+    if let Some(&best) = a.best_moves.first() {
+        a.best_move = Some(best);
+    }
+    if books.value(rules, pos).is_some() {
+        a.source = Source::Book;
+        let (line, cut) = best_line(books, rules, pos);
+        if !line.is_empty() {
+            a.pv = Some(crate::kalah::position::format_line(&line));
+            a.pv_cut = cut;
+        }
+    }
+}
+
+/// The best line from `pos` as far as the books prove a best move of each
 /// position on it (turns of moves), and whether it stops before the end
 /// of the game.
 fn best_line(books: &Books, rules: KalahRules, pos: &Position) -> (Vec<Vec<usize>>, bool) {
@@ -57,17 +129,11 @@ fn best_line(books: &Books, rules: KalahRules, pos: &Position) -> (Vec<Vec<usize
         if at.is_game_over(rules) {
             break;
         }
-        let (Some(value), Some(moves)) = (
-            books.value(rules, &at),
-            crate::book::move_values(books, &at, rules),
-        ) else {
+        let Some((pit, _)) = crate::book::best_move(books, &at, rules) else {
             if turns.last().is_some_and(Vec::is_empty) {
                 turns.pop();
             }
             return (turns, true);
-        };
-        let Some(&(pit, _)) = moves.iter().find(|m| m.1 == value) else {
-            break;
         };
         let before = at.to_move();
         if at.play(pit, rules).is_err() {

@@ -490,7 +490,10 @@ impl Oracle {
                 time,
                 ..self.config.search
             };
-            let a = self.beyond_tables(g, &pos, &budget, stop, on_update)?;
+            let mut a = self.beyond_tables(g, &pos, &budget, stop, on_update)?;
+            if !a.exact || a.moves.iter().any(|m| !m.exact) {
+                refine_from_books(&spec, position, &mut a)?;
+            }
             self.proven.keep(&key, &a);
             Ok(a)
         })
@@ -692,4 +695,19 @@ pub fn book_answer(game: &str, position: Option<&str>) -> Result<Option<Analysis
     }
     let pos = position_of(rules, &spec, position)?;
     Ok(book::from_book(crate::book::Books::embedded(), rules, &pos))
+}
+
+/// Narrow `a`, a search's analysis of `position` of `spec` that did not
+/// prove everything, by what the opening books know of it and its moves
+/// ([`book::refine`]; Kalah openings, nothing otherwise).
+fn refine_from_books(spec: &GameSpec, position: Option<&str>, a: &mut Analysis) -> Result<()> {
+    let Rules::Kalah(rules) = spec.rules else {
+        return Ok(());
+    };
+    if wide(spec).is_some() {
+        return Ok(());
+    }
+    let pos = position_of(rules, spec, position)?;
+    book::refine(crate::book::Books::embedded(), rules, &pos, a);
+    Ok(())
 }
