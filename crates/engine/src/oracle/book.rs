@@ -5,10 +5,14 @@
 //! the books know narrows the search's answer ([`refine`]).
 
 use crate::book::Books;
+use crate::error::Result;
+use crate::family::Rules;
 use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
+use crate::play::state::GameSpec;
 
 use super::analysis::{frame, verdict, Analysis, MoveAnalysis, Source};
+use super::{parse_game, position_of, wide};
 
 /// The analysis of `pos` from `books`, if they hold it and every move's
 /// position.
@@ -148,4 +152,39 @@ fn best_line(books: &Books, rules: KalahRules, pos: &Position) -> (Vec<Vec<usize
         turns.pop();
     }
     (turns, false)
+}
+
+/// The analysis of `position` of `game` (the start when `None`) from the
+/// opening books compiled into the library, if they hold it and every
+/// move's position (Kalah openings; `None` otherwise): exact, `"source":
+/// "book"`, no table or search needed.
+pub fn book_answer(game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
+    let spec = parse_game(game)?;
+    let Rules::Kalah(rules) = spec.rules else {
+        return Ok(None);
+    };
+    if wide(&spec).is_some() {
+        return Ok(None);
+    }
+    let pos = position_of(rules, &spec, position)?;
+    Ok(from_book(crate::book::Books::embedded(), rules, &pos))
+}
+
+/// Narrow `a`, a search's analysis of `position` of `spec` that did not
+/// prove everything, by what the opening books know of it and its moves
+/// ([`refine`]; Kalah openings, nothing otherwise).
+pub(super) fn refine_from_books(
+    spec: &GameSpec,
+    position: Option<&str>,
+    a: &mut Analysis,
+) -> Result<()> {
+    let Rules::Kalah(rules) = spec.rules else {
+        return Ok(());
+    };
+    if wide(spec).is_some() {
+        return Ok(());
+    }
+    let pos = position_of(rules, spec, position)?;
+    refine(crate::book::Books::embedded(), rules, &pos, a);
+    Ok(())
 }

@@ -50,6 +50,8 @@ use crate::with_rules;
 
 pub use analysis::{Analysis, MoveAnalysis, OnUpdate, SearchBudget, Source};
 pub use batch::{ValueBounds, ValueSource};
+pub use book::book_answer;
+use book::refine_from_books;
 pub use work::{SolveReport, SolveRequest, TablePlan, PLAN_POSITIONS};
 
 /// Limits and places of an [`Oracle`].
@@ -679,35 +681,4 @@ fn report<G: Playable + TableGame>(
         legal_moves: g.legal_moves(pos).iter().collect(),
         moves_played: played,
     }
-}
-
-/// The analysis of `position` of `game` (the start when `None`) from the
-/// opening books compiled into the library, if they hold it and every
-/// move's position (Kalah openings; `None` otherwise): exact, `"source":
-/// "book"`, no table or search needed.
-pub fn book_answer(game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
-    let spec = parse_game(game)?;
-    let Rules::Kalah(rules) = spec.rules else {
-        return Ok(None);
-    };
-    if wide(&spec).is_some() {
-        return Ok(None);
-    }
-    let pos = position_of(rules, &spec, position)?;
-    Ok(book::from_book(crate::book::Books::embedded(), rules, &pos))
-}
-
-/// Narrow `a`, a search's analysis of `position` of `spec` that did not
-/// prove everything, by what the opening books know of it and its moves
-/// ([`book::refine`]; Kalah openings, nothing otherwise).
-fn refine_from_books(spec: &GameSpec, position: Option<&str>, a: &mut Analysis) -> Result<()> {
-    let Rules::Kalah(rules) = spec.rules else {
-        return Ok(());
-    };
-    if wide(spec).is_some() {
-        return Ok(());
-    }
-    let pos = position_of(rules, spec, position)?;
-    book::refine(crate::book::Books::embedded(), rules, &pos, a);
-    Ok(())
 }

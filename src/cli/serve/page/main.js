@@ -213,6 +213,7 @@ function drawStatus() {
   if (s) text += ` Thinking… ${elapsed(s)}${s.think ? "; stop when you have seen enough" : ""}`;
   else if (state.stopped !== null && state.stopped !== undefined) text += ` Stopped after ${state.stopped.toFixed(1)} s: these are the bounds proved by then.`;
   else if (!a.exact) text += " Move values are bounds; try “think longer”.";
+  else if (!a.moves.every((m) => m.exact)) text += " Some move values are bounds (the book does not hold them yet); try “think longer”.";
   status.textContent = text;
 }
 const elapsed = (s) => `${Math.floor((performance.now() - s.started) / 1000)} s`;
