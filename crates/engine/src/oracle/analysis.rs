@@ -117,6 +117,27 @@ pub struct Analysis {
     pub source: Source,
 }
 
+impl Analysis {
+    /// Make the value exact: `value` in the game's convention, `last` the
+    /// final score difference it stands for (the verdict's basis).
+    pub(crate) fn set_exact(&mut self, value: i32, last: i32) {
+        self.value = Some(value);
+        self.exact = true;
+        (self.lower, self.upper) = (value, value);
+        self.final_difference = Some(last);
+        self.verdict = verdict(last, last);
+    }
+
+    /// The moves whose exact value is `value`.
+    pub(crate) fn moves_of_value(&self, value: i32) -> Vec<usize> {
+        self.moves
+            .iter()
+            .filter(|m| m.value == Some(value))
+            .map(|m| m.pit)
+            .collect()
+    }
+}
+
 /// `win`, `draw` or `loss` from proven bounds on a final difference.
 pub fn verdict(lower: i32, upper: i32) -> Option<&'static str> {
     if lower > 0 {
@@ -192,11 +213,7 @@ pub fn from_tables<G: TableGame>(set: &TableSet<G>, pos: &G::Position) -> Option
     );
     let v = set.value(pos)?;
     let value = shown::<G>(pos, v);
-    a.value = Some(value);
-    a.exact = true;
-    (a.lower, a.upper) = (value, value);
-    a.final_difference = Some(v);
-    a.verdict = verdict(v, v);
+    a.set_exact(value, v);
     a.moves = set
         .move_values(pos)?
         .into_iter()
@@ -214,12 +231,7 @@ pub fn from_tables<G: TableGame>(set: &TableSet<G>, pos: &G::Position) -> Option
             }
         })
         .collect();
-    a.best_moves = a
-        .moves
-        .iter()
-        .filter(|m| m.value == Some(value))
-        .map(|m| m.pit)
-        .collect();
+    a.best_moves = a.moves_of_value(value);
     a.best_move = set.best_move(pos).map(|(pit, _)| pit);
     if let Some(line) = set.principal_variation(pos).filter(|l| l.plies > 0) {
         a.pv = Some(line.moves);

@@ -23,11 +23,7 @@ pub fn from_book(books: &Books, rules: KalahRules, pos: &Position) -> Option<Ana
     let value = books.value(rules, pos)?;
     let moves = crate::book::move_values(books, pos, rules)?;
     let mut a = frame(rules, pos, Source::Book);
-    a.value = Some(value);
-    a.exact = true;
-    (a.lower, a.upper) = (value, value);
-    a.final_difference = Some(value);
-    a.verdict = verdict(value, value);
+    a.set_exact(value, value);
     for &(pit, v) in &moves {
         let mut child = *pos;
         let step = child.play(pit, rules).ok()?;
@@ -99,17 +95,8 @@ pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis
         }
         return;
     };
-    a.value = Some(value);
-    a.exact = true;
-    (a.lower, a.upper) = (value, value);
-    a.final_difference = Some(value);
-    a.verdict = verdict(value, value);
-    a.best_moves = a
-        .moves
-        .iter()
-        .filter(|m| m.value == Some(value))
-        .map(|m| m.pit)
-        .collect();
+    a.set_exact(value, value);
+    a.best_moves = a.moves_of_value(value);
     if let Some(&best) = a.best_moves.first() {
         a.best_move = Some(best);
     }
