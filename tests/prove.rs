@@ -378,21 +378,19 @@ fn the_scheduler_protocol_reaches_the_same_value() {
         "8",
         "--quiet",
     ];
-    let out = mancala()
-        .args(["prove", "kalah:2:4", "--ledger"])
-        .arg(&whole)
-        .args(common)
-        .args(["--status", "--json"])
-        .output()
-        .unwrap();
+    // `mancala prove kalah:2:4 ARGS --ledger LEDGER` with the options above.
+    let prove = |args: &[&str], ledger: &std::path::Path| {
+        let mut c = mancala();
+        c.args(["prove", "kalah:2:4"])
+            .args(args)
+            .arg("--ledger")
+            .arg(ledger)
+            .args(common);
+        c
+    };
+    let out = prove(&["--status", "--json"], &whole).output().unwrap();
     assert!(out.status.success(), "{out:?}");
-    let out = mancala()
-        .args(["prove", "kalah:2:4", "--guess", "0", "--ledger"])
-        .arg(&whole)
-        .args(common)
-        .args(["--json"])
-        .output()
-        .unwrap();
+    let out = prove(&["--guess", "0", "--json"], &whole).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(status["exact"], true, "{status}");
@@ -408,10 +406,7 @@ fn the_scheduler_protocol_reaches_the_same_value() {
     // record the lines, until none is open.
     for round in 0.. {
         assert!(round < 200, "the protocol does not converge");
-        let out = mancala()
-            .args(["prove", "kalah:2:4", "--guess", "0", "--tasks", "--ledger"])
-            .arg(&parts)
-            .args(common)
+        let out = prove(&["--guess", "0", "--tasks"], &parts)
             .output()
             .unwrap();
         assert!(out.status.success(), "{out:?}");
@@ -425,19 +420,11 @@ fn the_scheduler_protocol_reaches_the_same_value() {
         }
         let mut lines = String::new();
         for t in &tasks {
-            let out = mancala()
-                .args(["prove", "kalah:2:4", "--run-task", t, "--ledger"])
-                .arg(&parts)
-                .args(common)
-                .output()
-                .unwrap();
+            let out = prove(&["--run-task", t], &parts).output().unwrap();
             assert!(out.status.success(), "{out:?}");
             lines.push_str(&String::from_utf8(out.stdout).unwrap());
         }
-        let mut rec = mancala()
-            .args(["prove", "kalah:2:4", "--record", "--ledger"])
-            .arg(&parts)
-            .args(common)
+        let mut rec = prove(&["--record"], &parts)
             .stdin(std::process::Stdio::piped())
             .spawn()
             .unwrap();
@@ -465,26 +452,15 @@ fn the_scheduler_protocol_reaches_the_same_value() {
         at_least: split.at_least + 2,
         ..split.clone()
     };
-    let out = mancala()
-        .args(["prove", "kalah:2:4", "--run-task"])
-        .arg(serde_json::to_string(&again).unwrap())
-        .arg("--ledger")
-        .arg(&parts)
-        .args(common)
-        .output()
-        .unwrap();
+    let again = serde_json::to_string(&again).unwrap();
+    let out = prove(&["--run-task", &again], &parts).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["entry"]["kind"], "split", "{line}");
     assert_eq!(line["entry"]["position"], split.position.as_str(), "{line}");
     assert_eq!(line["entry"]["nodes"], 0, "{line}");
     // --check re-proves the proof lines: they agree.
-    let out = mancala()
-        .args(["prove", "kalah:2:4", "--check", "0", "--json", "--ledger"])
-        .arg(&parts)
-        .args(common)
-        .output()
-        .unwrap();
+    let out = prove(&["--check", "0", "--json"], &parts).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(c["differ"], 0, "{c}");
@@ -504,10 +480,7 @@ fn the_scheduler_protocol_reaches_the_same_value() {
         threads: 1,
         program: "test".into(),
     });
-    let mut rec = mancala()
-        .args(["prove", "kalah:2:4", "--record", "--ledger"])
-        .arg(&parts)
-        .args(common)
+    let mut rec = prove(&["--record"], &parts)
         .stdin(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

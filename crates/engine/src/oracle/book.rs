@@ -63,7 +63,8 @@ pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis
     }
     let known = crate::book::known_move_values(books, pos, rules);
     let value = books.value(rules, pos);
-    if value.is_none() && known.iter().all(|m| m.1.is_none()) {
+    let in_book = value.is_some();
+    if !in_book && known.iter().all(|m| m.1.is_none()) {
         return;
     }
     for m in &mut a.moves {
@@ -100,7 +101,7 @@ pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis
     if let Some(&best) = a.best_moves.first() {
         a.best_move = Some(best);
     }
-    if books.value(rules, pos).is_some() {
+    if in_book {
         a.source = Source::Book;
         let (line, cut) = best_line(books, rules, pos);
         if !line.is_empty() {
