@@ -498,6 +498,91 @@ fn a_book_still_being_proven_answers_what_it_holds() {
     assert!(!d.join("db").exists(), "no table was built");
 }
 
+/// What a book still being proven holds is known at once, without a
+/// search (`Oracle::query_book_known`, which Python's `Oracle.value`
+/// reads first), and a front end streaming a search (the server's
+/// `/api/v1/search`, the board) gets it as its first update, before the
+/// search, and in every update after.
+#[test]
+fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
+    use mancala_solver::oracle::{analysis::Source, Analysis, OnUpdate};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let game = "kalah:6:6:capture-needs-opposite";
+    let oracle = oracle_in(dir.path(), 300);
+    let started = Instant::now();
+    let k = oracle
+        .query_book_known(game, None)
+        .unwrap()
+        .expect("the book holds the start");
+    assert!(started.elapsed() < Duration::from_millis(100));
+    assert_eq!(k.source, Source::Book);
+    assert_eq!((k.value, k.exact, k.best_move), (Some(4), true, Some(0)));
+    assert_eq!(k.moves.len(), 6);
+    assert_eq!((k.moves[0].value, k.moves[0].exact), (Some(4), true));
+    for m in &k.moves[1..] {
+        // Nothing searched: at least the worst the seeds in play allow.
+        assert!(!m.exact && m.lower == -72 && m.upper == 4, "{m:?}");
+    }
+    // A complete book's position is its whole answer; a position the
+    // books know nothing of, or another game's, has none.
+    assert_eq!(
+        serde_json::to_value(oracle.query_book_known("kalah:6:4", None).unwrap()).unwrap(),
+        serde_json::to_value(oracle.query_from_book("kalah:6:4", None).unwrap()).unwrap()
+    );
+    for other in ["kalah:4:4", "kalah:6:6:end-when-mover-empty", "awari"] {
+        assert!(
+            oracle.query_book_known(other, None).unwrap().is_none(),
+            "{other}"
+        );
+    }
+    assert!(oracle.query_book_known("kalah:6:6:nonsense", None).is_err());
+
+    let seen: Arc<Mutex<Vec<(Duration, Analysis)>>> = Arc::default();
+    let sink = seen.clone();
+    let t0 = Instant::now();
+    let on: OnUpdate = Arc::new(move |a: &Analysis| {
+        sink.lock().unwrap().push((t0.elapsed(), a.clone()));
+    });
+    let stop = mancala_solver::play::agents::Stop::never();
+    let time = Duration::from_millis(1200);
+    let a = oracle
+        .query_observed(game, None, time, &stop, Some(&on))
+        .unwrap();
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() >= 2, "the book's, then the search's");
+    assert!(seen[0].0 < Duration::from_millis(100), "{:?}", seen[0].0);
+    assert_eq!(
+        serde_json::to_value(&seen[0].1).unwrap(),
+        serde_json::to_value(&k).unwrap()
+    );
+    for (_, u) in seen.iter().chain([&(Duration::ZERO, a)]) {
+        assert_eq!((u.value, u.exact, u.source), (Some(4), true, Source::Book));
+        assert_eq!(u.moves[0].value, Some(4));
+        assert!(u.moves.iter().all(|m| m.upper <= 4), "{:?}", u.moves);
+    }
+    // A game the books do not hold streams the search alone.
+    let seen: Arc<Mutex<Vec<Analysis>>> = Arc::default();
+    let sink = seen.clone();
+    let on: OnUpdate = Arc::new(move |a: &Analysis| sink.lock().unwrap().push(a.clone()));
+    let time = Duration::from_millis(300);
+    oracle
+        .query_observed(
+            "kalah:6:6:end-when-mover-empty",
+            None,
+            time,
+            &stop,
+            Some(&on),
+        )
+        .unwrap();
+    assert!(seen
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|u| u.source == Source::Search));
+}
+
 /// A position of a complete book's last turn (its value in the book, its
 /// moves' positions beyond it) that the search does not finish in its
 /// time gets the book's exact value; the moves keep the search's bounds,

@@ -100,6 +100,31 @@ fn a_search_streams_narrowing_bounds_then_the_queries_answer() {
 }
 
 #[test]
+fn a_search_of_a_position_a_book_holds_in_part_streams_the_books_value_first() {
+    // Kalah(6,6) under capture-needs-opposite: the book holds the start
+    // (+4) and pit 0, not yet the other moves. The board shows the value
+    // at once, while the other moves are searched.
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--build-limit", "0"]);
+    let path = "/api/v1/search?game=kalah:6:6:capture-needs-opposite&ms=1000";
+    let (status, evs) = events(&s, path);
+    assert_eq!(status, 200);
+    assert!(evs.len() >= 2, "{evs:?}");
+    let (first, u) = &evs[0];
+    assert_eq!(first, "update", "{evs:?}");
+    assert!(u["elapsed_ms"].as_u64().unwrap() < 500, "{u}");
+    for (_, e) in &evs {
+        assert_eq!(
+            (&e["source"], &e["value"]),
+            (&"book".into(), &4.into()),
+            "{e}"
+        );
+        assert_eq!(e["moves"][0]["value"], 4, "{e}");
+    }
+    assert_eq!(evs.last().unwrap().0, "done");
+}
+
+#[test]
 fn a_search_inside_the_tables_is_one_event_and_bad_input_is_refused_first() {
     let dir = tempfile::tempdir().unwrap();
     let s = Server::start(dir.path(), &[]);

@@ -158,11 +158,20 @@ class Oracle:
         time_ms = _optional_whole("time_ms", time_ms, 0, MAX_QUERY_MS, " (a day; longer searches are solve's)")
         return json.loads(self._native.query(game, position, time_ms))
 
+    def _book_known(self, game: str, position: Optional[str]) -> Optional[Dict[str, Any]]:
+        """What the opening books know of ``position`` without a search
+        (None when nothing)."""
+        known = self._native.book_known(game, position)
+        return None if known is None else json.loads(known)
+
     def value(self, game: str, position: Optional[str] = None) -> int:
         """The exact value of ``position``; raises `Unproven` (a
         ``Stopped``, with the proven ``lower`` and ``upper`` bounds) when
-        only bounds are proven in the oracle's time."""
-        a = self.query(game, position)
+        only bounds are proven in the oracle's time. A position an opening
+        book holds (also one still being proven) answers at once."""
+        a = self._book_known(game, position)
+        if a is None or not a["exact"]:
+            a = self.query(game, position)
         if not a["exact"]:
             raise Unproven(
                 f"not solved in the time given: the value is between {a['lower']} and {a['upper']}",
@@ -180,8 +189,11 @@ class Oracle:
         search proved only bounds in the oracle's time, raises `Unproven`
         (its ``best_move_so_far`` is the move with the best proven lower
         bound); with ``allow_unproven=True`` returns that move instead, a
-        guess (``query`` tells which by ``exact``)."""
-        a = self.query(game, position)
+        guess (``query`` tells which by ``exact``). A position an opening
+        book holds (also one still being proven) answers at once."""
+        a = self._book_known(game, position)
+        if a is None or a["best_move"] is None:
+            a = self.query(game, position)
         if a["exact"] or a["best_move"] is None or len(a["moves"]) == 1:
             return a["best_move"]
         if allow_unproven:

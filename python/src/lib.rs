@@ -287,6 +287,18 @@ impl Oracle {
         .map(|a| json(&a))
     }
 
+    /// What the opening books know of `position` without a search, as
+    /// JSON (`None` when they know nothing of it or its moves).
+    #[pyo3(signature = (game, position = None))]
+    fn book_known(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        position: Option<&str>,
+    ) -> PyResult<Option<String>> {
+        run(py, None, || self.inner.query_book_known(game, position)).map(|a| a.map(|a| json(&a)))
+    }
+
     /// The move `agent` chooses in `position`, as JSON.
     #[pyo3(signature = (game, agent, position = None, seed = 1))]
     fn agent_move(

@@ -161,6 +161,12 @@ def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
     assert a["moves"][0]["exact"] and a["moves"][0]["value"] == 4
     assert all(m["upper"] <= 4 for m in a["moves"])
     assert o.value("kalah:6:6:capture-needs-opposite") == 4
+    # value and best_move read the book at once, without the search's time.
+    slow = ms.Oracle(db=tmp_path, solve_ms=60_000, build_limit=0)
+    start = time.monotonic()
+    assert slow.value("kalah:6:6:capture-needs-opposite") == 4
+    assert slow.best_move("kalah:6:6:capture-needs-opposite") == 0
+    assert time.monotonic() - start < 1.0
 
 
 def test_long_calls_release_the_gil(tmp_path):

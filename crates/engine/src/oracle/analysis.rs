@@ -292,22 +292,7 @@ impl Known {
         let Some(on_update) = on_update else {
             return Known(None);
         };
-        let mut analysis = frame.clone();
-        analysis.moves = pits
-            .iter()
-            .map(|&pit| MoveAnalysis {
-                pit,
-                value: None,
-                exact: false,
-                lower: low,
-                upper: high,
-                verdict: verdict(low, high),
-                extra_turn: extra_turn(pit),
-                captured: None,
-            })
-            .collect();
-        (analysis.lower, analysis.upper) = (low, high);
-        analysis.verdict = verdict(low, high);
+        let analysis = unsearched(frame, low, high, extra_turn, pits);
         Known(Some(Arc::new(KnownInner {
             on_update: on_update.clone(),
             state: Mutex::new(KnownState {
@@ -388,6 +373,35 @@ impl Known {
         };
         (inner.on_update)(&a);
     }
+}
+
+/// `frame`'s position before any search: it and its moves `pits` worth
+/// `low..=high`; `extra_turn(pit)` says whether a move gives an extra
+/// turn, when the game has them.
+pub(crate) fn unsearched(
+    frame: &Analysis,
+    low: i32,
+    high: i32,
+    extra_turn: impl Fn(usize) -> Option<bool>,
+    pits: &[usize],
+) -> Analysis {
+    let mut analysis = frame.clone();
+    analysis.moves = pits
+        .iter()
+        .map(|&pit| MoveAnalysis {
+            pit,
+            value: None,
+            exact: false,
+            lower: low,
+            upper: high,
+            verdict: verdict(low, high),
+            extra_turn: extra_turn(pit),
+            captured: None,
+        })
+        .collect();
+    (analysis.lower, analysis.upper) = (low, high);
+    analysis.verdict = verdict(low, high);
+    analysis
 }
 
 /// When a search started at `start` within `budget` ends: its time, or

@@ -11,7 +11,11 @@ use crate::kalah::position::Position;
 use crate::kalah::rules::KalahRules;
 use crate::play::state::GameSpec;
 
-use super::analysis::{frame, verdict, Analysis, MoveAnalysis, Source};
+use std::sync::Arc;
+
+use super::analysis::{
+    banked, frame, unsearched, verdict, Analysis, MoveAnalysis, OnUpdate, Source,
+};
 use super::{parse_game, position_of, wide};
 
 /// The analysis of `pos` from `books`, if they hold it and every move's
@@ -56,16 +60,17 @@ pub fn from_book(books: &Books, rules: KalahRules, pos: &Position) -> Option<Ana
 /// the search's bounds). A position a book still being proven holds
 /// (Kalah(6,6) under `capture-needs-opposite`), or one of a book's last
 /// turn (whose moves lie beyond it), is answered so. Nothing changes when
-/// the books know nothing of `pos` or its moves.
-pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis) {
+/// the books know nothing of `pos` or its moves; the answer says whether
+/// they knew anything.
+pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis) -> bool {
     if pos.is_game_over(rules) {
-        return;
+        return false;
     }
     let known = crate::book::known_move_values(books, pos, rules);
     let value = books.value(rules, pos);
     let in_book = value.is_some();
     if !in_book && known.iter().all(|m| m.1.is_none()) {
-        return;
+        return false;
     }
     for m in &mut a.moves {
         if let Some(v) = known.iter().find(|k| k.0 == m.pit).and_then(|k| k.1) {
@@ -94,7 +99,7 @@ pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis
             a.lower = a.lower.max(v).min(a.upper);
             a.verdict = verdict(a.lower, a.upper);
         }
-        return;
+        return true;
     };
     a.set_exact(value, value);
     a.best_moves = a.moves_of_value(value);
@@ -109,6 +114,27 @@ pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis
             a.pv_cut = cut;
         }
     }
+    true
+}
+
+/// What the books know of `pos` before any search, if they know anything
+/// of it or its moves: [`from_book`]'s whole answer, else the position
+/// with nothing searched (every value within the seeds in play of the
+/// stores' difference) narrowed by [`refine`]: the exact value of a
+/// position a book still being proven holds, at once.
+pub fn known_before_search(books: &Books, rules: KalahRules, pos: &Position) -> Option<Analysis> {
+    if let Some(a) = from_book(books, rules, pos) {
+        return Some(a);
+    }
+    let at_start = frame(rules, pos, Source::Search);
+    let (banked, seeds) = (banked::<KalahRules>(pos), at_start.seeds_in_play as i32);
+    let pits: Vec<usize> = pos.legal_moves(rules).collect();
+    let extra_turn = |pit: usize| {
+        let mut child = *pos;
+        child.play(pit, rules).ok().map(|s| s.extra_turn)
+    };
+    let mut a = unsearched(&at_start, banked - seeds, banked + seeds, extra_turn, &pits);
+    refine(books, rules, pos, &mut a).then_some(a)
 }
 
 /// The best line from `pos` as far as the books prove a best move of each
@@ -142,20 +168,28 @@ fn best_line(books: &Books, rules: KalahRules, pos: &Position) -> (Vec<Vec<usize
     (turns, false)
 }
 
+/// The Kalah rules and position of `position` of `spec` (the start when
+/// `None`), if the books can hold it (a Kalah board of cells of one byte).
+fn book_position(
+    spec: &GameSpec,
+    position: Option<&str>,
+) -> Result<Option<(KalahRules, Position)>> {
+    let Rules::Kalah(rules) = spec.rules else {
+        return Ok(None);
+    };
+    if wide(spec).is_some() {
+        return Ok(None);
+    }
+    Ok(Some((rules, position_of(rules, spec, position)?)))
+}
+
 /// The analysis of `position` of `game` (the start when `None`) from the
 /// opening books compiled into the library, if they hold it and every
 /// move's position (Kalah openings; `None` otherwise): exact, `"source":
 /// "book"`, no table or search needed.
 pub fn book_answer(game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
-    let spec = parse_game(game)?;
-    let Rules::Kalah(rules) = spec.rules else {
-        return Ok(None);
-    };
-    if wide(&spec).is_some() {
-        return Ok(None);
-    }
-    let pos = position_of(rules, &spec, position)?;
-    Ok(from_book(crate::book::Books::embedded(), rules, &pos))
+    Ok(book_position(&parse_game(game)?, position)?
+        .and_then(|(rules, pos)| from_book(Books::embedded(), rules, &pos)))
 }
 
 /// Narrow `a`, a search's analysis of `position` of `spec` that did not
@@ -166,13 +200,45 @@ pub(super) fn refine_from_books(
     position: Option<&str>,
     a: &mut Analysis,
 ) -> Result<()> {
-    let Rules::Kalah(rules) = spec.rules else {
-        return Ok(());
-    };
-    if wide(spec).is_some() {
-        return Ok(());
+    if let Some((rules, pos)) = book_position(spec, position)? {
+        refine(Books::embedded(), rules, &pos, a);
     }
-    let pos = position_of(rules, spec, position)?;
-    refine(crate::book::Books::embedded(), rules, &pos, a);
     Ok(())
+}
+
+/// [`known_before_search`] of `position` of `game` (the start when
+/// `None`) from the opening books compiled into the library (Kalah
+/// openings; `None` otherwise).
+pub fn book_known(game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
+    Ok(book_position(&parse_game(game)?, position)?
+        .and_then(|(rules, pos)| known_before_search(Books::embedded(), rules, &pos)))
+}
+
+/// `on_update` telling what the books know besides what the search
+/// proves: each analysis handed over is narrowed by [`refine`] first, and
+/// what the books know before the search ([`known_before_search`]) is
+/// handed over at once. `on_update` itself when the books know nothing of
+/// `position` of `spec` or its moves.
+pub(super) fn refining(
+    spec: &GameSpec,
+    position: Option<&str>,
+    on_update: Option<&OnUpdate>,
+) -> Result<Option<OnUpdate>> {
+    let Some(on_update) = on_update else {
+        return Ok(None);
+    };
+    let books = Books::embedded();
+    let Some((rules, pos)) = book_position(spec, position)? else {
+        return Ok(Some(on_update.clone()));
+    };
+    let Some(first) = known_before_search(books, rules, &pos) else {
+        return Ok(Some(on_update.clone()));
+    };
+    on_update(&first);
+    let inner = on_update.clone();
+    Ok(Some(Arc::new(move |a: &Analysis| {
+        let mut a = a.clone();
+        refine(books, rules, &pos, &mut a);
+        inner(&a);
+    })))
 }

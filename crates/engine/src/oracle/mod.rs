@@ -50,8 +50,8 @@ use crate::with_rules;
 
 pub use analysis::{Analysis, MoveAnalysis, OnUpdate, SearchBudget, Source};
 pub use batch::{ValueBounds, ValueSource};
-pub use book::book_answer;
-use book::refine_from_books;
+pub use book::{book_answer, book_known};
+use book::{refine_from_books, refining};
 pub use work::{SolveReport, SolveRequest, TablePlan, PLAN_POSITIONS};
 
 /// Limits and places of an [`Oracle`].
@@ -414,6 +414,15 @@ impl Oracle {
         book_answer(game, position)
     }
 
+    /// What the opening books know of `position` (the start when `None`)
+    /// without a search: [`Oracle::query_from_book`]'s answer, or the
+    /// value of a position a book holds without all its moves (exact) and
+    /// the moves it holds, the others within the seeds in play; `None`
+    /// when the books know nothing of it or its moves.
+    pub fn query_book_known(&self, game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
+        book_known(game, position)
+    }
+
     /// The analysis of `position` (the start when `None`): from the books
     /// ([`Oracle::query_from_book`]), then the tables,
     /// built on demand within [`OracleConfig::build_limit`]; above them, in
@@ -456,7 +465,9 @@ impl Oracle {
     /// proven bounds that narrow, about once a second and after each move's
     /// search; nothing when the tables answer. The answer is returned, as
     /// by [`Oracle::query_until`]. A front end streams these to show a
-    /// search at work (the server's `/api/v1/search`).
+    /// search at work (the server's `/api/v1/search`). What the books know
+    /// ([`Oracle::query_book_known`]) comes first, at once, and narrows
+    /// every update.
     pub fn query_observed(
         &self,
         game: &str,
@@ -492,7 +503,8 @@ impl Oracle {
                 time,
                 ..self.config.search
             };
-            let mut a = self.beyond_tables(g, &pos, &budget, stop, on_update)?;
+            let on_update = refining(&spec, position, on_update)?;
+            let mut a = self.beyond_tables(g, &pos, &budget, stop, on_update.as_ref())?;
             if !a.exact || a.moves.iter().any(|m| !m.exact) {
                 refine_from_books(&spec, position, &mut a)?;
             }
