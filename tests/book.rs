@@ -478,6 +478,10 @@ fn a_book_still_being_proven_answers_what_it_holds() {
     let (code, out, err) = mancala(&["query", game, "--time", "0.2", "--no-build"], d);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("the value from the opening book"), "{out}");
+    assert!(
+        err.contains("the opening book gives the value, +4 (exact)"),
+        "{err}"
+    );
     assert!(out.contains("pit 0: +4  best"), "{out}");
     let (code, out, err) = mancala(&["book", "show", game], d);
     assert_eq!(code, 0, "{err}");

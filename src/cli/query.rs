@@ -190,6 +190,18 @@ fn query_one<G: TableGame>(
                 agent_time: Duration::ZERO,
                 build_threads: None,
             });
+            // A position a book holds in part: its value now, before the
+            // search of the moves the book does not hold.
+            if let Some(v) = oracle
+                .query_book_known(&spec.to_string(), Some(&text))?
+                .and_then(|k| k.value)
+            {
+                eprintln!(
+                    "note: the opening book gives the value, {v:+} (exact); the moves it does not \
+                     hold are searched within --time {} s",
+                    args.time
+                );
+            }
             let a = match oracle.query(&spec.to_string(), Some(&text)) {
                 Ok(a) => a,
                 // No search for this game: the tables' own message.
