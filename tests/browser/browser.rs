@@ -73,6 +73,44 @@ async fn the_default_page_shows_exact_values_from_the_book() {
     c.close().await.unwrap();
 }
 
+/// A position a book holds in part (the start of Kalah(6,6) under
+/// capture-needs-opposite, whose proof goes on): the board shows the
+/// book's exact value while the search of the other moves still runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_shows_a_books_value_while_it_searches_the_other_moves() {
+    let (_driver, c) = connect().await;
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start_with(
+        &mancala_bin(),
+        dir.path(),
+        &["--solve-ms", "20000", "--build-limit", "0"],
+    );
+    let t = Instant::now();
+    c.goto(&format!(
+        "http://{}/?game=kalah:6:6:capture-needs-opposite",
+        s.addr
+    ))
+    .await
+    .unwrap();
+    wait_js(
+        &c,
+        "const s = document.getElementById('status').dataset; return s.lower === '4' && s.upper === '4'",
+        "the book's value",
+    )
+    .await;
+    assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
+    assert_eq!(text_of(&c, "source").await, "the opening book (exact)");
+    let status = text_of(&c, "status").await;
+    assert!(status.contains("Thinking"), "{status}");
+    assert!(!css(&c, "#stop")
+        .await
+        .attr("hidden")
+        .await
+        .unwrap()
+        .is_some());
+    c.close().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_plays_by_clicks_and_shows_the_apis_values() {
     let (_driver, c) = connect().await;
