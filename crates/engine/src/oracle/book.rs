@@ -206,9 +206,10 @@ pub(super) fn refine_from_books(
     Ok(())
 }
 
-/// [`known_before_search`] of `position` of `game` (the start when
-/// `None`) from the opening books compiled into the library (Kalah
-/// openings; `None` otherwise).
+/// What the opening books compiled into the library know of `position`
+/// of `game` (the start when `None`) without a search: their whole answer,
+/// or the position's value and the moves they hold (`known_before_search`;
+/// Kalah openings, `None` otherwise or when they know nothing of it).
 pub fn book_known(game: &str, position: Option<&str>) -> Result<Option<Analysis>> {
     Ok(book_position(&parse_game(game)?, position)?
         .and_then(|(rules, pos)| known_before_search(Books::embedded(), rules, &pos)))
