@@ -525,10 +525,26 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
     assert_eq!((k.value, k.exact, k.best_move), (Some(4), true, Some(0)));
     assert_eq!(k.moves.len(), 6);
     assert_eq!((k.moves[0].value, k.moves[0].exact), (Some(4), true));
+    // The moves the book holds (pit 1, +2, since 2026-11-30) are exact;
+    // nothing searched of the others: at least the worst the seeds in
+    // play allow, at most the position's value.
+    let books = Books::new(vec![committed(KalahRules::CaptureNeedsOpposite, 6).clone()]);
+    let known = mancala_solver::book::known_move_values(
+        &books,
+        &start(6),
+        KalahRules::CaptureNeedsOpposite,
+    );
+    assert_eq!(known[1], (1, Some(2)));
     for m in &k.moves[1..] {
-        // Nothing searched: at least the worst the seeds in play allow.
-        assert!(!m.exact && m.lower == -72 && m.upper == 4, "{m:?}");
+        match known[m.pit].1 {
+            Some(v) => assert!(m.exact && (m.lower, m.upper) == (v, v), "{m:?}"),
+            None => assert!(!m.exact && m.lower == -72 && m.upper == 4, "{m:?}"),
+        }
     }
+    assert!(
+        k.moves.iter().any(|m| !m.exact),
+        "a move the book does not hold yet"
+    );
     // A complete book's position is its whole answer; a position the
     // books know nothing of, or another game's, has none.
     assert_eq!(

@@ -153,7 +153,7 @@ def test_a_search_out_of_time_gives_proven_bounds(oracle, tmp_path):
 
 def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
     # Kalah(6,6) under capture-needs-opposite: the book holds the start
-    # (+4) and pit 0 (+4), not yet the other moves (each at most +4).
+    # (+4), pit 0 (+4) and pit 1 (+2), not yet the other moves (each at most +4).
     o = ms.Oracle(db=tmp_path, solve_ms=100, build_limit=0)
     a = o.query("kalah:6:6:capture-needs-opposite")
     assert a["source"] == "book" and a["exact"] and a["value"] == 4
