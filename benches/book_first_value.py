@@ -6,45 +6,86 @@ holds the book's exact value, +4, for two `mancala` binaries side by side
 
     python3 benches/book_first_value.py OLD_BINARY NEW_BINARY [RUNS]
 """
-import json, subprocess, sys, tempfile, time, urllib.request, statistics, socket
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+PATH = "/api/v1/search?game=kalah:6:6:capture-needs-opposite&ms=5000"
+BOOK_VALUE = 4
+
 
 def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
-def one(binary, path):
-    with tempfile.TemporaryDirectory() as d:
-        port = free_port()
-        p = subprocess.Popen([binary, "serve", "--addr", f"127.0.0.1:{port}", "--db", d, "--build-limit", "0"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def wait_for(base):
+    """Until the server answers, at most 10 s."""
+    for _ in range(200):
         try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/games", timeout=1).read(); break
-                except Exception:
-                    time.sleep(0.05)
-            t0 = time.monotonic(); first = None; name = None
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as r:
-                for raw in r:
-                    line = raw.decode().strip()
-                    if line.startswith("event: "): name = line[7:]
-                    elif line.startswith("data: "):
-                        a = json.loads(line[6:])
-                        if first is None and a.get("exact") and a.get("value") == 4:
-                            first = (time.monotonic() - t0, name)
-                        if name in ("done", "error"): break
-            return first, time.monotonic() - t0
-        finally:
-            p.terminate(); p.wait()
+            urllib.request.urlopen(f"{base}/api/v1/games", timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.05)
+    sys.exit(f"the server at {base} did not answer within 10 s")
 
-path = "/api/v1/search?game=kalah:6:6:capture-needs-opposite&ms=5000"
-runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-res = {"old": [], "new": []}
-for i in range(runs):
-    for tag, b in (("old", sys.argv[1]), ("new", sys.argv[2])) if i % 2 == 0 else (("new", sys.argv[2]), ("old", sys.argv[1])):
-        first, total = one(b, path)
-        res[tag].append((first, total))
-        print(tag, "first exact value:", first, "stream end: %.2f s" % total, flush=True)
-for tag in res:
-    firsts = [f[0][0] for f in res[tag] if f[0]]
-    print(tag, "median first exact value: %s s" % (("%.3f" % statistics.median(firsts)) if firsts else "never"),
-          "median stream end: %.2f s" % statistics.median(t for _, t in res[tag]))
+
+def one(binary):
+    """(seconds to the first event with the book's exact value and its
+    name, or None; seconds to the end of the stream) on a fresh server."""
+    with tempfile.TemporaryDirectory() as db:
+        port = free_port()
+        server = subprocess.Popen(
+            [binary, "serve", "--addr", f"127.0.0.1:{port}", "--db", db, "--build-limit", "0"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_for(base)
+            start = time.monotonic()
+            first, name = None, None
+            with urllib.request.urlopen(base + PATH, timeout=60) as stream:
+                for raw in stream:
+                    line = raw.decode().strip()
+                    if line.startswith("event: "):
+                        name = line[len("event: "):]
+                    elif line.startswith("data: "):
+                        a = json.loads(line[len("data: "):])
+                        if first is None and a.get("exact") and a.get("value") == BOOK_VALUE:
+                            first = (time.monotonic() - start, name)
+                        if name in ("done", "error"):
+                            break
+            return first, time.monotonic() - start
+        finally:
+            server.terminate()
+            server.wait()
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__)
+    binaries = {"old": sys.argv[1], "new": sys.argv[2]}
+    runs = int(sys.argv[3]) if len(sys.argv) == 4 else 3
+    seen = {"old": [], "new": []}
+    for i in range(runs):
+        order = ("old", "new") if i % 2 == 0 else ("new", "old")
+        for tag in order:
+            first, total = one(binaries[tag])
+            seen[tag].append((first, total))
+            print(tag, "first exact value:", first, "stream end: %.2f s" % total, flush=True)
+    for tag, results in seen.items():
+        firsts = [f[0] for f, _ in results if f]
+        median_first = "%.3f s" % statistics.median(firsts) if firsts else "never"
+        median_end = statistics.median(t for _, t in results)
+        print(tag, "median first exact value:", median_first, "median stream end: %.2f s" % median_end)
+
+
+if __name__ == "__main__":
+    main()
