@@ -11,15 +11,17 @@ This script is a second, independent reading of such a file. It shares no
 code with the engine: it checks every line's CRC-32, plays the Kalah rules
 itself (as docs/RULES.md states them), rebuilds the tree that the splits
 describe from the root, and derives from the proof lines alone the bounds
-on the value of the root and of each opening move. It prints them in the
+on the value of the root, of each opening move and of each move after an
+extra turn of the root's turn. It prints them in the
 form `mancala prove ... --status --every-move` prints, so the two readings
 can be compared line by line. What it does not do is re-prove a proof
 line: that is a search (`mancala prove --check`).
 
 The rule, which the engine applies too (crates/engine/src/search/prove, "What a ledger
-proves"): the root, every position with a split line and, in a book ledger
-(format 2, `book_turns` in the header), every position within that many
-turns of the root are *expanded*, and the children of an expanded position
+proves"): the root and the positions of its own turn (those its extra moves
+reach, the same player to move), every position with a split line and, in
+a book ledger (format 2, `book_turns` in the header), every position within
+that many turns of the root are *expanded*, and the children of an expanded position
 are *reached*. A reached position with s seeds in all is bounded by
 [-s, s], by each of its proof lines' [lower, upper], and, if expanded, by
 [max lower, max upper] over its moves (negated where the turn passes);
@@ -204,6 +206,7 @@ def audit(path):
     root = parse_position(header["root"], m)
     total = sum(root)
     book = book_positions(root, m, rules, turns) if turns > 0 else {}
+    root_turn = {pos for pos, t in book_positions(root, m, rules, 1).items() if t == 0}
 
     def parity(v):
         return (v - total) % 2
@@ -258,7 +261,7 @@ def audit(path):
     memo = {}
 
     def expanded(pos):
-        return pos == root or pos in splits or book.get(pos, turns) < turns
+        return pos == root or pos in root_turn or pos in splits or book.get(pos, turns) < turns
 
     def bounds(pos):
         """Proven (lower, upper) on the value of `pos` for its mover."""
@@ -290,20 +293,34 @@ def audit(path):
         return lo, hi
 
     value = bounds(root)
-    moves = []
-    for pit, child, passed, final in moves_of(root, m, rules):
-        if final is not None:
-            moves.append((pit, final, final))
-            continue
-        blo, bhi = bounds(child)
-        moves.append((pit, -bhi, -blo) if passed else (pit, blo, bhi))
+    # Lines the rule does not reach from the root (before the report below
+    # asks the bounds of more positions).
     orphans = sorted(n for pos, v in known.items() if pos not in reached for n in v[2])
     orphans += sorted(n for pos, v in splits.items() if pos not in reached for n in v)
+    # The moves of the root's turn, breadth first: the opening moves, then
+    # those after each extra turn (the same player's, so the root mover's
+    # view throughout).
+    moves = []
+    level = [(root, [])]
+    while level:
+        following = []
+        for pos, after in level:
+            for pit, child, passed, final in moves_of(pos, m, rules):
+                if final is not None:
+                    moves.append((after, pit, final, final))
+                    continue
+                blo, bhi = bounds(child)
+                moves.append((after, pit, -bhi, -blo) if passed else (after, pit, blo, bhi))
+                if not passed:
+                    following.append((child, after + [pit]))
+        level = following
     report = {
         "root": show(root),
         "rules": rules,
         "value": list(value),
-        "moves": [{"pit": p, "lower": lo, "upper": hi} for p, lo, hi in moves],
+        "moves": [{"pit": p, "lower": lo, "upper": hi} for a, p, lo, hi in moves if not a],
+        "continuations": [{"after": a, "pit": p, "lower": lo, "upper": hi}
+                          for a, p, lo, hi in moves if a],
         "unreached_lines": sorted(orphans),
         **totals,
     }
@@ -414,6 +431,13 @@ def main(argv):
         print(f"value {bound_text(lo, hi)}" + (" (proven)" if lo == hi else ""))
         print("moves (pit: value or proven bounds) " + " ".join(
             f"{mv['pit']}:{bound_text(mv['lower'], mv['upper'])}" for mv in report["moves"]))
+        groups = []
+        for mv in report["continuations"]:
+            if not groups or groups[-1][0] != mv["after"]:
+                groups.append((mv["after"], []))
+            groups[-1][1].append(f"{mv['pit']}:{bound_text(mv['lower'], mv['upper'])}")
+        for after, shown in groups:
+            print(f"moves after {' then '.join(map(str, after))} (the extra turn) " + " ".join(shown))
         print(f"{report['proofs']} proofs, {report['splits']} splits, "
               f"{report['nodes']} nodes, {report['seconds']:.0f} s of search")
         if "book" in report:

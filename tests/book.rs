@@ -486,6 +486,13 @@ fn a_book_still_being_proven_answers_what_it_holds() {
     let (code, out, err) = mancala(&["book", "show", game], d);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("moves 0:+4 "), "{out}");
+    // Pit 0 is an extra turn: the moves after it are shown too, pit 2 the
+    // best line's (+4).
+    let after = mancala_solver::book::known_continuations(&books, &root, cno);
+    assert_eq!(after.len(), 5, "{after:?}");
+    assert!(after.contains(&(vec![0], 2, Some(4))), "{after:?}");
+    assert!(out.contains("moves after 0 (the extra turn) 1:"), "{out}");
+    assert!(out.contains(" 2:+4 3:"), "{out}");
     // The perfect agent plays the book's best move without a search.
     let started = std::time::Instant::now();
     let mv = oracle

@@ -57,6 +57,39 @@ fn audited(report: &serde_json::Value) -> Reading {
     ((v[0].as_i64().unwrap(), v[1].as_i64().unwrap()), moves)
 }
 
+/// The moves after the extra turns of the root's turn, as the audit reads
+/// them: (the moves before, pit, lower, upper).
+fn audited_continuations(report: &serde_json::Value) -> Vec<(Vec<i64>, i64, i64, i64)> {
+    report["continuations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let after = m["after"].as_array().unwrap();
+            (
+                after.iter().map(|p| p.as_i64().unwrap()).collect(),
+                m["pit"].as_i64().unwrap(),
+                m["lower"].as_i64().unwrap(),
+                m["upper"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// ... and as the engine reads them.
+fn engine_continuations(ledger: &Ledger) -> Vec<(Vec<i64>, i64, i64, i64)> {
+    ledger
+        .turn_moves()
+        .unwrap()
+        .iter()
+        .filter(|m| !m.after.is_empty())
+        .map(|m| {
+            let after = m.after.iter().map(|&p| p as i64).collect();
+            (after, m.pit as i64, m.lower as i64, m.upper as i64)
+        })
+        .collect()
+}
+
 /// The engine's reading of the same file.
 fn engine(ledger: &Ledger) -> Reading {
     let (lo, hi) = ledger.root_bounds();
@@ -77,6 +110,13 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
     assert_eq!(report["unreached_lines"], serde_json::json!([]));
     let ledger = Ledger::read(&path).unwrap();
     assert_eq!(audited(&report), engine(&ledger));
+    // The moves after pit 0's extra turn: pit 1 worth +2 (the best line),
+    // the others at most +2, as both readings have it.
+    let after = audited_continuations(&report);
+    assert_eq!(after, engine_continuations(&ledger));
+    assert_eq!(after.len(), 5);
+    assert_eq!(after[0], (vec![0], 1, 2, 2));
+    assert!(after.iter().all(|m| m.0 == [0] && m.3 <= 2), "{after:?}");
     // The published value, read by the second reading too.
     assert_eq!(audited(&report).0, (2, 2));
     let totals = ledger.totals();
@@ -84,7 +124,7 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
     assert_eq!(report["splits"], totals.splits as u64);
     assert_eq!(report["nodes"], totals.nodes);
     // Its text says what `prove --status --every-move` says, line for line
-    // (the root, its value, the moves).
+    // (the root, its value, the moves, those after pit 0's extra turn).
     let text = |out: std::process::Output| {
         assert!(
             out.status.success(),
@@ -92,7 +132,14 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
             String::from_utf8_lossy(&out.stderr)
         );
         let s = String::from_utf8(out.stdout).unwrap();
-        s.lines().take(3).map(str::to_string).collect::<Vec<_>>()
+        s.lines()
+            .take_while(|l| {
+                ["root ", "value ", "moves "]
+                    .iter()
+                    .any(|w| l.starts_with(w))
+            })
+            .map(str::to_string)
+            .collect::<Vec<_>>()
     };
     let ours = text(
         Command::new("python3")
@@ -129,6 +176,13 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     let reading = audited(&report);
     assert_eq!(reading, engine(&ledger));
     assert_eq!(reading.0, (4, 4), "root bounds");
+    // After pit 0's extra turn: pit 2 worth +4 (the best line), every
+    // other move at most +4, as both readings have it.
+    let after = audited_continuations(&report);
+    assert_eq!(after, engine_continuations(&ledger));
+    assert_eq!(after.len(), 5);
+    assert!(after.contains(&(vec![0], 2, 4, 4)), "{after:?}");
+    assert!(after.iter().all(|m| m.0 == [0] && m.3 <= 4), "{after:?}");
     let (_, moves) = &reading;
     assert_eq!(moves[0], (0, 4, 4), "{moves:?}");
     assert!(moves.iter().all(|m| m.2 <= 4), "{moves:?}");
@@ -229,6 +283,13 @@ fn the_audit_follows_small_ledgers_under_every_rule_set() {
             assert_eq!((value, moves.clone()), engine(&ledger), "{rules:?}");
             assert_eq!(value.0, value.1, "Kalah({m},{n}) {rules:?}");
             assert!(moves.iter().all(|&(_, lo, hi)| lo == hi));
+            // The moves after an extra turn (Kalah(3,3)'s pit 0, Kalah(4,3)'s
+            // pit 1), proven too, and read alike: the positions of the
+            // root's turn are expanded by both readings, split or not.
+            let after = audited_continuations(&report);
+            assert!(!after.is_empty(), "Kalah({m},{n}) {rules:?}");
+            assert_eq!(after, engine_continuations(&ledger), "{rules:?}");
+            assert!(after.iter().all(|m| m.2 == m.3), "{rules:?}: {after:?}");
         }
         assert!(splits > 0, "{rules:?}: no question was split");
     }

@@ -76,7 +76,9 @@ fn a_split_proof_gives_the_solvers_value() {
     }
 }
 
-/// The value of every move from the root, proven as tasks in the root's
+/// The value of every move of the root's turn (the opening moves, and the
+/// moves after an extra turn: Kalah(3,2)'s pit 1, Kalah(3,3)'s pit 0 and
+/// Kalah(4,2)'s pit 2 end in the store), proven as tasks in the root's
 /// ledger, equals an exact solve of the position after the move (negated
 /// when the turn passes); the CLI's --every-move and --status say the same.
 #[test]
@@ -100,9 +102,22 @@ fn every_moves_value_is_proven_from_the_ledger() {
         let value = solve(&root, None, &exact_opts).unwrap().value;
         assert_eq!(ledger.root_bounds(), (value, value));
         let legal: Vec<usize> = root.legal_moves(rules).collect();
-        assert_eq!(moves.iter().map(|m| m.pit).collect::<Vec<_>>(), legal);
+        let opening: Vec<usize> = moves
+            .iter()
+            .filter(|m| m.after.is_empty())
+            .map(|m| m.pit)
+            .collect();
+        assert_eq!(opening, legal);
+        let mut continuations = 0;
         for mv in &moves {
-            let mut child = root;
+            // Replay the turn: the moves before this one keep the mover.
+            let mut parent = root;
+            for &p in &mv.after {
+                parent.play(p, rules).unwrap();
+                assert_eq!(parent.to_move(), root.to_move());
+            }
+            continuations += usize::from(!mv.after.is_empty());
+            let mut child = parent;
             child.play(mv.pit, rules).unwrap();
             let v = if child.is_game_over(rules) {
                 child.final_difference()
@@ -117,15 +132,17 @@ fn every_moves_value_is_proven_from_the_ledger() {
             assert_eq!(
                 (mv.lower, mv.upper),
                 (v, v),
-                "Kalah({m},{n}) pit {}",
-                mv.pit
+                "Kalah({m},{n}) pit {} after {:?}",
+                mv.pit,
+                mv.after
             );
             assert!(mv.upper <= value);
         }
+        assert!(continuations > 0, "Kalah({m},{n}) has an extra turn");
         assert!(moves.iter().any(|mv| mv.lower == value));
         // The file alone says it, and nothing is left to do.
         let again = Ledger::read(&path).unwrap();
-        assert_eq!(again.moves().unwrap(), moves);
+        assert_eq!(again.turn_moves().unwrap(), moves);
         assert_eq!(again.next_move_question(value).unwrap(), None);
     }
     // The CLI: --every-move on a fresh ledger, then --status --json.
@@ -159,6 +176,15 @@ fn every_moves_value_is_proven_from_the_ledger() {
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 3);
     assert!(moves.iter().all(|m| m["lower"] == m["upper"]), "{v}");
+    // Pit 0 is an extra turn: the two moves after it are proven too.
+    let after = v["continuations"].as_array().unwrap();
+    assert_eq!(after.len(), 2, "{v}");
+    assert!(
+        after
+            .iter()
+            .all(|m| m["lower"] == m["upper"] && m["after"] == serde_json::json!([0])),
+        "{v}"
+    );
     assert!(moves.iter().any(|m| m["lower"] == v["lower"]), "{v}");
     // The text names the moves as the JSON does, by pits 0..m-1 as every
     // command does: Kalah(3,3)'s pits 0 and 1 are worth +2, pit 2 -6.
@@ -177,6 +203,17 @@ fn every_moves_value_is_proven_from_the_ledger() {
         text.contains(&format!(
             "moves (pit: value or proven bounds) {}",
             want.join(" ")
+        )),
+        "{text}"
+    );
+    let after: Vec<String> = after
+        .iter()
+        .map(|m| format!("{}:{:+}", m["pit"], m["lower"].as_i64().unwrap()))
+        .collect();
+    assert!(
+        text.contains(&format!(
+            "moves after 0 (the extra turn) {}",
+            after.join(" ")
         )),
         "{text}"
     );

@@ -276,11 +276,24 @@ fn show(args: ShowArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Moves as `pit:value`, `pit:?` where the book does not hold the value.
+fn shown_values(moves: &[(usize, Option<i32>)]) -> String {
+    let shown: Vec<String> = moves
+        .iter()
+        .map(|(pit, v)| match v {
+            Some(v) => format!("{pit}:{v:+}"),
+            None => format!("{pit}:?"),
+        })
+        .collect();
+    shown.join(" ")
+}
+
 /// Print what a book holds.
 fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool) {
     let root = book.root();
     let books = Books::new(vec![book.clone()]);
     let moves = mancala_solver::book::known_move_values(&books, &root, book.rules());
+    let continuations = mancala_solver::book::known_continuations(&books, &root, book.rules());
     if json {
         println!(
             "{}",
@@ -292,6 +305,10 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
                 "positions": book.len(),
                 "value": book.value(&root),
                 "moves": moves.iter().map(|&(pit, v)| json!({"pit": pit, "value": v})).collect::<Vec<_>>(),
+                "continuations": continuations
+                    .iter()
+                    .map(|(after, pit, v)| json!({"after": after, "pit": pit, "value": v}))
+                    .collect::<Vec<_>>(),
                 "progress": progress,
             })
         );
@@ -310,19 +327,22 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
         None => println!("start {root}: not in the book"),
     }
     if moves.iter().any(|m| m.1.is_some()) {
-        let shown: Vec<String> = moves
-            .iter()
-            .map(|(pit, v)| match v {
-                Some(v) => format!("{pit}:{v:+}"),
-                None => format!("{pit}:?"),
-            })
-            .collect();
-        let missing = if moves.iter().any(|m| m.1.is_none()) {
-            " (?: not in the book)"
-        } else {
-            ""
-        };
-        println!("moves {}{missing}", shown.join(" "));
+        let missing =
+            if moves.iter().any(|m| m.1.is_none()) || continuations.iter().any(|m| m.2.is_none()) {
+                " (?: not in the book)"
+            } else {
+                ""
+            };
+        println!("moves {}{missing}", shown_values(&moves));
+        for group in continuations.chunk_by(|a, b| a.0 == b.0) {
+            let after: Vec<String> = group[0].0.iter().map(usize::to_string).collect();
+            let pairs: Vec<(usize, Option<i32>)> = group.iter().map(|m| (m.1, m.2)).collect();
+            println!(
+                "moves after {} (the extra turn) {}",
+                after.join(" then "),
+                shown_values(&pairs)
+            );
+        }
     }
     if let Some(p) = progress {
         println!(

@@ -48,8 +48,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "T", allow_hyphen_values = true)]
     pub at_least: Option<i32>,
     /// After the root's exact value, prove the exact value of every move
-    /// from it (each move's position a question of its own in the same
-    /// ledger).
+    /// of its turn: the opening moves, then the moves after an extra turn
+    /// (each move's position a question of its own in the same ledger).
     #[arg(long, conflicts_with = "at_least")]
     pub every_move: bool,
     /// The first question when proving the exact value (default: a short
@@ -310,7 +310,10 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
             at_least: t,
         })
     });
-    let moves = ledger.moves()?;
+    let (moves, continuations): (Vec<_>, Vec<_>) = ledger
+        .turn_moves()?
+        .into_iter()
+        .partition(|m| m.after.is_empty());
     if args.json {
         println!(
             "{}",
@@ -323,6 +326,7 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
                 "at_least": args.at_least,
                 "answer": question.flatten(),
                 "moves": moves,
+                "continuations": continuations,
                 "totals": totals,
                 "open_tasks": open,
             })
@@ -345,14 +349,18 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
             };
             println!("at least {t:+}: {a}");
         }
-        let shown: Vec<String> = moves
-            .iter()
-            .map(|m| match (m.lower, m.upper) {
-                (lo, hi) if lo == hi => format!("{}:{lo:+}", m.pit),
-                (lo, hi) => format!("{}:[{lo:+},{hi:+}]", m.pit),
-            })
-            .collect();
-        println!("moves (pit: value or proven bounds) {}", shown.join(" "));
+        println!(
+            "moves (pit: value or proven bounds) {}",
+            shown_moves(&moves)
+        );
+        for group in continuations.chunk_by(|a, b| a.after == b.after) {
+            let after: Vec<String> = group[0].after.iter().map(usize::to_string).collect();
+            println!(
+                "moves after {} (the extra turn) {}",
+                after.join(" then "),
+                shown_moves(group)
+            );
+        }
         println!(
             "{} proofs, {} splits, {} nodes, {:.0} s of search ({:.0} CPU s in proofs)",
             totals.proofs, totals.splits, totals.nodes, totals.seconds, totals.cpu_seconds
@@ -363,6 +371,18 @@ fn status(args: &ProveArgs, ledger: &Ledger) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Moves as `pit:value`, or `pit:[lower,upper]` where not exact.
+fn shown_moves(moves: &[prove::MoveValue]) -> String {
+    let shown: Vec<String> = moves
+        .iter()
+        .map(|m| match (m.lower, m.upper) {
+            (lo, hi) if lo == hi => format!("{}:{lo:+}", m.pit),
+            (lo, hi) => format!("{}:[{lo:+},{hi:+}]", m.pit),
+        })
+        .collect();
+    shown.join(" ")
 }
 
 /// `--outline`: the tree of the question under way.

@@ -309,6 +309,42 @@ pub fn known_move_values(
     out
 }
 
+/// The moves after each extra turn of `pos`'s turn (the same player to
+/// move again, the game not over), breadth first: each with the moves of
+/// the turn before it, its pit and its value for the mover where the books
+/// hold it. The opening moves themselves are [`known_move_values`].
+pub fn known_continuations(
+    books: &Books,
+    pos: &Position,
+    rules: KalahRules,
+) -> Vec<(Vec<usize>, usize, Option<i32>)> {
+    let mut out = Vec::new();
+    let mut level = vec![(*pos, Vec::new())];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for (p, after) in &level {
+            for pit in p.legal_moves(rules).collect::<Vec<_>>() {
+                let mut c = *p;
+                if c.play(pit, rules).is_err() || c.to_move() != p.to_move() {
+                    continue;
+                }
+                if !c.is_game_over(rules) {
+                    let mut a = after.clone();
+                    a.push(pit);
+                    next.push((c, a));
+                }
+            }
+        }
+        for (p, after) in &next {
+            for (pit, v) in known_move_values(books, p, rules) {
+                out.push((after.clone(), pit, v));
+            }
+        }
+        level = next;
+    }
+    out
+}
+
 /// The leftmost move the books prove best at `pos`, with the position's
 /// value: the books hold the position and a move of that value. Every
 /// other move may still be unknown.

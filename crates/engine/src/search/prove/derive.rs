@@ -52,13 +52,24 @@ pub(super) fn book_positions(
     out
 }
 
+/// The positions of `root`'s own turn: the root and those its extra moves
+/// reach while the same player is to move (the turn not yet passed).
+pub(super) fn root_turn(root: &Position, rules: KalahRules) -> HashSet<String> {
+    book_positions(root, rules, 1)
+        .into_iter()
+        .filter(|&(_, t)| t == 0)
+        .map(|(k, _)| k)
+        .collect()
+}
+
 impl Ledger {
     /// Whether the ledger derives `key`'s bounds from its moves' too: the
-    /// root, a split position, a book position short of the book's last
-    /// turn.
+    /// root and the positions of its turn, a split position, a book
+    /// position short of the book's last turn.
     fn expanded(&self, key: &str) -> bool {
         key == self.root_key
             || self.split_lines.contains_key(key)
+            || self.root_turn.contains(key)
             || self
                 .book
                 .get(key)

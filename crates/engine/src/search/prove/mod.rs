@@ -26,9 +26,10 @@
 //!
 //! One rule, which `dist/ledger_audit.py` applies too (written apart, in
 //! plain Python), derives the bounds of every position the ledger
-//! *reaches*: the root, the positions with a split line, and (in a book
-//! ledger, [`Header::book_turns`]) every position within that many turns
-//! of the root are *expanded*; the children of an expanded position are
+//! *reaches*: the root and the positions of its own turn (those its extra
+//! moves reach, the same player to move), the positions with a split line,
+//! and (in a book ledger, [`Header::book_turns`]) every position within
+//! that many turns of the root are *expanded*; the children of an expanded position are
 //! reached. The bounds of a reached position P with s seeds in all:
 //!
 //! 1. a finished game: its final difference;
@@ -342,6 +343,8 @@ pub struct Ledger {
     /// The book's positions (within [`Header::book_turns`] turns of the
     /// root) with the fewest turns that reach each.
     book: HashMap<String, u32>,
+    /// The positions of the root's own turn ([`derive::root_turn`]).
+    root_turn: HashSet<String>,
     /// The bounds of every reached position ([`Ledger::check`]).
     derived: HashMap<String, (i32, i32)>,
 }
@@ -369,6 +372,7 @@ impl Ledger {
         let mut l = Ledger {
             seeds: root.cells().iter().map(|&c| i32::from(c)).sum(),
             book: derive::book_positions(root, rules, book_turns),
+            root_turn: derive::root_turn(root, rules),
             header,
             entries: Vec::new(),
             rules,

@@ -1,16 +1,22 @@
-//! The value of every move from the root: each move's child is proven as
-//! a position of its own in the same ledger, its questions asked of the
-//! child, so the lines the root's proof already holds about the children
-//! count.
+//! The value of every move of the root's turn: each move's child is
+//! proven as a position of its own in the same ledger, its questions asked
+//! of the child, so the lines the root's proof already holds about the
+//! children count. The root's turn is its opening moves and, where a move
+//! ends in the mover's store (an extra turn), the moves after it, until
+//! the turn passes: "every opening move" of a game whose best move is an
+//! extra turn means its continuations too.
 
 use serde::Serialize;
 
-use super::{children, Ledger, Question};
+use super::{children, Entry, Ledger, Question};
 use crate::error::Result;
 
-/// What the ledger proves of one move from the root.
+/// What the ledger proves of one move of the root's turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveValue {
+    /// The moves of the same turn before this one (empty for an opening
+    /// move; `[0]` for a move after the extra turn of pit 0).
+    pub after: Vec<usize>,
     /// The move (pit from the mover's left, from 0).
     pub pit: usize,
     /// The position after it, from its side to move.
@@ -35,11 +41,54 @@ impl Ledger {
     /// Every move from the root with the bounds the ledger proves of it,
     /// in pit order.
     pub fn moves(&self) -> Result<Vec<MoveValue>> {
-        let root = Question {
-            position: self.header.root.clone(),
+        self.moves_from(&self.header.root, &[])
+    }
+
+    /// Every move of the root's turn with its bounds: the opening moves in
+    /// pit order, then the moves after each extra turn (by the opening
+    /// moves' pits, then pit order), breadth first.
+    pub fn turn_moves(&self) -> Result<Vec<MoveValue>> {
+        let mut out = Vec::new();
+        let mut level = vec![(self.header.root.clone(), Vec::new())];
+        while !level.is_empty() {
+            let mut next = Vec::new();
+            for (position, after) in &level {
+                let moves = self.moves_from(position, after)?;
+                next.extend(self.continuations(&moves));
+                out.extend(moves);
+            }
+            level = next;
+        }
+        Ok(out)
+    }
+
+    /// The positions of the root's turn after `moves` (those that keep the
+    /// turn in a game not over), each with the moves that reach it.
+    fn continuations(&self, moves: &[MoveValue]) -> Vec<(String, Vec<usize>)> {
+        moves
+            .iter()
+            .filter(|m| !m.turn_passes)
+            .filter(|m| {
+                crate::kalah::position::Position::parse(&m.position)
+                    .is_ok_and(|p| !p.is_game_over(self.rules))
+            })
+            .map(|m| {
+                let mut after = m.after.clone();
+                after.push(m.pit);
+                (m.position.clone(), after)
+            })
+            .collect()
+    }
+
+    /// The moves from `position` (one of the root's turn, reached by the
+    /// moves `after`), in pit order.
+    fn moves_from(&self, position: &str, after: &[usize]) -> Result<Vec<MoveValue>> {
+        let parent = Question {
+            position: position.to_string(),
             at_least: 0,
         };
-        Ok(children(&root, self.rules)?
+        let rules = self.rules;
+        Ok(children(&parent, rules)?
             .into_iter()
             .map(|c| {
                 let (lo, hi) = match c.over {
@@ -48,6 +97,7 @@ impl Ledger {
                 };
                 let (lower, upper) = if c.negated { (-hi, -lo) } else { (lo, hi) };
                 MoveValue {
+                    after: after.to_vec(),
                     pit: c.pit,
                     position: c.question.position,
                     turn_passes: c.negated,
@@ -58,29 +108,44 @@ impl Ledger {
             .collect())
     }
 
-    /// The next question towards every move's exact value (`None` once
-    /// each is proven): of the first move not yet exact in the order of
-    /// the root's latest split (best estimate first; pit order without
-    /// one), starting from `guess` for the move (the root's value), asked
-    /// of the child from its side to move.
-    pub fn next_move_question(&self, guess: i32) -> Result<Option<Question>> {
-        let order: Vec<usize> = self
-            .entries
+    /// The pits of `position`'s moves in the order of its latest split
+    /// (best estimate first); empty without one.
+    fn split_order(&self, position: &str) -> Vec<usize> {
+        self.entries
             .iter()
             .rev()
             .find_map(|e| match e {
-                super::Entry::Split(s) if s.question.position == self.header.root => {
-                    Some(s.order.clone())
-                }
+                Entry::Split(s) if s.question.position == position => Some(s.order.clone()),
                 _ => None,
             })
-            .unwrap_or_default();
-        let rank = |pit: usize| order.iter().position(|&p| p == pit).unwrap_or(usize::MAX);
-        let mut moves = self.moves()?;
-        moves.sort_by_key(|m| (rank(m.pit), m.pit));
-        Ok(moves.into_iter().find(|m| !m.exact()).and_then(|m| {
-            let g = if m.turn_passes { -guess } else { guess };
-            self.next_value_question(&m.position, g)
-        }))
+            .unwrap_or_default()
+    }
+
+    /// The next question towards every move's exact value (`None` once
+    /// each is proven): of the first move not yet exact, the opening moves
+    /// first, then the moves after each extra turn (breadth first, the
+    /// extra turns by pit); among the moves from one position, in the
+    /// order of its latest split (best estimate first; pit order without
+    /// one). The question starts from `guess` for the move (the root's
+    /// value), asked of the child from its side to move.
+    pub fn next_move_question(&self, guess: i32) -> Result<Option<Question>> {
+        let mut level = vec![(self.header.root.clone(), Vec::new())];
+        while !level.is_empty() {
+            let mut next = Vec::new();
+            for (position, after) in &level {
+                let mut moves = self.moves_from(position, after)?;
+                let order = self.split_order(position);
+                let rank = |pit: usize| order.iter().position(|&p| p == pit).unwrap_or(usize::MAX);
+                moves.sort_by_key(|m| (rank(m.pit), m.pit));
+                if let Some(m) = moves.iter().find(|m| !m.exact()) {
+                    let g = if m.turn_passes { -guess } else { guess };
+                    return Ok(self.next_value_question(&m.position, g));
+                }
+                moves.sort_by_key(|m| m.pit);
+                next.extend(self.continuations(&moves));
+            }
+            level = next;
+        }
+        Ok(None)
     }
 }

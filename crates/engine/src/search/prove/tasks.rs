@@ -278,11 +278,12 @@ pub fn prove_value_of(
     Ok(ledger.bounds(position).0)
 }
 
-/// The exact value of the root and of every move from it, proven from the
-/// ledger at `path`: the root's first ([`prove_value`] from `guess`),
-/// then each move's in the order of [`Ledger::next_move_question`],
-/// each from the root's value (the best move's value is that, the others' at most that).
-/// Returns the moves' values.
+/// The exact value of the root and of every move of its turn, proven from
+/// the ledger at `path`: the root's first ([`prove_value`] from `guess`),
+/// then each move's in the order of [`Ledger::next_move_question`] (the
+/// opening moves, then the moves after an extra turn), each from the
+/// root's value (the best move's value is that, the others' at most that).
+/// Returns the moves' values ([`Ledger::turn_moves`]).
 pub fn prove_moves(
     ledger: &mut Ledger,
     path: &Path,
@@ -295,7 +296,7 @@ pub fn prove_moves(
     while let Some(q) = ledger.next_move_question(value)? {
         settle(ledger, path, &q, tables, opts, on_entry)?;
     }
-    ledger.moves()
+    ledger.turn_moves()
 }
 
 /// [`prove`] one question towards a value, and check that its answer moved
