@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::{children, Entry, Ledger, Question};
 use crate::error::Result;
+use crate::kalah::position::Position;
 
 /// What the ledger proves of one move of the root's turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -68,10 +69,7 @@ impl Ledger {
         moves
             .iter()
             .filter(|m| !m.turn_passes)
-            .filter(|m| {
-                crate::kalah::position::Position::parse(&m.position)
-                    .is_ok_and(|p| !p.is_game_over(self.rules))
-            })
+            .filter(|m| Position::parse(&m.position).is_ok_and(|p| !p.is_game_over(self.rules)))
             .map(|m| {
                 let mut after = m.after.clone();
                 after.push(m.pit);
