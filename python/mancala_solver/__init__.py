@@ -93,8 +93,11 @@ def books() -> List[Dict[str, Any]]:
     """The opening books compiled into the engine (exact values of the
     positions near a Kalah start; `Oracle.query` and `Oracle.exact_values`
     answer from them first): each one's ``game``, ``rules``, ``pits``,
-    ``turns`` from the start, ``positions`` and ``root``. Empty when the
-    engine was built without books."""
+    ``turns`` from the start, ``positions`` and ``root``, and how much of
+    its turns it holds: ``held_within_turns`` of the ``within_turns``
+    positions there (``complete`` when all; a book still being proven, or
+    one whose proof has not reached every move after an extra turn, holds
+    fewer). Empty when the engine was built without books."""
     return json.loads(_native.books())
 
 

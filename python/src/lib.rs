@@ -612,12 +612,16 @@ fn books() -> String {
             if b.rules() != mancala_solver::kalah::KalahRules::Default {
                 game = format!("{game}:{rules}");
             }
+            let (held, within) = b.coverage();
             json!({
                 "game": game,
                 "rules": rules,
                 "pits": b.pits(),
                 "turns": b.turns(),
                 "positions": b.len(),
+                "within_turns": within,
+                "held_within_turns": held,
+                "complete": held == within,
                 "root": b.root().to_string(),
             })
         })

@@ -151,6 +151,17 @@ def test_a_search_out_of_time_gives_proven_bounds(oracle, tmp_path):
         ms.Oracle(db=tmp_path, solve_ms=50, build_limit=0).value("kalah:6:6:end-when-mover-empty")
 
 
+def test_books_say_how_much_of_their_turns_they_hold():
+    # The books of 3, 4 and 5 seeds hold all their turns; the 6-seed ones
+    # hold their first turn (12 positions) in part.
+    books = {b["game"]: b for b in ms.books()}
+    assert books["kalah:6:4"]["complete"] and books["kalah:6:4"]["held_within_turns"] == 1282
+    six = books["kalah:6:6"]
+    assert not six["complete"]
+    assert (six["held_within_turns"], six["within_turns"]) == (8, 12)
+    assert books["kalah:6:6:capture-needs-opposite"]["within_turns"] == 12
+
+
 def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
     # Kalah(6,6) under capture-needs-opposite: the book holds the start
     # (+4), pit 0 (+4) and pit 1 (+2), not yet the other moves (each at most +4).

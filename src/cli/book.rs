@@ -294,6 +294,7 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
     let books = Books::new(vec![book.clone()]);
     let moves = mancala_solver::book::known_move_values(&books, &root, book.rules());
     let continuations = mancala_solver::book::known_continuations(&books, &root, book.rules());
+    let (held, within) = book.coverage();
     if json {
         println!(
             "{}",
@@ -303,6 +304,9 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
                 "rules": book.rules().name(),
                 "turns": book.turns(),
                 "positions": book.len(),
+                "within_turns": within,
+                "held_within_turns": held,
+                "complete": held == within,
                 "value": book.value(&root),
                 "moves": moves.iter().map(|&(pit, v)| json!({"pit": pit, "value": v})).collect::<Vec<_>>(),
                 "continuations": continuations
@@ -322,6 +326,16 @@ fn report(book: &Book, path: &Path, progress: Option<&BookProgress>, json: bool)
         if book.turns() == 1 { "" } else { "s" },
         book.len()
     );
+    let turns = if book.turns() == 1 {
+        "its turn".to_string()
+    } else {
+        format!("its {} turns", book.turns())
+    };
+    if held == within {
+        println!("within {turns}: all {within} positions");
+    } else {
+        println!("within {turns}: {held} of {within} positions (the others not proven yet)");
+    }
     match book.value(&root) {
         Some(v) => println!("start {root}: {v:+}"),
         None => println!("start {root}: not in the book"),

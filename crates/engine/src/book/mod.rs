@@ -227,6 +227,26 @@ impl Book {
         None
     }
 
+    /// How much of its turns the book holds: `(held, within)`, the
+    /// positions within its turns of the start (finished games aside, which
+    /// need no book) and how many of them it holds. A complete book holds
+    /// them all; one still being proven fewer (it may hold positions
+    /// beyond its turns too, which this does not count).
+    pub fn coverage(&self) -> (usize, usize) {
+        let (mut held, mut within) = (0, 0);
+        for key in crate::search::prove::book_positions(&self.root, self.rules, self.turns).keys() {
+            let Ok(pos) = Position::parse(key) else {
+                continue;
+            };
+            if pos.is_game_over(self.rules) {
+                continue;
+            }
+            within += 1;
+            held += usize::from(self.value(&pos).is_some());
+        }
+        (held, within)
+    }
+
     /// Every position of the book with its value.
     pub fn entries(&self) -> impl Iterator<Item = (Position, i32)> + '_ {
         self.entries.chunks_exact(self.stride()).map(|e| {

@@ -13,7 +13,7 @@ use crate::kalah::rules::KalahRules;
 /// a position of fewer than `turns` turns lead to (one turn more where the
 /// turn passes, the same after an extra move). A position of `turns`
 /// turns ends the book (its moves are the next turn's). Empty for 0 turns.
-pub(super) fn book_positions(
+pub(crate) fn book_positions(
     root: &Position,
     rules: KalahRules,
     turns: u32,

@@ -684,6 +684,7 @@ mod moves;
 mod outline;
 mod tasks;
 
+pub(crate) use derive::book_positions;
 pub use moves::MoveValue;
 pub use outline::{NodeState, OutlineNode};
 pub use tasks::{
