@@ -553,7 +553,8 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
     assert_eq!((k.value, k.exact, k.best_move), (Some(4), true, Some(0)));
     assert_eq!(k.moves.len(), 6);
     assert_eq!((k.moves[0].value, k.moves[0].exact), (Some(4), true));
-    // The moves the book holds (pit 1, +2, since 2026-11-30) are exact;
+    // The moves the book holds (pit 1, +2, and pit 2, 0, since 2026-11-30)
+    // are exact;
     // nothing searched of the others: at least the worst the seeds in
     // play allow, at most the position's value.
     let books = Books::new(vec![committed(KalahRules::CaptureNeedsOpposite, 6).clone()]);
