@@ -339,28 +339,10 @@ pub fn known_continuations(
     rules: KalahRules,
 ) -> Vec<(Vec<usize>, usize, Option<i32>)> {
     let mut out = Vec::new();
-    let mut level = vec![(*pos, Vec::new())];
-    while !level.is_empty() {
-        let mut next = Vec::new();
-        for (p, after) in &level {
-            for pit in p.legal_moves(rules).collect::<Vec<_>>() {
-                let mut c = *p;
-                if c.play(pit, rules).is_err() || c.to_move() != p.to_move() {
-                    continue;
-                }
-                if !c.is_game_over(rules) {
-                    let mut a = after.clone();
-                    a.push(pit);
-                    next.push((c, a));
-                }
-            }
+    for (p, after) in pos.turn(rules).into_iter().skip(1) {
+        for (pit, v) in known_move_values(books, &p, rules) {
+            out.push((after.clone(), pit, v));
         }
-        for (p, after) in &next {
-            for (pit, v) in known_move_values(books, p, rules) {
-                out.push((after.clone(), pit, v));
-            }
-        }
-        level = next;
     }
     out
 }

@@ -231,6 +231,31 @@ impl Position {
         )
     }
 
+    /// The positions of this turn, breadth first: this one, then those its
+    /// extra moves reach (the same player to move again, the game not
+    /// over), each with the moves of the turn that reach it (empty for
+    /// this one; by pit within a level).
+    pub fn turn(&self, rules: KalahRules) -> Vec<(Position, Vec<usize>)> {
+        let mut out = vec![(*self, Vec::new())];
+        let mut i = 0;
+        while i < out.len() {
+            let (pos, after) = out[i].clone();
+            for pit in pos.legal_moves(rules).collect::<Vec<_>>() {
+                let mut c = pos;
+                if c.play(pit, rules).is_ok()
+                    && c.to_move() == pos.to_move()
+                    && !c.is_game_over(rules)
+                {
+                    let mut a = after.clone();
+                    a.push(pit);
+                    out.push((c, a));
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
     /// Whether `pit` is one of the mover's pits and holds seeds (the reason
     /// when not).
     pub(crate) fn check_pit(&self, pit: usize) -> Result<(), PlayError> {

@@ -52,13 +52,12 @@ pub(crate) fn book_positions(
     out
 }
 
-/// The positions of `root`'s own turn: the root and those its extra moves
-/// reach while the same player is to move (the turn not yet passed).
+/// The positions of `root`'s own turn ([`Position::turn`]): the root and
+/// those its extra moves reach while the same player is to move.
 pub(super) fn root_turn(root: &Position, rules: KalahRules) -> HashSet<String> {
-    book_positions(root, rules, 1)
+    root.turn(rules)
         .into_iter()
-        .filter(|&(_, t)| t == 0)
-        .map(|(k, _)| k)
+        .map(|(p, _)| p.to_string())
         .collect()
 }
 

@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use super::{children, Entry, Ledger, Question};
 use crate::error::Result;
-use crate::kalah::position::Position;
 
 /// What the ledger proves of one move of the root's turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -50,32 +49,10 @@ impl Ledger {
     /// moves' pits, then pit order), breadth first.
     pub fn turn_moves(&self) -> Result<Vec<MoveValue>> {
         let mut out = Vec::new();
-        let mut level = vec![(self.header.root.clone(), Vec::new())];
-        while !level.is_empty() {
-            let mut next = Vec::new();
-            for (position, after) in &level {
-                let moves = self.moves_from(position, after)?;
-                next.extend(self.continuations(&moves));
-                out.extend(moves);
-            }
-            level = next;
+        for (pos, after) in self.root().turn(self.rules) {
+            out.extend(self.moves_from(&pos.to_string(), &after)?);
         }
         Ok(out)
-    }
-
-    /// The positions of the root's turn after `moves` (those that keep the
-    /// turn in a game not over), each with the moves that reach it.
-    fn continuations(&self, moves: &[MoveValue]) -> Vec<(String, Vec<usize>)> {
-        moves
-            .iter()
-            .filter(|m| !m.turn_passes)
-            .filter(|m| Position::parse(&m.position).is_ok_and(|p| !p.is_game_over(self.rules)))
-            .map(|m| {
-                let mut after = m.after.clone();
-                after.push(m.pit);
-                (m.position.clone(), after)
-            })
-            .collect()
     }
 
     /// The moves from `position` (one of the root's turn, reached by the
@@ -109,14 +86,17 @@ impl Ledger {
     /// The pits of `position`'s moves in the order of its latest split
     /// (best estimate first); empty without one.
     fn split_order(&self, position: &str) -> Vec<usize> {
-        self.entries
-            .iter()
-            .rev()
-            .find_map(|e| match e {
-                Entry::Split(s) if s.question.position == position => Some(s.order.clone()),
-                _ => None,
-            })
-            .unwrap_or_default()
+        match self
+            .split_lines
+            .get(position)
+            .and_then(|lines| lines.last())
+        {
+            Some(&i) => match &self.entries[i] {
+                Entry::Split(s) => s.order.clone(),
+                _ => Vec::new(),
+            },
+            None => Vec::new(),
+        }
     }
 
     /// The next question towards every move's exact value (`None` once
@@ -127,22 +107,16 @@ impl Ledger {
     /// one). The question starts from `guess` for the move (the root's
     /// value), asked of the child from its side to move.
     pub fn next_move_question(&self, guess: i32) -> Result<Option<Question>> {
-        let mut level = vec![(self.header.root.clone(), Vec::new())];
-        while !level.is_empty() {
-            let mut next = Vec::new();
-            for (position, after) in &level {
-                let mut moves = self.moves_from(position, after)?;
-                let order = self.split_order(position);
-                let rank = |pit: usize| order.iter().position(|&p| p == pit).unwrap_or(usize::MAX);
-                moves.sort_by_key(|m| (rank(m.pit), m.pit));
-                if let Some(m) = moves.iter().find(|m| !m.exact()) {
-                    let g = if m.turn_passes { -guess } else { guess };
-                    return Ok(self.next_value_question(&m.position, g));
-                }
-                moves.sort_by_key(|m| m.pit);
-                next.extend(self.continuations(&moves));
+        for (pos, after) in self.root().turn(self.rules) {
+            let position = pos.to_string();
+            let mut moves = self.moves_from(&position, &after)?;
+            let order = self.split_order(&position);
+            let rank = |pit: usize| order.iter().position(|&p| p == pit).unwrap_or(usize::MAX);
+            moves.sort_by_key(|m| (rank(m.pit), m.pit));
+            if let Some(m) = moves.iter().find(|m| !m.exact()) {
+                let g = if m.turn_passes { -guess } else { guess };
+                return Ok(self.next_value_question(&m.position, g));
             }
-            level = next;
         }
         Ok(None)
     }
