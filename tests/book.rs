@@ -444,8 +444,8 @@ fn oracle_in(dir: &Path, ms: u64) -> mancala_solver::oracle::Oracle {
 }
 
 /// The book of Kalah(6,6) under capture-needs-opposite is still being
-/// proven: it holds the start (+4) and South's pit 0 (+4), not yet the
-/// other moves. A query of the start gives the book's exact value and its
+/// proven: it holds the start (+4), South's pit 0 (+4) and some of the
+/// other moves, not yet all. A query of the start gives the book's exact value and its
 /// best move at once, the moves it does not hold bounded by the value
 /// (each at most +4) after the search's time; the perfect agent plays pit
 /// 0 and `grade`'s valuation reads the book.
