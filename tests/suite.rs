@@ -102,6 +102,8 @@ mod probe_faults;
 mod profile;
 #[path = "prove.rs"]
 mod prove;
+#[path = "prove_cli.rs"]
+mod prove_cli;
 #[path = "readme.rs"]
 mod readme;
 #[path = "reproduce.rs"]
