@@ -164,7 +164,7 @@ def test_books_say_how_much_of_their_turns_they_hold():
 
 def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
     # Kalah(6,6) under capture-needs-opposite: the book holds the start
-    # (+4), pit 0 (+4), pit 1 (+2), pits 2 and 3 (0), not yet pits 4 and 5 (each at most +4).
+    # (+4), pit 0 (+4), pit 1 (+2), pits 2 to 4 (0), not yet pit 5 (at most +4).
     o = ms.Oracle(db=tmp_path, solve_ms=100, build_limit=0)
     a = o.query("kalah:6:6:capture-needs-opposite")
     assert a["source"] == "book" and a["exact"] and a["value"] == 4
