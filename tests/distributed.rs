@@ -7,6 +7,9 @@
 
 use std::process::Command;
 
+mod common;
+use common::SMALL_PROOF;
+
 use mancala_solver::kalah::position::Position;
 use mancala_solver::search::prove::Ledger;
 use mancala_solver::search::{solve, SolveOptions};
@@ -272,20 +275,6 @@ fn dying_mancala(dir: &std::path::Path, dies: &str) -> std::path::PathBuf {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     path
 }
-
-/// The options of the small Kalah(3,2) proofs below.
-const SMALL_PROOF: [&str; 10] = [
-    "--max-table-seeds",
-    "0",
-    "--task-seconds",
-    "0",
-    "--estimate-seconds",
-    "0",
-    "--threads",
-    "1",
-    "--tt-mb",
-    "8",
-];
 
 /// The last line of a driver's stdout, its JSON report.
 fn report(out: &std::process::Output) -> serde_json::Value {

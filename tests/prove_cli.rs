@@ -5,6 +5,9 @@
 
 use std::process::Command;
 
+mod common;
+use common::SMALL_PROOF;
+
 use mancala_solver::kalah::position::Position;
 use mancala_solver::search::prove::{Entry, Ledger, Question};
 use mancala_solver::search::{solve, SolveOptions};
@@ -18,19 +21,6 @@ fn the_scheduler_protocol_reaches_the_same_value() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.jsonl");
     let parts = dir.path().join("parts.jsonl");
-    let common = [
-        "--max-table-seeds",
-        "0",
-        "--task-seconds",
-        "0",
-        "--estimate-seconds",
-        "0",
-        "--threads",
-        "1",
-        "--tt-mb",
-        "8",
-        "--quiet",
-    ];
     // `mancala prove kalah:2:4 ARGS --ledger LEDGER` with the options above.
     let prove = |args: &[&str], ledger: &std::path::Path| {
         let mut c = mancala();
@@ -38,7 +28,8 @@ fn the_scheduler_protocol_reaches_the_same_value() {
             .args(args)
             .arg("--ledger")
             .arg(ledger)
-            .args(common);
+            .args(SMALL_PROOF)
+            .arg("--quiet");
         c
     };
     let out = prove(&["--status", "--json"], &whole).output().unwrap();

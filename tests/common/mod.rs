@@ -4,6 +4,23 @@
 use std::path::Path;
 use std::process::Command;
 
+/// The task options of the small proofs of `mancala prove` tests: no
+/// tables, every task not settled at once split, one thread, a small
+/// transposition table.
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub const SMALL_PROOF: [&str; 10] = [
+    "--max-table-seeds",
+    "0",
+    "--task-seconds",
+    "0",
+    "--estimate-seconds",
+    "0",
+    "--threads",
+    "1",
+    "--tt-mb",
+    "8",
+];
+
 /// Run `mancala` with `args` in `cwd`: exit code, stdout, stderr.
 #[allow(dead_code)] // not every test file that includes this module uses it
 pub fn mancala(args: &[&str], cwd: &Path) -> (i32, String, String) {
