@@ -39,15 +39,7 @@ fn a_two_worker_dask_proof_equals_solve() {
     let out = dask_prove()
         .args(["kalah:3:2", "--guess", "0", "--ledger"])
         .arg(&ledger)
-        .args([
-            "--max-table-seeds",
-            "0",
-            "--task-seconds",
-            "0",
-            "--estimate-seconds",
-            "0",
-        ])
-        .args(["--threads", "1", "--tt-mb", "8"])
+        .args(SMALL_PROOF)
         .output()
         .unwrap();
     assert!(
