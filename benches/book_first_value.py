@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""The time from a request of `/api/v1/search` on the start of Kalah(6,6) under
-capture-needs-opposite (a book still being proven) to the first event that
+"""The time from a request of `/api/v1/search` on a position of Kalah(6,6) under
+capture-needs-opposite that its book holds in part (after South's pit 0, an
+extra turn: the book holds the position and its best move, not every move;
+until 2026-11-30 the start was such a position) to the first event that
 holds the book's exact value, +4, for two `mancala` binaries side by side
 (alternating, a fresh server and table directory each run; stdlib only):
 
@@ -15,7 +17,10 @@ import tempfile
 import time
 import urllib.request
 
-PATH = "/api/v1/search?game=kalah:6:6:capture-needs-opposite&ms=5000"
+PATH = (
+    "/api/v1/search?game=kalah:6:6:capture-needs-opposite"
+    "&position=0%207%207%207%207%207%201%206%206%206%206%206%206%200&ms=5000"
+)
 BOOK_VALUE = 4
 
 

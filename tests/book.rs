@@ -9,6 +9,7 @@ mod common;
 
 use std::path::Path;
 
+use common::books::{committed, oracle_in, start};
 use common::mancala;
 use mancala_solver::book::{Book, Books};
 use mancala_solver::kalah::KalahRules;
@@ -209,28 +210,13 @@ fn the_committed_books_are_embedded_and_agree_with_their_ledgers() {
         match (seeds / 12, book.rules()) {
             (6, KalahRules::Default) => assert_eq!((held, within), (8, 12)),
             (6, _) => assert!(
-                within == 12 && (4..=12).contains(&held),
+                within == 12 && (8..=12).contains(&held),
                 "{held} of {within}"
             ),
             _ => assert_eq!(held, within, "{}", path.display()),
         }
     }
     assert_eq!(files, embedded.len());
-}
-
-/// The start of a 6-pit Kalah game of `seeds` a pit.
-fn start(seeds: u8) -> mancala_solver::kalah::position::Position {
-    mancala_solver::kalah::position::Position::start(6, usize::from(seeds)).unwrap()
-}
-
-/// The committed book of `rules` and `seeds` a pit, from the library.
-fn committed(rules: KalahRules, seeds: u8) -> &'static Book {
-    let root = start(seeds);
-    Books::embedded()
-        .books()
-        .iter()
-        .find(|b| b.rules() == rules && b.root() == root)
-        .unwrap_or_else(|| panic!("no book of {rules:?} with {seeds} seeds a pit"))
 }
 
 /// The committed books against the published openings of another program
@@ -428,210 +414,6 @@ fn kalah_6_4_openings_answer_from_the_books_on_a_fresh_directory() {
     assert!(!d.join("db").exists(), "no table was built");
 }
 
-/// An oracle that searches `ms` milliseconds above the tables and builds
-/// none, in `dir`.
-fn oracle_in(dir: &Path, ms: u64) -> mancala_solver::oracle::Oracle {
-    mancala_solver::oracle::Oracle::new(mancala_solver::oracle::OracleConfig {
-        dir: dir.join("db"),
-        search: mancala_solver::oracle::SearchBudget {
-            time: std::time::Duration::from_millis(ms),
-            tt_mb: 8,
-        },
-        build_limit: 0,
-        agent_time: std::time::Duration::from_millis(ms),
-        build_threads: None,
-    })
-}
-
-/// The book of Kalah(6,6) under capture-needs-opposite is still being
-/// proven: it holds the start (+4), South's pit 0 (+4) and some of the
-/// other moves, not yet all. A query of the start gives the book's exact value and its
-/// best move at once, the moves it does not hold bounded by the value
-/// (each at most +4) after the search's time; the perfect agent plays pit
-/// 0 and `grade`'s valuation reads the book.
-#[test]
-fn a_book_still_being_proven_answers_what_it_holds() {
-    let cno = KalahRules::CaptureNeedsOpposite;
-    let book = committed(cno, 6);
-    let root = start(6);
-    assert_eq!(book.value(&root), Some(4));
-    let books = Books::new(vec![book.clone()]);
-    assert_eq!(
-        mancala_solver::book::best_move(&books, &root, cno),
-        Some((0, 4))
-    );
-    let known = mancala_solver::book::known_move_values(&books, &root, cno);
-    assert_eq!(known.len(), 6);
-    assert_eq!(known[0], (0, Some(4)));
-    assert!(
-        known.iter().all(|m| m.1.is_none_or(|v| v <= 4)),
-        "{known:?}"
-    );
-
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let game = "kalah:6:6:capture-needs-opposite";
-    let oracle = oracle_in(d, 300);
-    let started = std::time::Instant::now();
-    let a = oracle.query(game, None).unwrap();
-    assert!(started.elapsed() < std::time::Duration::from_secs(10));
-    assert_eq!(a.source, mancala_solver::oracle::analysis::Source::Book);
-    assert_eq!((a.value, a.exact, a.lower, a.upper), (Some(4), true, 4, 4));
-    assert_eq!(a.best_move, Some(0));
-    assert!(
-        a.pv.as_deref().is_some_and(|pv| pv.starts_with('0')),
-        "{:?}",
-        a.pv
-    );
-    for m in &a.moves {
-        assert!(m.upper <= 4 && m.lower <= m.upper, "{m:?}");
-        assert_eq!(m.exact, known[m.pit].1.is_some(), "{m:?}");
-        if m.exact {
-            assert_eq!(m.value, known[m.pit].1);
-        }
-    }
-    // The command line says which part is the book's.
-    let (code, out, err) = mancala(&["query", game, "--time", "0.2", "--no-build"], d);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("the value from the opening book"), "{out}");
-    assert!(
-        err.contains("the opening book gives the value, +4 (exact)"),
-        "{err}"
-    );
-    assert!(out.contains("pit 0: +4  best"), "{out}");
-    let (code, out, err) = mancala(&["book", "show", game], d);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("moves 0:+4 "), "{out}");
-    // Pit 0 is an extra turn: the moves after it are shown too, pit 2 the
-    // best line's (+4).
-    let after = mancala_solver::book::known_continuations(&books, &root, cno);
-    assert_eq!(after.len(), 5, "{after:?}");
-    assert!(after.contains(&(vec![0], 2, Some(4))), "{after:?}");
-    assert!(out.contains("moves after 0 (the extra turn) 1:"), "{out}");
-    assert!(out.contains("within its turn: "), "{out}");
-    assert!(
-        out.contains(" of 12 positions (the others not proven yet)"),
-        "{out}"
-    );
-    assert!(out.contains(" 2:+4 3:"), "{out}");
-    // The perfect agent plays the book's best move without a search.
-    let started = std::time::Instant::now();
-    let mv = oracle
-        .agent_move(
-            game,
-            None,
-            "perfect:300ms",
-            1,
-            &mancala_solver::play::agents::Stop::never(),
-        )
-        .unwrap();
-    assert_eq!(mv.pit, 0, "{mv:?}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(5));
-    assert!(!d.join("db").exists(), "no table was built");
-}
-
-/// What a book still being proven holds is known at once, without a
-/// search (`Oracle::query_book_known`, which Python's `Oracle.value`
-/// reads first), and a front end streaming a search (the server's
-/// `/api/v1/search`, the board) gets it as its first update, before the
-/// search, and in every update after.
-#[test]
-fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
-    use mancala_solver::oracle::{analysis::Source, Analysis, OnUpdate};
-    use std::sync::{Arc, Mutex};
-    use std::time::{Duration, Instant};
-    let dir = tempfile::tempdir().unwrap();
-    let game = "kalah:6:6:capture-needs-opposite";
-    let oracle = oracle_in(dir.path(), 300);
-    let started = Instant::now();
-    let k = oracle
-        .query_book_known(game, None)
-        .unwrap()
-        .expect("the book holds the start");
-    assert!(started.elapsed() < Duration::from_millis(100));
-    assert_eq!(k.source, Source::Book);
-    assert_eq!((k.value, k.exact, k.best_move), (Some(4), true, Some(0)));
-    assert_eq!(k.moves.len(), 6);
-    assert_eq!((k.moves[0].value, k.moves[0].exact), (Some(4), true));
-    // The moves the book holds (pit 1, +2, and pit 2, 0, since 2026-11-30)
-    // are exact;
-    // nothing searched of the others: at least the worst the seeds in
-    // play allow, at most the position's value.
-    let books = Books::new(vec![committed(KalahRules::CaptureNeedsOpposite, 6).clone()]);
-    let known = mancala_solver::book::known_move_values(
-        &books,
-        &start(6),
-        KalahRules::CaptureNeedsOpposite,
-    );
-    assert_eq!(known[1], (1, Some(2)));
-    for m in &k.moves[1..] {
-        match known[m.pit].1 {
-            Some(v) => assert!(m.exact && (m.lower, m.upper) == (v, v), "{m:?}"),
-            None => assert!(!m.exact && m.lower == -72 && m.upper == 4, "{m:?}"),
-        }
-    }
-    assert!(
-        k.moves.iter().any(|m| !m.exact),
-        "a move the book does not hold yet"
-    );
-    // A complete book's position is its whole answer; a position the
-    // books know nothing of, or another game's, has none.
-    assert_eq!(
-        serde_json::to_value(oracle.query_book_known("kalah:6:4", None).unwrap()).unwrap(),
-        serde_json::to_value(oracle.query_from_book("kalah:6:4", None).unwrap()).unwrap()
-    );
-    for other in ["kalah:4:4", "kalah:6:6:end-when-mover-empty", "awari"] {
-        assert!(
-            oracle.query_book_known(other, None).unwrap().is_none(),
-            "{other}"
-        );
-    }
-    assert!(oracle.query_book_known("kalah:6:6:nonsense", None).is_err());
-
-    let seen: Arc<Mutex<Vec<(Duration, Analysis)>>> = Arc::default();
-    let sink = seen.clone();
-    let t0 = Instant::now();
-    let on: OnUpdate = Arc::new(move |a: &Analysis| {
-        sink.lock().unwrap().push((t0.elapsed(), a.clone()));
-    });
-    let stop = mancala_solver::play::agents::Stop::never();
-    let time = Duration::from_millis(1200);
-    let a = oracle
-        .query_observed(game, None, time, &stop, Some(&on))
-        .unwrap();
-    let seen = seen.lock().unwrap();
-    assert!(seen.len() >= 2, "the book's, then the search's");
-    assert!(seen[0].0 < Duration::from_millis(100), "{:?}", seen[0].0);
-    assert_eq!(
-        serde_json::to_value(&seen[0].1).unwrap(),
-        serde_json::to_value(&k).unwrap()
-    );
-    for (_, u) in seen.iter().chain([&(Duration::ZERO, a)]) {
-        assert_eq!((u.value, u.exact, u.source), (Some(4), true, Source::Book));
-        assert_eq!(u.moves[0].value, Some(4));
-        assert!(u.moves.iter().all(|m| m.upper <= 4), "{:?}", u.moves);
-    }
-    // A game the books do not hold streams the search alone.
-    let seen: Arc<Mutex<Vec<Analysis>>> = Arc::default();
-    let sink = seen.clone();
-    let on: OnUpdate = Arc::new(move |a: &Analysis| sink.lock().unwrap().push(a.clone()));
-    let time = Duration::from_millis(300);
-    oracle
-        .query_observed(
-            "kalah:6:6:end-when-mover-empty",
-            None,
-            time,
-            &stop,
-            Some(&on),
-        )
-        .unwrap();
-    assert!(seen
-        .lock()
-        .unwrap()
-        .iter()
-        .all(|u| u.source == Source::Search));
-}
-
 /// A position of a complete book's last turn (its value in the book, its
 /// moves' positions beyond it) that the search does not finish in its
 /// time gets the book's exact value; the moves keep the search's bounds,
@@ -666,25 +448,4 @@ fn a_last_turn_position_gets_the_books_value_when_the_search_runs_out() {
     )
     .unwrap();
     assert_eq!(s.value, value);
-}
-
-/// The book of Kalah(6,6) under capture-needs-opposite is recorded from
-/// the proof ledger of docs/kalah-6-6/ (`mancala book build --from ...
-/// --no-search`): every line of its book ledger after the header is a
-/// line of that ledger, in the same order, so the book holds nothing the
-/// proof does not.
-#[test]
-fn the_kalah_6_6_capture_needs_opposite_book_is_the_proof_ledgers_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let proof =
-        std::fs::read_to_string(root.join("docs/kalah-6-6/capture-needs-opposite.jsonl")).unwrap();
-    let book = std::fs::read_to_string(
-        root.join("crates/engine/books/kalah-6-6-capture-needs-opposite.jsonl"),
-    )
-    .unwrap();
-    let proof: Vec<&str> = proof.lines().skip(1).collect();
-    let book: Vec<&str> = book.lines().skip(1).collect();
-    assert!(book.len() >= 90, "{} lines", book.len());
-    assert!(book.len() <= proof.len());
-    assert_eq!(book[..], proof[..book.len()]);
 }

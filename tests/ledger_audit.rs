@@ -119,6 +119,24 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
     assert!(after.iter().all(|m| m.0 == [0] && m.3 <= 2), "{after:?}");
     // The published value, read by the second reading too.
     assert_eq!(audited(&report).0, (2, 2));
+    // Wikipedia's table of these rules' opening moves (revision of 14
+    // November 2015; docs/kalah-6-6.md): every opening move's value is the
+    // published one, and each published value after pit 0 (pit 0 then
+    // pit 1 to 5: +2, +2, 0, 0, 0) lies within the bounds proven here.
+    assert_eq!(
+        audited(&report).1,
+        [
+            (0, 2, 2),
+            (1, 2, 2),
+            (2, 0, 0),
+            (3, 0, 0),
+            (4, 0, 0),
+            (5, -2, -2)
+        ]
+    );
+    for (m, published) in after.iter().zip([2, 2, 0, 0, 0]) {
+        assert!(m.2 <= published && published <= m.3, "{m:?}");
+    }
     let totals = ledger.totals();
     assert_eq!(report["proofs"], totals.proofs as u64);
     assert_eq!(report["splits"], totals.splits as u64);
@@ -163,7 +181,10 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
 /// agree on it, every line is reached from the root, and it proves the
 /// start worth exactly +4, which the published "first player wins by at
 /// least 4" allows, through pit 0 (+4), every other opening move at most
-/// +4, pit 1 exactly +2, pits 2, 3 and 4 exactly 0, pit 5 at most -2.
+/// +4, pit 1 exactly +2, pits 2, 3 and 4 exactly 0, pit 5 exactly -2.
+/// Wikipedia's table of these rules (revision of 17 December 2015) bounds
+/// pit 5 by "a loss by at least 2" and pit 2 after pit 0 by "a win by at
+/// least 4": both bounds are the values proven here.
 #[test]
 fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does() {
     let path =
@@ -183,6 +204,9 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     assert_eq!(after.len(), 5);
     assert!(after.contains(&(vec![0], 2, 4, 4)), "{after:?}");
     assert!(after.iter().all(|m| m.0 == [0] && m.3 <= 4), "{after:?}");
+    // The published "a win by at least 2" for pit 0 then pit 1 is within
+    // its proven bounds.
+    assert!(after[0].1 == 1 && after[0].3 >= 2, "{after:?}");
     let (_, moves) = &reading;
     assert_eq!(moves[0], (0, 4, 4), "{moves:?}");
     assert!(moves.iter().all(|m| m.2 <= 4), "{moves:?}");
@@ -190,7 +214,7 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     assert_eq!(moves[2], (2, 0, 0), "{moves:?}");
     assert_eq!(moves[3], (3, 0, 0), "{moves:?}");
     assert_eq!(moves[4], (4, 0, 0), "{moves:?}");
-    assert!(moves[5].0 == 5 && moves[5].2 <= -2, "{moves:?}");
+    assert_eq!(moves[5], (5, -2, -2), "{moves:?}");
     let totals = ledger.totals();
     assert_eq!(report["proofs"], totals.proofs as u64);
     assert_eq!(report["splits"], totals.splits as u64);

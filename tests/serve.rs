@@ -616,7 +616,7 @@ fn a_fresh_server_answers_large_kalah_positions_as_after_other_requests() {
     // empty table directory they are searched with proven bounds, as
     // `mancala solve` does, whether or not a smaller game was asked first.
     // Kalah(6,6) under capture-needs-opposite has a book still being
-    // proven: its value is the book's (+4), its other moves searched.
+    // proven: the start and every opening move are the book's.
     let cases = [
         ("kalah:6:6:end-when-mover-empty", None, "search"),
         ("kalah:5:7", None, "search"),

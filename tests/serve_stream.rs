@@ -101,12 +101,14 @@ fn a_search_streams_narrowing_bounds_then_the_queries_answer() {
 
 #[test]
 fn a_search_of_a_position_a_book_holds_in_part_streams_the_books_value_first() {
-    // Kalah(6,6) under capture-needs-opposite: the book holds the start
-    // (+4) and pit 0, not yet the other moves. The board shows the value
-    // at once, while the other moves are searched.
+    // Kalah(6,6) under capture-needs-opposite, after pit 0's extra turn:
+    // the book holds the position (+4) and its best move (pit 2), not yet
+    // the other moves. The board shows the value at once, while the other
+    // moves are searched.
     let dir = tempfile::tempdir().unwrap();
     let s = Server::start(dir.path(), &["--build-limit", "0"]);
-    let path = "/api/v1/search?game=kalah:6:6:capture-needs-opposite&ms=1000";
+    let path = "/api/v1/search?game=kalah:6:6:capture-needs-opposite\
+                &position=0%207%207%207%207%207%201%206%206%206%206%206%206%200&ms=1000";
     let (status, evs) = events(&s, path);
     assert_eq!(status, 200);
     assert!(evs.len() >= 2, "{evs:?}");
@@ -119,9 +121,31 @@ fn a_search_of_a_position_a_book_holds_in_part_streams_the_books_value_first() {
             (&"book".into(), &4.into()),
             "{e}"
         );
-        assert_eq!(e["moves"][0]["value"], 4, "{e}");
+        assert_eq!(e["best_move"], 2, "{e}");
+        let pit2 = e["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == 2);
+        assert_eq!(pit2.unwrap()["value"], 4, "{e}");
     }
     assert_eq!(evs.last().unwrap().0, "done");
+    // The start's answer is the book's alone: every opening move is held.
+    let (status, evs) = events(
+        &s,
+        "/api/v1/search?game=kalah:6:6:capture-needs-opposite&ms=1000",
+    );
+    assert_eq!(status, 200);
+    assert_eq!(evs.len(), 1, "{evs:?}");
+    assert_eq!(evs[0].0, "done");
+    assert_eq!(evs[0].1["source"], "book");
+    let values: Vec<_> = evs[0].1["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(values, [4, 2, 0, 0, 0, -2]);
 }
 
 #[test]

@@ -38,6 +38,8 @@ mod awari_tables_cli;
 mod batch;
 #[path = "book.rs"]
 mod book;
+#[path = "book_growing.rs"]
+mod book_growing;
 #[path = "checkpoint.rs"]
 mod checkpoint;
 #[path = "checkpoint_stress.rs"]

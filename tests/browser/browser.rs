@@ -73,9 +73,10 @@ async fn the_default_page_shows_exact_values_from_the_book() {
     c.close().await.unwrap();
 }
 
-/// A position a book holds in part (the start of Kalah(6,6) under
-/// capture-needs-opposite, whose proof goes on): the board shows the
-/// book's exact value while the search of the other moves still runs.
+/// A position a book holds in part (Kalah(6,6) under
+/// capture-needs-opposite after pit 0's extra turn, whose proof goes on):
+/// the board shows the book's exact value while the search of the other
+/// moves still runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_shows_a_books_value_while_it_searches_the_other_moves() {
     let (_driver, c) = connect().await;
@@ -87,8 +88,9 @@ async fn the_board_shows_a_books_value_while_it_searches_the_other_moves() {
     );
     let t = Instant::now();
     c.goto(&format!(
-        "http://{}/?game=kalah:6:6:capture-needs-opposite",
-        s.addr
+        "http://{}/?game=kalah:6:6:capture-needs-opposite&position={}",
+        s.addr,
+        enc("0 7 7 7 7 7 1 6 6 6 6 6 6 0")
     ))
     .await
     .unwrap();

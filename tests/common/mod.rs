@@ -95,6 +95,10 @@ pub fn kalah_tables(
     mancala_solver::tablebase::TableSet::open(dir, KalahRules::Default, pits, max_seeds).unwrap()
 }
 
+/// The committed opening books and an oracle for the book tests.
+#[allow(dead_code)] // only the book tests use it
+pub mod books;
+
 /// A `mancala serve` process and an HTTP client for the server tests.
 #[allow(dead_code)] // only the server tests use it
 pub mod server;

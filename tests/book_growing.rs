@@ -1,0 +1,287 @@
+//! The Kalah(6,6) book of capture-needs-opposite, still being proven
+//! (docs/books.md, "Still being proven"): what it holds answers at once,
+//! what it does not is searched, and its lines are the proof ledger's.
+
+mod common;
+
+use std::path::Path;
+
+use common::books::{committed, oracle_in, start};
+use common::mancala;
+use mancala_solver::book::Books;
+use mancala_solver::kalah::KalahRules;
+
+/// The book of Kalah(6,6) under capture-needs-opposite is still being
+/// proven. It holds the start (+4) and every opening move (since
+/// 2026-11-30: +4, +2, 0, 0, 0, -2), so a query of the start is the book's
+/// whole answer. After pit 0's extra turn it holds the position (+4) and
+/// the best move, pit 2 (+4), not yet every other move: a query there gives
+/// the book's exact value and best move at once, the moves it does not
+/// hold bounded by the value (each at most +4) after the search's time.
+/// The perfect agent plays the book's moves and `grade`'s valuation reads
+/// the book.
+#[test]
+fn a_book_still_being_proven_answers_what_it_holds() {
+    let cno = KalahRules::CaptureNeedsOpposite;
+    let book = committed(cno, 6);
+    let root = start(6);
+    assert_eq!(book.value(&root), Some(4));
+    let books = Books::new(vec![book.clone()]);
+    assert_eq!(
+        mancala_solver::book::best_move(&books, &root, cno),
+        Some((0, 4))
+    );
+    assert_eq!(
+        mancala_solver::book::known_move_values(&books, &root, cno),
+        [
+            (0, Some(4)),
+            (1, Some(2)),
+            (2, Some(0)),
+            (3, Some(0)),
+            (4, Some(0)),
+            (5, Some(-2))
+        ]
+    );
+    let mut after = root;
+    after.play(0, cno).unwrap();
+    assert_eq!(after.cells(), [0, 7, 7, 7, 7, 7, 1, 6, 6, 6, 6, 6, 6, 0]);
+    assert_eq!(book.value(&after), Some(4));
+    assert_eq!(
+        mancala_solver::book::best_move(&books, &after, cno),
+        Some((2, 4))
+    );
+    let known = mancala_solver::book::known_move_values(&books, &after, cno);
+    assert_eq!(
+        known.iter().map(|m| m.0).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5]
+    );
+    assert!(known.contains(&(2, Some(4))), "{known:?}");
+    assert!(
+        known.iter().all(|m| m.1.is_none_or(|v| v <= 4)),
+        "{known:?}"
+    );
+    let known_at = |pit: usize| known.iter().find(|m| m.0 == pit).unwrap().1;
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let game = "kalah:6:6:capture-needs-opposite";
+    let oracle = oracle_in(d, 300);
+    // The start: every move from the book, no search.
+    let started = std::time::Instant::now();
+    let a = oracle.query(game, None).unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    assert_eq!(a.source, mancala_solver::oracle::analysis::Source::Book);
+    assert_eq!((a.value, a.exact, a.best_move), (Some(4), true, Some(0)));
+    let values: Vec<_> = a.moves.iter().map(|m| (m.pit, m.value, m.exact)).collect();
+    assert_eq!(
+        values,
+        [
+            (0, Some(4), true),
+            (1, Some(2), true),
+            (2, Some(0), true),
+            (3, Some(0), true),
+            (4, Some(0), true),
+            (5, Some(-2), true)
+        ]
+    );
+    // After pit 0: the book's value and best move, the other moves searched.
+    let after_words = "0 7 7 7 7 7 1 6 6 6 6 6 6 0";
+    let started = std::time::Instant::now();
+    let a = oracle.query(game, Some(after_words)).unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(a.source, mancala_solver::oracle::analysis::Source::Book);
+    assert_eq!((a.value, a.exact, a.lower, a.upper), (Some(4), true, 4, 4));
+    assert_eq!(a.best_move, Some(2));
+    assert!(
+        a.pv.as_deref().is_some_and(|pv| pv.starts_with('2')),
+        "{:?}",
+        a.pv
+    );
+    assert_eq!(a.moves.len(), 5);
+    for m in &a.moves {
+        assert!(m.upper <= 4 && m.lower <= m.upper, "{m:?}");
+        assert_eq!(m.exact, known_at(m.pit).is_some(), "{m:?}");
+        if m.exact {
+            assert_eq!(m.value, known_at(m.pit));
+        }
+    }
+    // The command line says which part is the book's.
+    let (code, out, err) = mancala(&["query", game, "--time", "0.2", "--no-build"], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("from the opening book (exact"), "{out}");
+    assert!(out.contains("pit 0: +4  best"), "{out}");
+    assert!(out.contains("pit 5: -2\n"), "{out}");
+    let (code, out, err) = mancala(
+        &["query", game, after_words, "--time", "0.2", "--no-build"],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the value from the opening book"), "{out}");
+    assert!(
+        err.contains("the opening book gives the value, +4 (exact)"),
+        "{err}"
+    );
+    assert!(out.contains("pit 2: +4  best"), "{out}");
+    let (code, out, err) = mancala(&["book", "show", game], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("moves 0:+4 1:+2 2:+0 3:+0 4:+0 5:-2"), "{out}");
+    // Pit 0 is an extra turn: the moves after it are shown too, pit 2 the
+    // best line's (+4).
+    let after_moves = mancala_solver::book::known_continuations(&books, &root, cno);
+    assert_eq!(after_moves.len(), 5, "{after_moves:?}");
+    assert!(
+        after_moves.contains(&(vec![0], 2, Some(4))),
+        "{after_moves:?}"
+    );
+    assert!(out.contains("moves after 0 (the extra turn) 1:"), "{out}");
+    assert!(out.contains("within its turn: "), "{out}");
+    assert!(
+        out.contains(" of 12 positions (the others not proven yet)"),
+        "{out}"
+    );
+    assert!(out.contains(" 2:+4 3:"), "{out}");
+    // The perfect agent plays the book's best move without a search.
+    for (position, best) in [(None, 0), (Some(after_words), 2)] {
+        let started = std::time::Instant::now();
+        let mv = oracle
+            .agent_move(
+                game,
+                position,
+                "perfect:300ms",
+                1,
+                &mancala_solver::play::agents::Stop::never(),
+            )
+            .unwrap();
+        assert_eq!(mv.pit, best, "{mv:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+    assert!(!d.join("db").exists(), "no table was built");
+}
+
+/// What a book still being proven holds is known at once, without a
+/// search (`Oracle::query_book_known`, which Python's `Oracle.value`
+/// reads first), and a front end streaming a search (the server's
+/// `/api/v1/search`, the board) gets it as its first update, before the
+/// search, and in every update after.
+#[test]
+fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
+    use mancala_solver::oracle::{analysis::Source, Analysis, OnUpdate};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let game = "kalah:6:6:capture-needs-opposite";
+    let oracle = oracle_in(dir.path(), 300);
+    // The start's book answer is whole: every opening move is held.
+    assert_eq!(
+        serde_json::to_value(oracle.query_book_known(game, None).unwrap()).unwrap(),
+        serde_json::to_value(oracle.query_from_book(game, None).unwrap()).unwrap()
+    );
+    // After pit 0's extra turn the book holds the position and its best
+    // move (pit 2, +4), not yet every other move.
+    let after = "0 7 7 7 7 7 1 6 6 6 6 6 6 0";
+    let started = Instant::now();
+    let k = oracle
+        .query_book_known(game, Some(after))
+        .unwrap()
+        .expect("the book holds the position after pit 0");
+    assert!(started.elapsed() < Duration::from_millis(100));
+    assert_eq!(k.source, Source::Book);
+    assert_eq!((k.value, k.exact, k.best_move), (Some(4), true, Some(2)));
+    assert_eq!(k.moves.len(), 5);
+    // The moves the book holds are exact; nothing searched of the others:
+    // at least the worst the seeds in play allow (South's store of 1 less
+    // the 71 seeds on the board), at most the position's value.
+    let cno = KalahRules::CaptureNeedsOpposite;
+    let books = Books::new(vec![committed(cno, 6).clone()]);
+    let mut position = start(6);
+    position.play(0, cno).unwrap();
+    let known = mancala_solver::book::known_move_values(&books, &position, cno);
+    assert!(known.contains(&(2, Some(4))), "{known:?}");
+    for m in &k.moves {
+        match known.iter().find(|n| n.0 == m.pit).unwrap().1 {
+            Some(v) => assert!(m.exact && (m.lower, m.upper) == (v, v), "{m:?}"),
+            None => assert!(!m.exact && m.lower == -70 && m.upper == 4, "{m:?}"),
+        }
+    }
+    assert!(
+        k.moves.iter().any(|m| !m.exact),
+        "a move the book does not hold yet"
+    );
+    // A complete book's position is its whole answer; a position the
+    // books know nothing of, or another game's, has none.
+    assert_eq!(
+        serde_json::to_value(oracle.query_book_known("kalah:6:4", None).unwrap()).unwrap(),
+        serde_json::to_value(oracle.query_from_book("kalah:6:4", None).unwrap()).unwrap()
+    );
+    for other in ["kalah:4:4", "kalah:6:6:end-when-mover-empty", "awari"] {
+        assert!(
+            oracle.query_book_known(other, None).unwrap().is_none(),
+            "{other}"
+        );
+    }
+    assert!(oracle.query_book_known("kalah:6:6:nonsense", None).is_err());
+
+    let seen: Arc<Mutex<Vec<(Duration, Analysis)>>> = Arc::default();
+    let sink = seen.clone();
+    let t0 = Instant::now();
+    let on: OnUpdate = Arc::new(move |a: &Analysis| {
+        sink.lock().unwrap().push((t0.elapsed(), a.clone()));
+    });
+    let stop = mancala_solver::play::agents::Stop::never();
+    let time = Duration::from_millis(1200);
+    let a = oracle
+        .query_observed(game, Some(after), time, &stop, Some(&on))
+        .unwrap();
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() >= 2, "the book's, then the search's");
+    assert!(seen[0].0 < Duration::from_millis(100), "{:?}", seen[0].0);
+    assert_eq!(
+        serde_json::to_value(&seen[0].1).unwrap(),
+        serde_json::to_value(&k).unwrap()
+    );
+    for (_, u) in seen.iter().chain([&(Duration::ZERO, a)]) {
+        assert_eq!((u.value, u.exact, u.source), (Some(4), true, Source::Book));
+        assert_eq!(u.best_move, Some(2));
+        assert!(u.moves.iter().all(|m| m.upper <= 4), "{:?}", u.moves);
+    }
+    // A game the books do not hold streams the search alone.
+    let seen: Arc<Mutex<Vec<Analysis>>> = Arc::default();
+    let sink = seen.clone();
+    let on: OnUpdate = Arc::new(move |a: &Analysis| sink.lock().unwrap().push(a.clone()));
+    let time = Duration::from_millis(300);
+    oracle
+        .query_observed(
+            "kalah:6:6:end-when-mover-empty",
+            None,
+            time,
+            &stop,
+            Some(&on),
+        )
+        .unwrap();
+    assert!(seen
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|u| u.source == Source::Search));
+}
+
+/// The book of Kalah(6,6) under capture-needs-opposite is recorded from
+/// the proof ledger of docs/kalah-6-6/ (`mancala book build --from ...
+/// --no-search`): every line of its book ledger after the header is a
+/// line of that ledger, in the same order, so the book holds nothing the
+/// proof does not.
+#[test]
+fn the_kalah_6_6_capture_needs_opposite_book_is_the_proof_ledgers_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let proof =
+        std::fs::read_to_string(root.join("docs/kalah-6-6/capture-needs-opposite.jsonl")).unwrap();
+    let book = std::fs::read_to_string(
+        root.join("crates/engine/books/kalah-6-6-capture-needs-opposite.jsonl"),
+    )
+    .unwrap();
+    let proof: Vec<&str> = proof.lines().skip(1).collect();
+    let book: Vec<&str> = book.lines().skip(1).collect();
+    assert!(book.len() >= 90, "{} lines", book.len());
+    assert!(book.len() <= proof.len());
+    assert_eq!(book[..], proof[..book.len()]);
+}
