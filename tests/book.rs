@@ -199,16 +199,15 @@ fn the_committed_books_are_embedded_and_agree_with_their_ledgers() {
             "{} is not what its ledger compiles to",
             path.display()
         );
-        // Every book of 3, 4 or 5 seeds holds all its turns; the two of
-        // 6 seeds hold their first turn in part (twelve positions: the
-        // start, the six opening moves' and the five after pit 0's extra
-        // turn): the default rules' all but the four moves after pit 0
-        // other than the best, capture-needs-opposite's what its proof
-        // has reached (docs/books.md).
+        // Every book of 3, 4 or 5 seeds holds all its turns, and so does
+        // the default rules' of 6 seeds (its first turn: twelve positions,
+        // the start, the six opening moves' and the five after pit 0's
+        // extra turn); capture-needs-opposite's holds what its proof has
+        // reached (docs/books.md).
         let (held, within) = book.coverage();
         let seeds: usize = book.root().cells().iter().map(|&c| usize::from(c)).sum();
         match (seeds / 12, book.rules()) {
-            (6, KalahRules::Default) => assert_eq!((held, within), (8, 12)),
+            (6, KalahRules::Default) => assert_eq!((held, within), (12, 12)),
             (6, _) => assert!(
                 within == 12 && (8..=12).contains(&held),
                 "{held} of {within}"
@@ -225,7 +224,8 @@ fn the_committed_books_are_embedded_and_agree_with_their_ledgers() {
 /// best first move IDX 5 (pit 4 here); four seeds, by 8, IDX 3 (pit 2);
 /// five seeds, by 10, IDX 2 (pit 1).
 /// Kalah(6,6) under the default rules is this project's own proof
-/// (docs/kalah-6-6.md): +2, moves 0 and 1 the best, move 5 -2.
+/// (docs/kalah-6-6.md): +2, moves 0 and 1 the best, move 5 -2, and every
+/// move after pit 0's extra turn the published value.
 #[test]
 fn the_committed_books_give_the_published_openings() {
     let cno = KalahRules::CaptureNeedsOpposite;
@@ -270,6 +270,12 @@ fn the_committed_books_give_the_published_openings() {
         moves,
         Some(vec![(0, 2), (1, 2), (2, 0), (3, 0), (4, 0), (5, -2)])
     );
+    // And after pit 0's extra turn, the published +2, +2, 0, 0, 0 for
+    // pits 1 to 5 (Wikipedia, "Kalah", revision of 14 November 2015).
+    let mut after = book.root();
+    after.play(0, KalahRules::Default).unwrap();
+    let moves = mancala_solver::book::move_values(&books, &after, KalahRules::Default);
+    assert_eq!(moves, Some(vec![(1, 2), (2, 2), (3, 0), (4, 0), (5, 0)]));
 }
 
 /// A sample of the committed Kalah(6,3) books (the start and every 60th entry, the last

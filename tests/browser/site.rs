@@ -238,7 +238,9 @@ async fn the_static_folder_plays_kalah_from_the_books() {
     no_server(&c, &s).await;
     assert_eq!(shown, values(&o, "kalah:6:4", None));
     assert_eq!(text_of(&c, "source").await, "the opening book (exact)");
-    // Every rule set's books: the start, then two best moves played.
+    // Every rule set's books: the start, then two best moves played;
+    // Kalah(6,6)'s book holds its first turn, so the start and, after its
+    // best move (pit 0, an extra turn), the position South moves again in.
     for game in [
         "kalah:6:4",
         "kalah:6:4:capture-needs-opposite",
@@ -251,7 +253,8 @@ async fn the_static_folder_plays_kalah_from_the_books() {
         c.goto(&format!("http://{}/?game={game}", s.addr))
             .await
             .unwrap();
-        for ply in 0..3 {
+        let plies = if game == "kalah:6:6" { 2 } else { 3 };
+        for ply in 0..plies {
             let shown = shown_values(&c).await;
             let r = shown_position(&c, &o, game).await;
             let pos = r["position"].as_str().unwrap();
@@ -265,10 +268,8 @@ async fn the_static_folder_plays_kalah_from_the_books() {
                 "the opening book (exact)",
                 "{game}"
             );
-            if ply < 2 && game != "kalah:6:6" {
+            if ply + 1 < plies {
                 play_best(&c, &o, game).await;
-            } else {
-                break;
             }
         }
     }
