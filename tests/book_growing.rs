@@ -14,10 +14,11 @@ use mancala_solver::kalah::KalahRules;
 /// The book of Kalah(6,6) under capture-needs-opposite is still being
 /// proven. It holds the start (+4) and every opening move (since
 /// 2026-11-30: +4, +2, 0, 0, 0, -2), so a query of the start is the book's
-/// whole answer. After pit 0's extra turn it holds the position (+4) and
-/// the best move, pit 2 (+4), not yet every other move: a query there gives
-/// the book's exact value and best move at once, the moves it does not
-/// hold bounded by the value (each at most +4) after the search's time.
+/// whole answer. After pit 0's extra turn it holds the position (+4), the
+/// best move, pit 2 (+4), and pits 1, 3 and 4 (since 2026-12-01), not yet
+/// pit 5: a query there gives the book's exact value and best move at
+/// once, the move it does not hold bounded by the value (at most +4)
+/// after the search's time.
 /// The perfect agent plays the book's moves and `grade`'s valuation reads
 /// the book.
 #[test]
@@ -178,7 +179,7 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
         serde_json::to_value(oracle.query_from_book(game, None).unwrap()).unwrap()
     );
     // After pit 0's extra turn the book holds the position and its best
-    // move (pit 2, +4), not yet every other move.
+    // move (pit 2, +4), not yet every other move (pit 5).
     let cno = KalahRules::CaptureNeedsOpposite;
     let mut position = start(6);
     position.play(0, cno).unwrap();

@@ -185,7 +185,9 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
 /// agree on it, every line is reached from the root, and it proves the
 /// start worth exactly +4, which the published "first player wins by at
 /// least 4" allows, through pit 0 (+4), every other opening move at most
-/// +4, pit 1 exactly +2, pits 2, 3 and 4 exactly 0, pit 5 exactly -2.
+/// +4, pit 1 exactly +2, pits 2, 3 and 4 exactly 0, pit 5 exactly -2;
+/// after pit 0's extra turn pits 1 to 4 exactly +2, +4, 0 and 0 (each its
+/// twin's value under the default rules), pit 5 at most +4.
 /// Wikipedia's table of these rules (revision of 17 December 2015) bounds
 /// pit 5 by "a loss by at least 2" and pits 1 and 2 after pit 0 by "a win
 /// by at least 2" and "at least 4": each bound is the value proven here.
@@ -209,8 +211,10 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     assert!(after.contains(&(vec![0], 2, 4, 4)), "{after:?}");
     assert!(after.iter().all(|m| m.0 == [0] && m.3 <= 4), "{after:?}");
     // Pit 0 then pit 1: +2, the published "a win by at least 2" met
-    // exactly.
+    // exactly; then pits 3 and 4: 0 each (2026-12-01).
     assert_eq!(after[0], (vec![0], 1, 2, 2), "{after:?}");
+    assert_eq!(after[2], (vec![0], 3, 0, 0), "{after:?}");
+    assert_eq!(after[3], (vec![0], 4, 0, 0), "{after:?}");
     let (_, moves) = &reading;
     assert_eq!(moves[0], (0, 4, 4), "{moves:?}");
     assert!(moves.iter().all(|m| m.2 <= 4), "{moves:?}");

@@ -103,7 +103,7 @@ fn a_search_streams_narrowing_bounds_then_the_queries_answer() {
 fn a_search_of_a_position_a_book_holds_in_part_streams_the_books_value_first() {
     // Kalah(6,6) under capture-needs-opposite, after pit 0's extra turn:
     // the book holds the position (+4) and its best move (pit 2), not yet
-    // every other move. The board shows the value at once, while the moves
+    // every other move (pit 5). The board shows the value at once, while the moves
     // it does not hold are searched.
     let dir = tempfile::tempdir().unwrap();
     let s = Server::start(dir.path(), &["--build-limit", "0"]);

@@ -168,8 +168,8 @@ def test_books_say_how_much_of_their_turns_they_hold():
 def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
     # Kalah(6,6) under capture-needs-opposite: the book holds the start
     # (+4) and every opening move (+4, +2, 0, 0, 0, -2); after pit 0's
-    # extra turn the position (+4) and its best move, pit 2 (+4), not yet
-    # every other move.
+    # extra turn the position (+4), its best move, pit 2 (+4), and pits 1,
+    # 3 and 4 (+2, 0, 0), not yet pit 5.
     o = ms.Oracle(db=tmp_path, solve_ms=100, build_limit=0)
     a = o.query("kalah:6:6:capture-needs-opposite")
     assert a["source"] == "book" and a["exact"] and a["value"] == 4
@@ -183,6 +183,8 @@ def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
     assert a["best_move"] == 2
     assert all(m["upper"] <= 4 for m in a["moves"])
     assert any(not m["exact"] for m in a["moves"])
+    assert [(m["move"], m["value"]) for m in a["moves"] if m["exact"]][:4] == [
+        (1, 2), (2, 4), (3, 0), (4, 0)]
     # value and best_move read the book at once, without the search's time.
     slow = ms.Oracle(db=tmp_path, solve_ms=60_000, build_limit=0)
     start = time.monotonic()
