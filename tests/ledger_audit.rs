@@ -186,8 +186,8 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
 /// start worth exactly +4, which the published "first player wins by at
 /// least 4" allows, through pit 0 (+4), every other opening move at most
 /// +4, pit 1 exactly +2, pits 2, 3 and 4 exactly 0, pit 5 exactly -2;
-/// after pit 0's extra turn pits 1 to 4 exactly +2, +4, 0 and 0 (each its
-/// twin's value under the default rules), pit 5 at most +4.
+/// after pit 0's extra turn pits 1 to 4 exactly +2, +4, 0 and 0 (pits 1,
+/// 3 and 4 their twins' values under the default rules), pit 5 at most +4.
 /// Wikipedia's table of these rules (revision of 17 December 2015) bounds
 /// pit 5 by "a loss by at least 2" and pits 1 and 2 after pit 0 by "a win
 /// by at least 2" and "at least 4": each bound is the value proven here.
