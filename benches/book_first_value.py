@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The time from a request of `/api/v1/search` on a position of Kalah(6,6) under
 capture-needs-opposite that its book holds in part (after South's pit 0, an
-extra turn: the book holds the position and its best move, not every move;
+extra turn, and pit 2, the best line: the book holds the position and
+North's best move, not North's other moves, which lie beyond its first turn;
 until 2026-11-30 the start was such a position) to the first event that
-holds the book's exact value, +4, for two `mancala` binaries side by side
+holds the book's exact value, -4 for North, for two `mancala` binaries side by side
 (alternating, a fresh server and table directory each run; stdlib only):
 
     python3 benches/book_first_value.py OLD_BINARY NEW_BINARY [RUNS]
@@ -19,9 +20,9 @@ import urllib.request
 
 PATH = (
     "/api/v1/search?game=kalah:6:6:capture-needs-opposite"
-    "&position=0%207%207%207%207%207%201%206%206%206%206%206%206%200&ms=5000"
+    "&position=7%207%207%206%206%206%200%200%207%200%208%208%208%202&ms=5000"
 )
-BOOK_VALUE = 4
+BOOK_VALUE = -4
 
 
 def free_port():

@@ -160,11 +160,15 @@ fn a_book_still_being_proven_answers_what_it_holds() {
     assert!(!d.join("db").exists(), "no table was built");
 }
 
-/// What a book still being proven holds is known at once, without a
-/// search (`Oracle::query_book_known`, which Python's `Oracle.value`
-/// reads first), and a front end streaming a search (the server's
+/// What a book holds of a position is known at once, without a search
+/// (`Oracle::query_book_known`, which Python's `Oracle.value` reads
+/// first), and a front end streaming a search (the server's
 /// `/api/v1/search`, the board) gets it as its first update, before the
-/// search, and in every update after.
+/// search, and in every update after. The position is one the book holds
+/// in part: after South's pit 0 (an extra turn) and pit 2, the best line,
+/// North is to move; the book holds the position (-4 for North) and
+/// North's best move (pit 3), not North's other five moves, which lie
+/// beyond the book's first turn.
 #[test]
 fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
     use mancala_solver::oracle::{analysis::Source, Analysis, OnUpdate};
@@ -178,38 +182,44 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
         serde_json::to_value(oracle.query_book_known(game, None).unwrap()).unwrap(),
         serde_json::to_value(oracle.query_from_book(game, None).unwrap()).unwrap()
     );
-    // After pit 0's extra turn the book holds the position and its best
-    // move (pit 2, +4), not yet every other move (pit 5).
     let cno = KalahRules::CaptureNeedsOpposite;
     let mut position = start(6);
     position.play(0, cno).unwrap();
+    position.play(2, cno).unwrap();
     let after = position.to_string();
+    assert_eq!(after, "7 7 7 6 6 6 0 0 7 0 8 8 8 2", "seen from North");
     let after = after.as_str();
     let started = Instant::now();
     let k = oracle
         .query_book_known(game, Some(after))
         .unwrap()
-        .expect("the book holds the position after pit 0");
+        .expect("the book holds the position after pit 0 and pit 2");
     assert!(started.elapsed() < Duration::from_millis(100));
     assert_eq!(k.source, Source::Book);
-    assert_eq!((k.value, k.exact, k.best_move), (Some(4), true, Some(2)));
-    assert_eq!(k.moves.len(), 5);
-    // The moves the book holds are exact; nothing searched of the others:
-    // at least the worst the seeds in play allow (South's store of 1 less
-    // the 71 seeds on the board), at most the position's value.
+    assert_eq!((k.value, k.exact, k.best_move), (Some(-4), true, Some(3)));
+    assert_eq!(k.moves.len(), 6);
+    // The move the book holds is exact; nothing searched of the others:
+    // at least the worst the seeds allow (North's empty store less the 70
+    // seeds on the board and South's 2), at most the position's value.
     let books = Books::new(vec![committed(cno, 6).clone()]);
     let known = mancala_solver::book::known_move_values(&books, &position, cno);
-    assert!(known.contains(&(2, Some(4))), "{known:?}");
+    assert_eq!(
+        known,
+        [
+            (0, None),
+            (1, None),
+            (2, None),
+            (3, Some(-4)),
+            (4, None),
+            (5, None)
+        ]
+    );
     for m in &k.moves {
         match known.iter().find(|n| n.0 == m.pit).unwrap().1 {
             Some(v) => assert!(m.exact && (m.lower, m.upper) == (v, v), "{m:?}"),
-            None => assert!(!m.exact && m.lower == -70 && m.upper == 4, "{m:?}"),
+            None => assert!(!m.exact && m.lower == -72 && m.upper == -4, "{m:?}"),
         }
     }
-    assert!(
-        k.moves.iter().any(|m| !m.exact),
-        "a move the book does not hold yet"
-    );
     // A complete book's position is its whole answer; a position the
     // books know nothing of, or another game's, has none.
     assert_eq!(
@@ -243,9 +253,9 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
         serde_json::to_value(&k).unwrap()
     );
     for (_, u) in seen.iter().chain([&(Duration::ZERO, a)]) {
-        assert_eq!((u.value, u.exact, u.source), (Some(4), true, Source::Book));
-        assert_eq!(u.best_move, Some(2));
-        assert!(u.moves.iter().all(|m| m.upper <= 4), "{:?}", u.moves);
+        assert_eq!((u.value, u.exact, u.source), (Some(-4), true, Source::Book));
+        assert_eq!(u.best_move, Some(3));
+        assert!(u.moves.iter().all(|m| m.upper <= -4), "{:?}", u.moves);
     }
     // A game the books do not hold streams the search alone.
     let seen: Arc<Mutex<Vec<Analysis>>> = Arc::default();

@@ -101,14 +101,15 @@ fn a_search_streams_narrowing_bounds_then_the_queries_answer() {
 
 #[test]
 fn a_search_of_a_position_a_book_holds_in_part_streams_the_books_value_first() {
-    // Kalah(6,6) under capture-needs-opposite, after pit 0's extra turn:
-    // the book holds the position (+4) and its best move (pit 2), not yet
-    // every other move (pit 5). The board shows the value at once, while the moves
-    // it does not hold are searched.
+    // Kalah(6,6) under capture-needs-opposite, after South's pit 0 (an
+    // extra turn) and pit 2, the best line: the book holds the position
+    // (-4 for North, to move) and North's best move (pit 3), not North's
+    // other moves, which lie beyond the book's first turn. The board shows
+    // the value at once, while the moves it does not hold are searched.
     let dir = tempfile::tempdir().unwrap();
     let s = Server::start(dir.path(), &["--build-limit", "0"]);
     let path = "/api/v1/search?game=kalah:6:6:capture-needs-opposite\
-                &position=0%207%207%207%207%207%201%206%206%206%206%206%206%200&ms=1000";
+                &position=7%207%207%206%206%206%200%200%207%200%208%208%208%202&ms=1000";
     let (status, evs) = events(&s, path);
     assert_eq!(status, 200);
     assert!(evs.len() >= 2, "{evs:?}");
@@ -118,16 +119,16 @@ fn a_search_of_a_position_a_book_holds_in_part_streams_the_books_value_first() {
     for (_, e) in &evs {
         assert_eq!(
             (&e["source"], &e["value"]),
-            (&"book".into(), &4.into()),
+            (&"book".into(), &(-4).into()),
             "{e}"
         );
-        assert_eq!(e["best_move"], 2, "{e}");
-        let pit2 = e["moves"]
+        assert_eq!(e["best_move"], 3, "{e}");
+        let pit3 = e["moves"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|m| m["move"] == 2);
-        assert_eq!(pit2.unwrap()["value"], 4, "{e}");
+            .find(|m| m["move"] == 3);
+        assert_eq!(pit3.unwrap()["value"], -4, "{e}");
     }
     assert_eq!(evs.last().unwrap().0, "done");
     // The start's answer is the book's alone: every opening move is held.

@@ -74,9 +74,10 @@ async fn the_default_page_shows_exact_values_from_the_book() {
 }
 
 /// A position a book holds in part (Kalah(6,6) under
-/// capture-needs-opposite after pit 0's extra turn, whose proof goes on):
-/// the board shows the book's exact value while the search of the other
-/// moves still runs.
+/// capture-needs-opposite after South's pit 0, an extra turn, and pit 2:
+/// the book holds North's best move, not the others, which lie beyond its
+/// first turn): the board shows the book's exact value while the search of
+/// the other moves still runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_shows_a_books_value_while_it_searches_the_other_moves() {
     let (_driver, c) = connect().await;
@@ -88,15 +89,14 @@ async fn the_board_shows_a_books_value_while_it_searches_the_other_moves() {
     );
     let t = Instant::now();
     c.goto(&format!(
-        "http://{}/?game=kalah:6:6:capture-needs-opposite&position={}",
-        s.addr,
-        enc("0 7 7 7 7 7 1 6 6 6 6 6 6 0")
+        "http://{}/?game=kalah:6:6:capture-needs-opposite&line=02",
+        s.addr
     ))
     .await
     .unwrap();
     wait_js(
         &c,
-        "const s = document.getElementById('status').dataset; return s.lower === '4' && s.upper === '4'",
+        "const s = document.getElementById('status').dataset; return s.lower === '-4' && s.upper === '-4'",
         "the book's value",
     )
     .await;
