@@ -1,6 +1,7 @@
-//! The Kalah(6,6) book of capture-needs-opposite, still being proven
-//! (docs/books.md, "Still being proven"): what it holds answers at once,
-//! what it does not is searched, and its lines are the proof ledger's.
+//! The Kalah(6,6) book of capture-needs-opposite, grown with its proof
+//! (docs/books.md, "Grown with its proof"): what it holds answers at
+//! once, what it does not is searched, and its lines are the proof
+//! ledger's.
 
 mod common;
 
@@ -11,22 +12,21 @@ use common::mancala;
 use mancala_solver::book::Books;
 use mancala_solver::kalah::KalahRules;
 
-/// The book of Kalah(6,6) under capture-needs-opposite is still being
-/// proven. It holds the start (+4) and every opening move (since
-/// 2026-11-30: +4, +2, 0, 0, 0, -2), so a query of the start is the book's
-/// whole answer. After pit 0's extra turn it holds the position (+4), the
-/// best move, pit 2 (+4), and pits 1, 3 and 4 (since 2026-12-01), not yet
-/// pit 5: a query there gives the book's exact value and best move at
-/// once, the move it does not hold bounded by the value (at most +4)
-/// after the search's time.
-/// The perfect agent plays the book's moves and `grade`'s valuation reads
-/// the book.
+/// The book of Kalah(6,6) under capture-needs-opposite holds its whole
+/// first turn (since 2026-12-01): the start (+4), every opening move (+4,
+/// +2, 0, 0, 0, -2) and, after pit 0's extra turn, the position (+4) and
+/// every move (+2, +4, 0, 0, -2; pit 2 the best). A query of either
+/// position is the book's whole answer, at once, with no table built.
+/// The perfect agent plays the book's moves and `book show` prints them.
 #[test]
-fn a_book_still_being_proven_answers_what_it_holds() {
+fn the_capture_needs_opposite_kalah_6_6_book_answers_its_first_turn() {
+    use mancala_solver::oracle::analysis::Source;
+    use std::time::{Duration, Instant};
     let cno = KalahRules::CaptureNeedsOpposite;
     let book = committed(cno, 6);
     let root = start(6);
     assert_eq!(book.value(&root), Some(4));
+    assert_eq!(book.coverage(), (12, 12));
     let books = Books::new(vec![book.clone()]);
     assert_eq!(
         mancala_solver::book::best_move(&books, &root, cno),
@@ -51,100 +51,86 @@ fn a_book_still_being_proven_answers_what_it_holds() {
         mancala_solver::book::best_move(&books, &after, cno),
         Some((2, 4))
     );
-    let known = mancala_solver::book::known_move_values(&books, &after, cno);
+    let after_values = [
+        (1, Some(2)),
+        (2, Some(4)),
+        (3, Some(0)),
+        (4, Some(0)),
+        (5, Some(-2)),
+    ];
     assert_eq!(
-        known.iter().map(|m| m.0).collect::<Vec<_>>(),
-        [1, 2, 3, 4, 5]
+        mancala_solver::book::known_move_values(&books, &after, cno),
+        after_values
     );
-    assert!(known.contains(&(2, Some(4))), "{known:?}");
-    assert!(
-        known.iter().all(|m| m.1.is_none_or(|v| v <= 4)),
-        "{known:?}"
+    assert_eq!(
+        mancala_solver::book::known_continuations(&books, &root, cno),
+        after_values.map(|(pit, v)| (vec![0], pit, v))
     );
-    let known_at = |pit: usize| known.iter().find(|m| m.0 == pit).unwrap().1;
 
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let game = "kalah:6:6:capture-needs-opposite";
     let oracle = oracle_in(d, 300);
-    // The start: every move from the book, no search.
-    let started = std::time::Instant::now();
-    let a = oracle.query(game, None).unwrap();
-    assert!(started.elapsed() < std::time::Duration::from_secs(1));
-    assert_eq!(a.source, mancala_solver::oracle::analysis::Source::Book);
-    assert_eq!((a.value, a.exact, a.best_move), (Some(4), true, Some(0)));
-    let values: Vec<_> = a.moves.iter().map(|m| (m.pit, m.value, m.exact)).collect();
-    assert_eq!(
-        values,
-        [
-            (0, Some(4), true),
-            (1, Some(2), true),
-            (2, Some(0), true),
-            (3, Some(0), true),
-            (4, Some(0), true),
-            (5, Some(-2), true)
-        ]
-    );
-    // After pit 0: the book's value and best move, the other moves searched.
     let after_words = after.to_string();
     let after_words = after_words.as_str();
-    let started = std::time::Instant::now();
-    let a = oracle.query(game, Some(after_words)).unwrap();
-    assert!(started.elapsed() < std::time::Duration::from_secs(10));
-    assert_eq!(a.source, mancala_solver::oracle::analysis::Source::Book);
-    assert_eq!((a.value, a.exact, a.lower, a.upper), (Some(4), true, 4, 4));
-    assert_eq!(a.best_move, Some(2));
-    assert!(
-        a.pv.as_deref().is_some_and(|pv| pv.starts_with('2')),
-        "{:?}",
-        a.pv
-    );
-    assert_eq!(a.moves.len(), 5);
-    for m in &a.moves {
-        assert!(m.upper <= 4 && m.lower <= m.upper, "{m:?}");
-        assert_eq!(m.exact, known_at(m.pit).is_some(), "{m:?}");
-        if m.exact {
-            assert_eq!(m.value, known_at(m.pit));
-        }
+    // Both positions: every move from the book, no search.
+    for (position, best, value, moves) in [
+        (
+            None,
+            0,
+            4,
+            vec![(0, 4), (1, 2), (2, 0), (3, 0), (4, 0), (5, -2)],
+        ),
+        (
+            Some(after_words),
+            2,
+            4,
+            vec![(1, 2), (2, 4), (3, 0), (4, 0), (5, -2)],
+        ),
+    ] {
+        let started = Instant::now();
+        let a = oracle.query(game, position).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(1));
+        assert_eq!(a.source, Source::Book);
+        assert_eq!(
+            (a.value, a.exact, a.best_move),
+            (Some(value), true, Some(best))
+        );
+        let values: Vec<_> = a
+            .moves
+            .iter()
+            .map(|m| (m.pit, m.value.unwrap(), m.exact))
+            .collect();
+        assert_eq!(
+            values,
+            moves.iter().map(|&(p, v)| (p, v, true)).collect::<Vec<_>>()
+        );
     }
-    // The command line says which part is the book's.
-    let (code, out, err) = mancala(&["query", game, "--time", "0.2", "--no-build"], d);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("from the opening book (exact"), "{out}");
-    assert!(out.contains("pit 0: +4  best"), "{out}");
-    assert!(out.contains("pit 5: -2\n"), "{out}");
-    let (code, out, err) = mancala(
-        &["query", game, after_words, "--time", "0.2", "--no-build"],
-        d,
-    );
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("the value from the opening book"), "{out}");
-    assert!(
-        err.contains("the opening book gives the value, +4 (exact)"),
-        "{err}"
-    );
-    assert!(out.contains("pit 2: +4  best"), "{out}");
+    // The command line says the answer is the book's.
+    for (position, best, last) in [
+        (None, "pit 0: +4  best", "pit 5: -2\n"),
+        (Some(after_words), "pit 2: +4  best", "pit 5: -2\n"),
+    ] {
+        let mut args = vec!["query", game];
+        args.extend(position);
+        args.extend(["--time", "0.2", "--no-build"]);
+        let (code, out, err) = mancala(&args, d);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("from the opening book (exact"), "{out}");
+        assert!(out.contains(best), "{out}");
+        assert!(out.contains(last), "{out}");
+    }
     let (code, out, err) = mancala(&["book", "show", game], d);
     assert_eq!(code, 0, "{err}");
+    assert!(out.contains("within its turn: all 12 positions"), "{out}");
     assert!(out.contains("moves 0:+4 1:+2 2:+0 3:+0 4:+0 5:-2"), "{out}");
-    // Pit 0 is an extra turn: the moves after it are shown too, pit 2 the
-    // best line's (+4).
-    let after_moves = mancala_solver::book::known_continuations(&books, &root, cno);
-    assert_eq!(after_moves.len(), 5, "{after_moves:?}");
     assert!(
-        after_moves.contains(&(vec![0], 2, Some(4))),
-        "{after_moves:?}"
-    );
-    assert!(out.contains("moves after 0 (the extra turn) 1:"), "{out}");
-    assert!(out.contains("within its turn: "), "{out}");
-    assert!(
-        out.contains(" of 12 positions (the others not proven yet)"),
+        out.contains("moves after 0 (the extra turn) 1:+2 2:+4 3:+0 4:+0 5:-2"),
         "{out}"
     );
-    assert!(out.contains(" 2:+4 3:"), "{out}");
     // The perfect agent plays the book's best move without a search.
     for (position, best) in [(None, 0), (Some(after_words), 2)] {
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let mv = oracle
             .agent_move(
                 game,
@@ -155,7 +141,7 @@ fn a_book_still_being_proven_answers_what_it_holds() {
             )
             .unwrap();
         assert_eq!(mv.pit, best, "{mv:?}");
-        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert!(started.elapsed() < Duration::from_secs(5));
     }
     assert!(!d.join("db").exists(), "no table was built");
 }
@@ -281,9 +267,9 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
 /// The two Kalah(6,6) books are recorded from the proof ledgers of
 /// docs/kalah-6-6/ (`mancala book build --from ... --no-search`): every
 /// line of a book ledger after the header is a line of its proof ledger,
-/// in the same order, so a book holds nothing its proof does not. The
-/// default rules' book holds the whole proof (its first turn is complete);
-/// capture-needs-opposite's a prefix of the growing one.
+/// in the same order, so a book holds nothing its proof does not. Both
+/// proofs are done with their first turn, and each book holds its whole
+/// proof.
 #[test]
 fn the_kalah_6_6_books_are_the_proof_ledgers_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -291,24 +277,18 @@ fn the_kalah_6_6_books_are_the_proof_ledgers_lines() {
         let text = std::fs::read_to_string(root.join(path)).unwrap();
         text.lines().skip(1).map(str::to_string).collect()
     };
-    for (proof, book, whole) in [
+    for (proof, book) in [
         (
             "docs/kalah-6-6/capture-needs-opposite.jsonl",
             "crates/engine/books/kalah-6-6-capture-needs-opposite.jsonl",
-            false,
         ),
         (
             "docs/kalah-6-6/ledger.jsonl",
             "crates/engine/books/kalah-6-6-default.jsonl",
-            true,
         ),
     ] {
         let (proof, book) = (lines(proof), lines(book));
         assert!(book.len() >= 90, "{} lines", book.len());
-        assert!(book.len() <= proof.len());
-        assert_eq!(book[..], proof[..book.len()]);
-        if whole {
-            assert_eq!(book.len(), proof.len());
-        }
+        assert_eq!(book, proof);
     }
 }

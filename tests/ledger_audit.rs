@@ -186,8 +186,9 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
 /// start worth exactly +4, which the published "first player wins by at
 /// least 4" allows, through pit 0 (+4), every other opening move at most
 /// +4, pit 1 exactly +2, pits 2, 3 and 4 exactly 0, pit 5 exactly -2;
-/// after pit 0's extra turn pits 1 to 4 exactly +2, +4, 0 and 0 (pits 1,
-/// 3 and 4 their twins' values under the default rules), pit 5 at most +4.
+/// after pit 0's extra turn pits 1 to 5 exactly +2, +4, 0, 0 and -2 (pits
+/// 1, 3 and 4 their twins' values under the default rules): the whole
+/// first turn.
 /// Wikipedia's table of these rules (revision of 17 December 2015) bounds
 /// pit 5 by "a loss by at least 2" and pits 1 and 2 after pit 0 by "a win
 /// by at least 2" and "at least 4": each bound is the value proven here.
@@ -204,17 +205,18 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     assert_eq!(reading, engine(&ledger));
     assert_eq!(reading.0, (4, 4), "root bounds");
     // After pit 0's extra turn: pit 2 worth +4 (the best line), every
-    // other move at most +4, as both readings have it.
+    // other move less, as both readings have it.
     let after = audited_continuations(&report);
     assert_eq!(after, engine_continuations(&ledger));
     assert_eq!(after.len(), 5);
     assert!(after.contains(&(vec![0], 2, 4, 4)), "{after:?}");
     assert!(after.iter().all(|m| m.0 == [0] && m.3 <= 4), "{after:?}");
     // Pit 0 then pit 1: +2, the published "a win by at least 2" met
-    // exactly; then pits 3 and 4: 0 each (2026-12-01).
+    // exactly; then pits 3 and 4: 0 each, and pit 5: -2 (2026-12-01).
     assert_eq!(after[0], (vec![0], 1, 2, 2), "{after:?}");
     assert_eq!(after[2], (vec![0], 3, 0, 0), "{after:?}");
     assert_eq!(after[3], (vec![0], 4, 0, 0), "{after:?}");
+    assert_eq!(after[4], (vec![0], 5, -2, -2), "{after:?}");
     let (_, moves) = &reading;
     assert_eq!(moves[0], (0, 4, 4), "{moves:?}");
     assert!(moves.iter().all(|m| m.2 <= 4), "{moves:?}");

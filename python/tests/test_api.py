@@ -152,24 +152,23 @@ def test_a_search_out_of_time_gives_proven_bounds(oracle, tmp_path):
 
 
 def test_books_say_how_much_of_their_turns_they_hold():
-    # The books of 3, 4 and 5 seeds hold all their turns, and so does the
-    # default rules' 6-seed one (its first turn, 12 positions); the
-    # capture-needs-opposite one holds its first turn in part.
+    # The books of 3, 4 and 5 seeds hold all their turns, and so do the
+    # 6-seed ones (their first turn, 12 positions).
     books = {b["game"]: b for b in ms.books()}
     assert books["kalah:6:4"]["complete"] and books["kalah:6:4"]["held_within_turns"] == 1282
     six = books["kalah:6:6"]
     assert six["complete"]
     assert (six["held_within_turns"], six["within_turns"]) == (12, 12)
     cno = books["kalah:6:6:capture-needs-opposite"]
-    assert not cno["complete"]
-    assert cno["within_turns"] == 12 and cno["held_within_turns"] < 12
+    assert cno["complete"]
+    assert (cno["held_within_turns"], cno["within_turns"]) == (12, 12)
 
 
-def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
+def test_the_capture_needs_opposite_kalah_6_6_book_answers_its_first_turn(tmp_path):
     # Kalah(6,6) under capture-needs-opposite: the book holds the start
     # (+4) and every opening move (+4, +2, 0, 0, 0, -2); after pit 0's
-    # extra turn the position (+4), its best move, pit 2 (+4), and pits 1,
-    # 3 and 4 (+2, 0, 0), not yet pit 5.
+    # extra turn the position (+4) and every move: pit 2, the best (+4),
+    # and pits 1, 3, 4 and 5 (+2, 0, 0, -2).
     o = ms.Oracle(db=tmp_path, solve_ms=100, build_limit=0)
     a = o.query("kalah:6:6:capture-needs-opposite")
     assert a["source"] == "book" and a["exact"] and a["value"] == 4
@@ -181,8 +180,8 @@ def test_a_book_still_being_proven_gives_its_value_and_best_move(tmp_path):
     a = o.query("kalah:6:6:capture-needs-opposite", after)
     assert a["source"] == "book" and a["exact"] and a["value"] == 4
     assert a["best_move"] == 2
-    assert [(m["move"], m["value"]) for m in a["moves"] if m["exact"]][:4] == [
-        (1, 2), (2, 4), (3, 0), (4, 0)]
+    assert [(m["exact"], m["move"], m["value"]) for m in a["moves"]] == [
+        (True, 1, 2), (True, 2, 4), (True, 3, 0), (True, 4, 0), (True, 5, -2)]
     # value and best_move read the book at once, without the search's time.
     slow = ms.Oracle(db=tmp_path, solve_ms=60_000, build_limit=0)
     start = time.monotonic()
