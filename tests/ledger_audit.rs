@@ -193,7 +193,7 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
 /// pit 5 by "a loss by at least 2" and pits 1 and 2 after pit 0 by "a win
 /// by at least 2" and "at least 4": each bound is the value proven here.
 #[test]
-fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does() {
+fn the_audit_reads_the_capture_needs_opposite_ledger_as_the_engine_does() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kalah-6-6/capture-needs-opposite.jsonl");
     let (code, report, err) = audit(&path);
@@ -231,61 +231,95 @@ fn the_audit_reads_the_growing_capture_needs_opposite_ledger_as_the_engine_does(
     assert_eq!(report["nodes"], totals.nodes);
 }
 
+/// The end-when-mover-empty Kalah(6,6) proof, committed as it grows
+/// (docs/kalah-6-6.md, "Under end-when-mover-empty"): both readings agree
+/// on it, every line is reached from the root, and its lines are this
+/// rule set's (no value is asserted: none is proven yet).
+#[test]
+fn the_audit_reads_the_growing_end_when_mover_empty_ledger_as_the_engine_does() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kalah-6-6/end-when-mover-empty.jsonl");
+    let (code, report, err) = audit(&path);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(report["unreached_lines"], serde_json::json!([]));
+    let ledger = Ledger::read(&path).unwrap();
+    assert_eq!(ledger.header.rules, "end-when-mover-empty");
+    assert_eq!(ledger.header.root, "6 6 6 6 6 6 0 6 6 6 6 6 6 0");
+    assert!(!ledger.entries.is_empty(), "a line after the header");
+    assert_eq!(audited(&report), engine(&ledger));
+    assert_eq!(
+        audited_continuations(&report),
+        engine_continuations(&ledger)
+    );
+    let totals = ledger.totals();
+    assert_eq!(report["proofs"], totals.proofs as u64);
+    assert_eq!(report["splits"], totals.splits as u64);
+    assert_eq!(report["nodes"], totals.nodes);
+}
+
 /// `benches/kalah66/remaining.py` (docs/kalah-6-6.md, "What is left")
-/// prices every open task of the growing ledger, as `mancala prove
-/// --status --json` lists them, against the default rules' finished
-/// ledger: one row a task, and a twin's cost where the same position was
-/// proven under the default rules.
+/// prices every open task of a ledger, as `mancala prove --status --json`
+/// lists them, against the default rules' finished ledger: one row a
+/// task, and a twin's cost where the same position was proven under the
+/// default rules. Run on the two other rule sets' ledgers: the growing
+/// end-when-mover-empty one, with open tasks, and capture-needs-opposite's,
+/// done with its first turn (none).
 #[test]
 fn the_remaining_cost_lists_every_open_task_of_the_growing_ledger() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let ledger = root.join("docs/kalah-6-6/capture-needs-opposite.jsonl");
-    let status = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["prove", "kalah:6:6:capture-needs-opposite", "--ledger"])
-        .arg(&ledger)
-        .args(["--guess", "4", "--status", "--every-move", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
-    let open = report["open_tasks"].as_array().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let status_file = dir.path().join("status.json");
-    std::fs::write(&status_file, &status.stdout).unwrap();
-    let out = Command::new("python3")
-        .arg(root.join("benches/kalah66/remaining.py"))
-        .arg(&ledger)
-        .arg("--status")
-        .arg(&status_file)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let priced: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = priced["open_tasks"].as_array().unwrap();
-    assert_eq!(rows.len(), open.len());
-    for (row, task) in rows.iter().zip(open) {
-        assert_eq!(row["position"], task["position"]);
-        assert!(row["basis"].as_str().unwrap().len() > 4, "{row}");
+    for (rules, guess, open_tasks) in [
+        ("end-when-mover-empty", "2", true),
+        ("capture-needs-opposite", "4", false),
+    ] {
+        let ledger = root.join(format!("docs/kalah-6-6/{rules}.jsonl"));
+        let status = Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(["prove", &format!("kalah:6:6:{rules}"), "--ledger"])
+            .arg(&ledger)
+            .args(["--guess", guess, "--status", "--every-move", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+        let open = report["open_tasks"].as_array().unwrap();
+        assert_eq!(!open.is_empty(), open_tasks, "{rules}: {open:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let status_file = dir.path().join("status.json");
+        std::fs::write(&status_file, &status.stdout).unwrap();
+        let out = Command::new("python3")
+            .arg(root.join("benches/kalah66/remaining.py"))
+            .arg(&ledger)
+            .arg("--status")
+            .arg(&status_file)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let priced: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = priced["open_tasks"].as_array().unwrap();
+        assert_eq!(rows.len(), open.len());
+        for (row, task) in rows.iter().zip(open) {
+            assert_eq!(row["position"], task["position"]);
+            assert!(row["basis"].as_str().unwrap().len() > 4, "{row}");
+        }
+        // The root was split first, and the default rules' ledger holds
+        // it: its twin's cost is that whole ledger's, every line of which
+        // is reached from the start (the audit test above).
+        let splits = priced["splits"].as_array().unwrap();
+        let start = splits
+            .iter()
+            .find(|r| r["position"] == "6 6 6 6 6 6 0 6 6 6 6 6 6 0")
+            .expect("the start is split");
+        let twin = Ledger::read(&root.join("docs/kalah-6-6/ledger.jsonl")).unwrap();
+        assert_eq!(start["twin_nodes"], twin.totals().nodes);
     }
-    // The root was split first, and the default rules' ledger holds it:
-    // its twin's cost is that whole ledger's, every line of which is
-    // reached from the start (the audit test above).
-    let splits = priced["splits"].as_array().unwrap();
-    let start = splits
-        .iter()
-        .find(|r| r["position"] == "6 6 6 6 6 6 0 6 6 6 6 6 6 0")
-        .expect("the start is split");
-    let twin = Ledger::read(&root.join("docs/kalah-6-6/ledger.jsonl")).unwrap();
-    assert_eq!(start["twin_nodes"], twin.totals().nodes);
 }
 
 /// Tasks of 3,000 nodes on one thread under `rules`: Kalah(4,3) becomes a
