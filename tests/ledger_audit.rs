@@ -35,6 +35,34 @@ fn audit(ledger: &Path) -> (i32, serde_json::Value, String) {
     )
 }
 
+/// The committed Kalah(6,6) ledger of `rules` (docs/kalah-6-6/RULES.jsonl)
+/// as the audit reports it and as the engine reads it: the audit passes,
+/// reaches every line from the root, and counts the engine's proofs,
+/// splits and nodes.
+fn audited_in_full(rules: &str) -> (serde_json::Value, Ledger) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("docs/kalah-6-6/{rules}.jsonl"));
+    let (code, report, err) = audit(&path);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(report["unreached_lines"], serde_json::json!([]));
+    let ledger = Ledger::read(&path).unwrap();
+    let totals = ledger.totals();
+    assert_eq!(report["proofs"], totals.proofs as u64);
+    assert_eq!(report["splits"], totals.splits as u64);
+    assert_eq!(report["nodes"], totals.nodes);
+    (report, ledger)
+}
+
+/// The standard output of `command`, which must succeed.
+fn stdout_of(command: &mut Command) -> Vec<u8> {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// What a reading of a ledger proves: the root's bounds, and each move's
 /// (pit, lower, upper).
 type Reading = ((i64, i64), Vec<(i64, i64, i64)>);
@@ -194,12 +222,7 @@ fn the_audit_reads_the_committed_kalah_6_6_ledger_as_the_engine_does() {
 /// by at least 2" and "at least 4": each bound is the value proven here.
 #[test]
 fn the_audit_reads_the_capture_needs_opposite_ledger_as_the_engine_does() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kalah-6-6/capture-needs-opposite.jsonl");
-    let (code, report, err) = audit(&path);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(report["unreached_lines"], serde_json::json!([]));
-    let ledger = Ledger::read(&path).unwrap();
+    let (report, ledger) = audited_in_full("capture-needs-opposite");
     assert_eq!(ledger.header.rules, "capture-needs-opposite");
     let reading = audited(&report);
     assert_eq!(reading, engine(&ledger));
@@ -225,10 +248,6 @@ fn the_audit_reads_the_capture_needs_opposite_ledger_as_the_engine_does() {
     assert_eq!(moves[3], (3, 0, 0), "{moves:?}");
     assert_eq!(moves[4], (4, 0, 0), "{moves:?}");
     assert_eq!(moves[5], (5, -2, -2), "{moves:?}");
-    let totals = ledger.totals();
-    assert_eq!(report["proofs"], totals.proofs as u64);
-    assert_eq!(report["splits"], totals.splits as u64);
-    assert_eq!(report["nodes"], totals.nodes);
 }
 
 /// The end-when-mover-empty Kalah(6,6) proof, committed as it grows
@@ -237,12 +256,7 @@ fn the_audit_reads_the_capture_needs_opposite_ledger_as_the_engine_does() {
 /// rule set's (no value is asserted: none is proven yet).
 #[test]
 fn the_audit_reads_the_growing_end_when_mover_empty_ledger_as_the_engine_does() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kalah-6-6/end-when-mover-empty.jsonl");
-    let (code, report, err) = audit(&path);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(report["unreached_lines"], serde_json::json!([]));
-    let ledger = Ledger::read(&path).unwrap();
+    let (report, ledger) = audited_in_full("end-when-mover-empty");
     assert_eq!(ledger.header.rules, "end-when-mover-empty");
     assert_eq!(ledger.header.root, "6 6 6 6 6 6 0 6 6 6 6 6 6 0");
     assert!(!ledger.entries.is_empty(), "a line after the header");
@@ -251,10 +265,6 @@ fn the_audit_reads_the_growing_end_when_mover_empty_ledger_as_the_engine_does() 
         audited_continuations(&report),
         engine_continuations(&ledger)
     );
-    let totals = ledger.totals();
-    assert_eq!(report["proofs"], totals.proofs as u64);
-    assert_eq!(report["splits"], totals.splits as u64);
-    assert_eq!(report["nodes"], totals.nodes);
 }
 
 /// `benches/kalah66/remaining.py` (docs/kalah-6-6.md, "What is left")
@@ -272,37 +282,27 @@ fn the_remaining_cost_lists_every_open_task_of_the_growing_ledger() {
         ("capture-needs-opposite", "4", false),
     ] {
         let ledger = root.join(format!("docs/kalah-6-6/{rules}.jsonl"));
-        let status = Command::new(env!("CARGO_BIN_EXE_mancala"))
-            .args(["prove", &format!("kalah:6:6:{rules}"), "--ledger"])
-            .arg(&ledger)
-            .args(["--guess", guess, "--status", "--every-move", "--json"])
-            .output()
-            .unwrap();
-        assert!(
-            status.status.success(),
-            "{}",
-            String::from_utf8_lossy(&status.stderr)
+        let status = stdout_of(
+            Command::new(env!("CARGO_BIN_EXE_mancala"))
+                .args(["prove", &format!("kalah:6:6:{rules}"), "--ledger"])
+                .arg(&ledger)
+                .args(["--guess", guess, "--status", "--every-move", "--json"]),
         );
-        let report: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&status).unwrap();
         let open = report["open_tasks"].as_array().unwrap();
         assert_eq!(!open.is_empty(), open_tasks, "{rules}: {open:?}");
         let dir = tempfile::tempdir().unwrap();
         let status_file = dir.path().join("status.json");
-        std::fs::write(&status_file, &status.stdout).unwrap();
-        let out = Command::new("python3")
-            .arg(root.join("benches/kalah66/remaining.py"))
-            .arg(&ledger)
-            .arg("--status")
-            .arg(&status_file)
-            .arg("--json")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        std::fs::write(&status_file, &status).unwrap();
+        let priced = stdout_of(
+            Command::new("python3")
+                .arg(root.join("benches/kalah66/remaining.py"))
+                .arg(&ledger)
+                .arg("--status")
+                .arg(&status_file)
+                .arg("--json"),
         );
-        let priced: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let priced: serde_json::Value = serde_json::from_slice(&priced).unwrap();
         let rows = priced["open_tasks"].as_array().unwrap();
         assert_eq!(rows.len(), open.len());
         for (row, task) in rows.iter().zip(open) {
