@@ -34,12 +34,7 @@ fn a_raised_stop_ends_a_query_search_at_once() {
             std::thread::sleep(Duration::from_millis(200));
             raiser.raise();
         });
-        o.query_until(
-            "kalah:6:6:end-when-mover-empty",
-            None,
-            Duration::from_secs(30),
-            &stop,
-        )
+        o.query_until("kalah:6:7", None, Duration::from_secs(30), &stop)
     });
     assert!(
         matches!(answer, Err(Error::Stopped(_))),
@@ -53,12 +48,7 @@ fn a_raised_stop_ends_a_query_search_at_once() {
     );
     // Never raised: the search's bounds within its time, as before.
     let a = o
-        .query_until(
-            "kalah:6:6:end-when-mover-empty",
-            None,
-            Duration::from_millis(50),
-            &Stop::never(),
-        )
+        .query_until("kalah:6:7", None, Duration::from_millis(50), &Stop::never())
         .unwrap();
     assert!(!a.exact && a.lower <= a.upper);
 }

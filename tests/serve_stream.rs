@@ -210,7 +210,7 @@ fn closing_a_stream_stops_its_search_and_frees_its_slot() {
     );
     let mut c = TcpStream::connect(&s.addr).unwrap();
     let head = format!(
-        "GET /api/v1/search?game=kalah:6:6:end-when-mover-empty&ms=max HTTP/1.1\r\nHost: {}\r\n\r\n",
+        "GET /api/v1/search?game=kalah:6:7&ms=max HTTP/1.1\r\nHost: {}\r\n\r\n",
         s.addr
     );
     c.write_all(head.as_bytes()).unwrap();
@@ -222,14 +222,14 @@ fn closing_a_stream_stops_its_search_and_frees_its_slot() {
         line.clear();
         assert!(reader.read_line(&mut line).unwrap() > 0, "the stream ended");
     }
-    let (status, body) = s.json("/api/v1/query?game=kalah:6:6:end-when-mover-empty&ms=100");
+    let (status, body) = s.json("/api/v1/query?game=kalah:6:7&ms=100");
     assert_eq!(status, 503, "the slot should be taken: {body}");
     // The client goes: within a second the slot is free again.
     drop(reader);
     drop(c);
     let start = Instant::now();
     loop {
-        let (status, body) = s.json("/api/v1/query?game=kalah:6:6:end-when-mover-empty&ms=100");
+        let (status, body) = s.json("/api/v1/query?game=kalah:6:7&ms=100");
         if status == 200 {
             break;
         }

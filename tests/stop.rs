@@ -32,7 +32,7 @@ fn a_raised_stop_ends_every_searching_agent_promptly() {
         ),
         // The perfect agent's other searches: the Kalah solver, Awari's
         // and the family's alpha-beta.
-        ("kalah:6:6:end-when-mover-empty", &["perfect:60m"][..]),
+        ("kalah:6:7", &["perfect:60m"][..]),
         ("awari:6:4", &["perfect:60m"][..]),
         ("vai-lung-thlan:5:5", &["perfect:60m"][..]),
     ] {

@@ -58,7 +58,7 @@ pub fn from_book(books: &Books, rules: KalahRules, pos: &Position) -> Option<Ana
 /// becomes exact, no move can be worth more, and a move of that value is
 /// proven best (`"source": "book"`, the moves the books do not hold keep
 /// the search's bounds). A position a book still being proven holds
-/// (Kalah(6,6) under `capture-needs-opposite`), or one of a book's last
+/// (Kalah(6,6) under `end-when-mover-empty`), or one of a book's last
 /// turn (whose moves lie beyond it), is answered so. Nothing changes when
 /// the books know nothing of `pos` or its moves; the answer says whether
 /// they knew anything.
@@ -117,14 +117,24 @@ pub fn refine(books: &Books, rules: KalahRules, pos: &Position, a: &mut Analysis
     true
 }
 
-/// What the books know of `pos` before any search, if they know anything
-/// of it or its moves: [`from_book`]'s whole answer, else the position
-/// with nothing searched (every value within the seeds in play of the
-/// stores' difference) narrowed by [`refine`]: the exact value of a
-/// position a book still being proven holds, at once.
+/// What the books know of `pos` before any search, if they hold it or the
+/// position after one of its moves: [`from_book`]'s whole answer, else
+/// the position with nothing searched (every value within the seeds in
+/// play of the stores' difference) narrowed by [`refine`]: the exact value
+/// of a position a book still being proven holds, at once. Moves that end
+/// the game alone are no book's knowledge: `None`, as for a position the
+/// books know nothing of.
 pub fn known_before_search(books: &Books, rules: KalahRules, pos: &Position) -> Option<Analysis> {
     if let Some(a) = from_book(books, rules, pos) {
         return Some(a);
+    }
+    let held = |p: &Position| !p.is_game_over(rules) && books.value(rules, p).is_some();
+    let child_held = pos.legal_moves(rules).any(|pit| {
+        let mut child = *pos;
+        child.play(pit, rules).is_ok() && held(&child)
+    });
+    if !held(pos) && !child_held {
+        return None;
     }
     let at_start = frame(rules, pos, Source::Search);
     let (banked, seeds) = (banked::<KalahRules>(pos), at_start.seeds_in_play as i32);
