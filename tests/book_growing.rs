@@ -1,5 +1,6 @@
-//! The Kalah(6,6) book of capture-needs-opposite, grown with its proof
-//! (docs/books.md, "Grown with its proof"): what it holds answers at
+//! The Kalah(6,6) books grown with their proofs (docs/books.md, "Grown
+//! with its proof"): capture-needs-opposite's, now whole, and
+//! end-when-mover-empty's, still growing. What a book holds answers at
 //! once, what it does not is searched, and its lines are the proof
 //! ledger's.
 
@@ -264,12 +265,13 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
         .all(|u| u.source == Source::Search));
 }
 
-/// The two Kalah(6,6) books are recorded from the proof ledgers of
+/// The three Kalah(6,6) books are recorded from the proof ledgers of
 /// docs/kalah-6-6/ (`mancala book build --from ... --no-search`): every
 /// line of a book ledger after the header is a line of its proof ledger,
-/// in the same order, so a book holds nothing its proof does not. Both
-/// proofs are done with their first turn, and each book holds its whole
-/// proof.
+/// in the same order, so a book holds nothing its proof does not. Each
+/// book holds its whole proof: the default rules' and
+/// capture-needs-opposite's, done with their first turn; and
+/// end-when-mover-empty's as far as it is committed.
 #[test]
 fn the_kalah_6_6_books_are_the_proof_ledgers_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -277,18 +279,56 @@ fn the_kalah_6_6_books_are_the_proof_ledgers_lines() {
         let text = std::fs::read_to_string(root.join(path)).unwrap();
         text.lines().skip(1).map(str::to_string).collect()
     };
-    for (proof, book) in [
+    for (proof, book, least) in [
         (
             "docs/kalah-6-6/capture-needs-opposite.jsonl",
             "crates/engine/books/kalah-6-6-capture-needs-opposite.jsonl",
+            634,
         ),
         (
             "docs/kalah-6-6/ledger.jsonl",
             "crates/engine/books/kalah-6-6-default.jsonl",
+            130,
+        ),
+        // Still being proven: recorded again each time its ledger is
+        // committed.
+        (
+            "docs/kalah-6-6/end-when-mover-empty.jsonl",
+            "crates/engine/books/kalah-6-6-end-when-mover-empty.jsonl",
+            33,
         ),
     ] {
         let (proof, book) = (lines(proof), lines(book));
-        assert!(book.len() >= 90, "{} lines", book.len());
+        assert!(book.len() >= least, "{} lines", book.len());
         assert_eq!(book, proof);
     }
+}
+
+/// The Kalah(6,6) book of end-when-mover-empty, growing with its proof
+/// (docs/kalah-6-6.md, "Under end-when-mover-empty"): it does not hold the
+/// start yet, but it holds pit 0 (+4: its six seeds end in the store, and
+/// pit 0 then pit 1 is worth +4). So the start is known at once to be worth
+/// at least +4, pit 0 exactly +4, the other moves unknown within the seeds
+/// in play, before any search; a query searches the start and keeps that.
+#[test]
+fn the_growing_end_when_mover_empty_book_bounds_the_start_by_pit_0() {
+    use mancala_solver::oracle::analysis::Source;
+    let dir = tempfile::tempdir().unwrap();
+    let game = "kalah:6:6:end-when-mover-empty";
+    let oracle = oracle_in(dir.path(), 100);
+    assert!(oracle.query_from_book(game, None).unwrap().is_none());
+    let k = oracle
+        .query_book_known(game, None)
+        .unwrap()
+        .expect("the book holds pit 0's position");
+    assert_eq!((k.source, k.exact, k.lower), (Source::Search, false, 4));
+    assert_eq!((k.moves[0].value, k.moves[0].exact), (Some(4), true));
+    let ewme = KalahRules::EndWhenMoverEmpty;
+    let mut after = start(6);
+    after.play(0, ewme).unwrap();
+    let books = Books::new(vec![committed(ewme, 6).clone()]);
+    let known = mancala_solver::book::known_move_values(&books, &after, ewme);
+    assert_eq!(known[0], (1, Some(4)), "pit 0 then pit 1: {known:?}");
+    let a = oracle.query(game, None).unwrap();
+    assert!(a.lower >= 4 && a.moves[0].exact && a.moves[0].value == Some(4));
 }

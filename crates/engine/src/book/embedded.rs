@@ -32,6 +32,10 @@ pub(super) const BOOKS: &[(&str, &[u8])] = &[
         include_bytes!("../../books/kalah-6-6-capture-needs-opposite.book"),
     ),
     (
+        "kalah-6-6-end-when-mover-empty.book",
+        include_bytes!("../../books/kalah-6-6-end-when-mover-empty.book"),
+    ),
+    (
         "kalah-6-6-default.book",
         include_bytes!("../../books/kalah-6-6-default.book"),
     ),
