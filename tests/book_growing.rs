@@ -1,6 +1,6 @@
 //! The Kalah(6,6) books grown with their proofs (docs/books.md, "Grown
-//! with its proof"): capture-needs-opposite's, now whole, and
-//! end-when-mover-empty's, still growing. What a book holds answers at
+//! with its proof"): capture-needs-opposite's and end-when-mover-empty's,
+//! both whole now. What a book holds answers at
 //! once, what it does not is searched, and its lines are the proof
 //! ledger's.
 
@@ -21,74 +21,93 @@ use mancala_solver::kalah::KalahRules;
 /// The perfect agent plays the book's moves and `book show` prints them.
 #[test]
 fn the_capture_needs_opposite_kalah_6_6_book_answers_its_first_turn() {
+    first_turn_answered(
+        KalahRules::CaptureNeedsOpposite,
+        "kalah:6:6:capture-needs-opposite",
+        FirstTurn {
+            start: 4,
+            best: 0,
+            opening: [4, 2, 0, 0, 0, -2],
+            after_best: 2,
+            after_pit_0: [2, 4, 0, 0, -2],
+        },
+    );
+}
+
+/// The values of a Kalah(6,6) book's first turn: the start's, its best
+/// move and every opening move's; after pit 0 (an extra turn: its six
+/// seeds end in the store) the best move and the values of pits 1 to 5.
+/// Pit 0 then is worth the start's value (the book's best opening move).
+struct FirstTurn {
+    start: i32,
+    best: usize,
+    opening: [i32; 6],
+    after_best: usize,
+    after_pit_0: [i32; 5],
+}
+
+/// Checks that the committed 6-seed book of `rules` holds its whole first
+/// turn with the values of `turn`, and that every way in answers it from
+/// the book at once: the library's look-ups, the oracle's query, the
+/// command line's `query` and `book show`, the perfect agent; with no
+/// table built.
+fn first_turn_answered(rules: KalahRules, game: &str, turn: FirstTurn) {
     use mancala_solver::oracle::analysis::Source;
     use std::time::{Duration, Instant};
-    let cno = KalahRules::CaptureNeedsOpposite;
-    let book = committed(cno, 6);
+    let book = committed(rules, 6);
     let root = start(6);
-    assert_eq!(book.value(&root), Some(4));
+    assert_eq!(book.value(&root), Some(turn.start));
     assert_eq!(book.coverage(), (12, 12));
     let books = Books::new(vec![book.clone()]);
     assert_eq!(
-        mancala_solver::book::best_move(&books, &root, cno),
-        Some((0, 4))
+        mancala_solver::book::best_move(&books, &root, rules),
+        Some((turn.best, turn.start))
     );
+    let opening: Vec<_> = (0..6).map(|p| (p, Some(turn.opening[p]))).collect();
     assert_eq!(
-        mancala_solver::book::known_move_values(&books, &root, cno),
-        [
-            (0, Some(4)),
-            (1, Some(2)),
-            (2, Some(0)),
-            (3, Some(0)),
-            (4, Some(0)),
-            (5, Some(-2))
-        ]
+        mancala_solver::book::known_move_values(&books, &root, rules),
+        opening
     );
     let mut after = root;
-    after.play(0, cno).unwrap();
+    after.play(0, rules).unwrap();
     assert_eq!(after.cells(), [0, 7, 7, 7, 7, 7, 1, 6, 6, 6, 6, 6, 6, 0]);
-    assert_eq!(book.value(&after), Some(4));
+    let after_value = turn.opening[0];
+    assert_eq!(book.value(&after), Some(after_value));
     assert_eq!(
-        mancala_solver::book::best_move(&books, &after, cno),
-        Some((2, 4))
+        mancala_solver::book::best_move(&books, &after, rules),
+        Some((turn.after_best, after_value))
     );
-    let after_values = [
-        (1, Some(2)),
-        (2, Some(4)),
-        (3, Some(0)),
-        (4, Some(0)),
-        (5, Some(-2)),
-    ];
+    let after_values: Vec<_> = (1..6).map(|p| (p, Some(turn.after_pit_0[p - 1]))).collect();
     assert_eq!(
-        mancala_solver::book::known_move_values(&books, &after, cno),
+        mancala_solver::book::known_move_values(&books, &after, rules),
         after_values
     );
     assert_eq!(
-        mancala_solver::book::known_continuations(&books, &root, cno),
-        after_values.map(|(pit, v)| (vec![0], pit, v))
+        mancala_solver::book::known_continuations(&books, &root, rules),
+        after_values
+            .iter()
+            .map(|&(pit, v)| (vec![0], pit, v))
+            .collect::<Vec<_>>()
     );
 
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let game = "kalah:6:6:capture-needs-opposite";
     let oracle = oracle_in(d, 300);
     let after_words = after.to_string();
     let after_words = after_words.as_str();
-    // Both positions: every move from the book, no search.
-    for (position, best, value, moves) in [
-        (
-            None,
-            0,
-            4,
-            vec![(0, 4), (1, 2), (2, 0), (3, 0), (4, 0), (5, -2)],
-        ),
+    let opening: Vec<_> = (0..6).map(|p| (p, turn.opening[p])).collect();
+    let after_moves: Vec<_> = (1..6).map(|p| (p, turn.after_pit_0[p - 1])).collect();
+    let both = [
+        (None, turn.best, turn.start, &opening),
         (
             Some(after_words),
-            2,
-            4,
-            vec![(1, 2), (2, 4), (3, 0), (4, 0), (5, -2)],
+            turn.after_best,
+            after_value,
+            &after_moves,
         ),
-    ] {
+    ];
+    // Both positions: every move from the book, no search.
+    for &(position, best, value, moves) in &both {
         let started = Instant::now();
         let a = oracle.query(game, position).unwrap();
         assert!(started.elapsed() < Duration::from_secs(1));
@@ -108,29 +127,40 @@ fn the_capture_needs_opposite_kalah_6_6_book_answers_its_first_turn() {
         );
     }
     // The command line says the answer is the book's.
-    for (position, best, last) in [
-        (None, "pit 0: +4  best", "pit 5: -2\n"),
-        (Some(after_words), "pit 2: +4  best", "pit 5: -2\n"),
-    ] {
+    for &(position, best, value, moves) in &both {
         let mut args = vec!["query", game];
         args.extend(position);
         args.extend(["--time", "0.2", "--no-build"]);
         let (code, out, err) = mancala(&args, d);
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("from the opening book (exact"), "{out}");
-        assert!(out.contains(best), "{out}");
-        assert!(out.contains(last), "{out}");
+        assert!(
+            out.contains(&format!("pit {best}: {value:+}  best")),
+            "{out}"
+        );
+        let last = moves.last().unwrap();
+        assert!(out.contains(&format!("pit 5: {:+}\n", last.1)), "{out}");
     }
     let (code, out, err) = mancala(&["book", "show", game], d);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("within its turn: all 12 positions"), "{out}");
-    assert!(out.contains("moves 0:+4 1:+2 2:+0 3:+0 4:+0 5:-2"), "{out}");
+    let listed = |moves: &[(usize, i32)]| {
+        let words: Vec<_> = moves.iter().map(|(p, v)| format!("{p}:{v:+}")).collect();
+        words.join(" ")
+    };
     assert!(
-        out.contains("moves after 0 (the extra turn) 1:+2 2:+4 3:+0 4:+0 5:-2"),
+        out.contains(&format!("moves {}", listed(&opening))),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "moves after 0 (the extra turn) {}",
+            listed(&after_moves)
+        )),
         "{out}"
     );
     // The perfect agent plays the book's best move without a search.
-    for (position, best) in [(None, 0), (Some(after_words), 2)] {
+    for (position, best) in [(None, turn.best), (Some(after_words), turn.after_best)] {
         let started = Instant::now();
         let mv = oracle
             .agent_move(
@@ -269,9 +299,7 @@ fn a_position_a_book_holds_in_part_is_known_at_once_and_streamed_first() {
 /// docs/kalah-6-6/ (`mancala book build --from ... --no-search`): every
 /// line of a book ledger after the header is a line of its proof ledger,
 /// in the same order, so a book holds nothing its proof does not. Each
-/// book holds its whole proof: the default rules' and
-/// capture-needs-opposite's, done with their first turn; and
-/// end-when-mover-empty's as far as it is committed.
+/// book holds its whole proof, each done with its first turn.
 #[test]
 fn the_kalah_6_6_books_are_the_proof_ledgers_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -290,12 +318,10 @@ fn the_kalah_6_6_books_are_the_proof_ledgers_lines() {
             "crates/engine/books/kalah-6-6-default.jsonl",
             130,
         ),
-        // Still being proven: recorded again each time its ledger is
-        // committed.
         (
             "docs/kalah-6-6/end-when-mover-empty.jsonl",
             "crates/engine/books/kalah-6-6-end-when-mover-empty.jsonl",
-            33,
+            181,
         ),
     ] {
         let (proof, book) = (lines(proof), lines(book));
@@ -304,36 +330,23 @@ fn the_kalah_6_6_books_are_the_proof_ledgers_lines() {
     }
 }
 
-/// The Kalah(6,6) book of end-when-mover-empty, growing with its proof
-/// (docs/kalah-6-6.md, "Under end-when-mover-empty"): it holds the start
-/// (+4) and pit 0 (+4: its six seeds end in the store, and pit 0 then
-/// pit 1 is worth +4), not yet the other opening moves. So the start is
-/// held in part: its value exact at once, pit 0 the best move, every other
-/// move at most +4, before any search; a query searches those moves and
-/// keeps that.
+/// The Kalah(6,6) book of end-when-mover-empty, grown with its proof
+/// (docs/kalah-6-6.md, "Under end-when-mover-empty"), holds its whole
+/// first turn (since 2026-12-01): the start (+4, where the default
+/// rules' is +2), every opening move (+4, +2, 0, 0, 0, -2) and, after
+/// pit 0's extra turn, the position (+4) and every move (+4, +2, 0, 0, 0;
+/// pit 1 the best).
 #[test]
-fn the_growing_end_when_mover_empty_book_holds_the_start_in_part() {
-    use mancala_solver::oracle::analysis::Source;
-    let dir = tempfile::tempdir().unwrap();
-    let game = "kalah:6:6:end-when-mover-empty";
-    let oracle = oracle_in(dir.path(), 100);
-    let k = oracle
-        .query_book_known(game, None)
-        .unwrap()
-        .expect("the book holds the start");
-    assert_eq!((k.source, k.value, k.exact), (Source::Book, Some(4), true));
-    assert_eq!(k.best_move, Some(0));
-    assert_eq!((k.moves[0].value, k.moves[0].exact), (Some(4), true));
-    assert!(k.moves.iter().all(|m| m.upper <= 4), "{:?}", k.moves);
-    let ewme = KalahRules::EndWhenMoverEmpty;
-    let mut after = start(6);
-    after.play(0, ewme).unwrap();
-    let books = Books::new(vec![committed(ewme, 6).clone()]);
-    let known = mancala_solver::book::known_move_values(&books, &after, ewme);
-    assert_eq!(known[0], (1, Some(4)), "pit 0 then pit 1: {known:?}");
-    let a = oracle.query(game, None).unwrap();
-    assert_eq!(
-        (a.source, a.value, a.best_move),
-        (Source::Book, Some(4), Some(0))
+fn the_end_when_mover_empty_kalah_6_6_book_answers_its_first_turn() {
+    first_turn_answered(
+        KalahRules::EndWhenMoverEmpty,
+        "kalah:6:6:end-when-mover-empty",
+        FirstTurn {
+            start: 4,
+            best: 0,
+            opening: [4, 2, 0, 0, 0, -2],
+            after_best: 1,
+            after_pit_0: [4, 2, 0, 0, 0],
+        },
     );
 }

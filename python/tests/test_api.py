@@ -153,9 +153,7 @@ def test_a_search_out_of_time_gives_proven_bounds(oracle, tmp_path):
 
 def test_books_say_how_much_of_their_turns_they_hold():
     # The books of 3, 4 and 5 seeds hold all their turns, and so do the
-    # 6-seed ones (their first turn, 12 positions) but end-when-mover-empty's,
-    # which grows with its proof: the start, pit 0 and pit 0 then pit 1 at
-    # least.
+    # 6-seed ones (their first turn, 12 positions).
     books = {b["game"]: b for b in ms.books()}
     assert books["kalah:6:4"]["complete"] and books["kalah:6:4"]["held_within_turns"] == 1282
     six = books["kalah:6:6"]
@@ -165,8 +163,8 @@ def test_books_say_how_much_of_their_turns_they_hold():
     assert cno["complete"]
     assert (cno["held_within_turns"], cno["within_turns"]) == (12, 12)
     ewme = books["kalah:6:6:end-when-mover-empty"]
-    assert not ewme["complete"]
-    assert 3 <= ewme["held_within_turns"] < ewme["within_turns"] == 12
+    assert ewme["complete"]
+    assert (ewme["held_within_turns"], ewme["within_turns"]) == (12, 12)
 
 
 def test_the_capture_needs_opposite_kalah_6_6_book_answers_its_first_turn(tmp_path):
